@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _TERN_CSUM_H
+#define _TERN_CSUM_H
+
+#include <linux/in6.h>
+#include <linux/skbuff.h>
+#include <linux/tcp.h>
+#include <linux/udp.h>
+#include <net/checksum.h>
+
+/* Ones' complement sum of an IPv6 pseudo-header (RFC 8200 8.1). */
+static inline __wsum tern_csum_pseudo6(const struct in6_addr *saddr,
+				       const struct in6_addr *daddr,
+				       u32 len, u8 proto)
+{
+	__wsum sum = csum_partial(saddr, sizeof(*saddr), 0);
+
+	sum = csum_partial(daddr, sizeof(*daddr), sum);
+	sum = csum_add(sum, (__force __wsum)htonl(len));
+	return csum_add(sum, (__force __wsum)htonl(proto));
+}
+
+/* Sum of @to minus sum of @from: what replacing one by the other adds. */
+static inline __wsum tern_csum_diff(const void *from, int flen,
+				    const void *to, int tlen)
+{
+	return csum_sub(csum_partial(to, tlen, 0), csum_partial(from, flen, 0));
+}
+
+/*
+ * Adds @diff to a checksum field. For CHECKSUM_PARTIAL the field holds the
+ * (uncomplemented) pseudo-header sum, so only pseudo-header changes apply.
+ * The caller has already turned CHECKSUM_COMPLETE into CHECKSUM_NONE.
+ */
+static inline void tern_csum_add_diff(__sum16 *sum, const struct sk_buff *skb,
+				      __wsum diff, bool pseudohdr)
+{
+	if (skb->ip_summed != CHECKSUM_PARTIAL)
+		csum_replace_by_diff(sum, diff);
+	else if (pseudohdr)
+		*sum = ~csum_fold(csum_add(diff, csum_unfold(*sum)));
+}
+
+/*
+ * TCP and UDP: only the addresses of the pseudo-header change between
+ * IPv4 and IPv6 (length and protocol sum the same). @diff is the change.
+ * Works for CHECKSUM_PARTIAL (the field holds the pseudo-header sum) too.
+ */
+static inline void tern_csum_l4_pseudo(struct sk_buff *skb, u8 proto,
+				       void *l4, __wsum diff)
+{
+	if (proto == IPPROTO_TCP) {
+		struct tcphdr *th = l4;
+
+		tern_csum_add_diff(&th->check, skb, diff, true);
+	} else if (proto == IPPROTO_UDP) {
+		struct udphdr *uh = l4;
+
+		/* A zero UDP checksum means "none" on IPv4; keep it so. */
+		if (!uh->check && skb->ip_summed != CHECKSUM_PARTIAL)
+			return;
+		tern_csum_add_diff(&uh->check, skb, diff, true);
+		if (!uh->check && skb->ip_summed != CHECKSUM_PARTIAL)
+			uh->check = CSUM_MANGLED_0;
+	}
+}
+
+/*
+ * ICMP <-> ICMPv6: the type changes and the IPv6 pseudo-header enters
+ * (@pseudo_add) or leaves (!@pseudo_add) the checksum. @ip_summed must not
+ * be CHECKSUM_PARTIAL.
+ */
+static inline void tern_csum_icmp(__sum16 *check, u8 *typecode,
+				  u8 new_type, __wsum pseudo, bool pseudo_add)
+{
+	u8 old[2] = { typecode[0], typecode[1] };
+	__wsum diff;
+
+	typecode[0] = new_type;
+	diff = tern_csum_diff(old, 2, typecode, 2);
+	diff = pseudo_add ? csum_add(diff, pseudo) : csum_sub(diff, pseudo);
+	csum_replace_by_diff(check, diff);
+}
+
+#endif /* _TERN_CSUM_H */

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _TERN_ICMP_H
+#define _TERN_ICMP_H
+
+#include <linux/skbuff.h>
+
+enum tern_icmp_kind {
+	TERN_ICMP_ECHO,		/* translatable now: type mapped */
+	TERN_ICMP_ERROR,	/* an error message */
+	TERN_ICMP_INFO,		/* informational other than echo */
+	TERN_ICMP_OTHER,	/* unknown or without counterpart */
+};
+
+enum tern_icmp_kind tern_icmp6_classify(u8 type6, u8 *type4);
+enum tern_icmp_kind tern_icmp4_classify(u8 type4, u8 *type6);
+
+void tern_icmp4_error(struct sk_buff *skb, int type, int code, __be32 info);
+void tern_icmp6_error(struct sk_buff *skb, u8 type, u8 code, u32 info);
+
+#endif /* _TERN_ICMP_H */

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _TERN_ROUTE_H
+#define _TERN_ROUTE_H
+
+#include <linux/skbuff.h>
+
+struct net;
+struct in6_addr;
+
+struct dst_entry *tern_route4(struct net *net, const struct sk_buff *skb,
+			      __be32 saddr, __be32 daddr, u8 tos, u8 proto);
+struct dst_entry *tern_route6(struct net *net, const struct sk_buff *skb,
+			      const struct in6_addr *saddr,
+			      const struct in6_addr *daddr, u8 proto);
+void tern_output(struct net *net, struct sk_buff *skb, struct dst_entry *dst);
+
+#endif /* _TERN_ROUTE_H */

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * IPv6 -> IPv4 (RFC 7915 section 5), in place: the IPv6 header and its
+ * extension headers are replaced by an IPv4 header in the same buffer,
+ * and the transport checksum is updated incrementally.
+ */
+
+#include <linux/icmp.h>
+#include <linux/icmpv6.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <net/addrconf.h>
+#include <net/dsfield.h>
+#include <net/ip.h>
+#include <net/ipv6.h>
+#include <net/netfilter/nf_conntrack.h>
+#include "compat.h"
+#include "csum.h"
+#include "icmp.h"
+#include "ipid.h"
+#include "packet.h"
+#include "route.h"
+#include "xlat.h"
+
+#define TERN_GSO_OK (SKB_GSO_TCPV4 | SKB_GSO_TCPV6 | SKB_GSO_TCP_ECN | \
+		     SKB_GSO_TCP_FIXEDID | SKB_GSO_DODGY | SKB_GSO_UDP_L4)
+
+/* Checks and address mapping; returns 0 to translate or a verdict. */
+static int tern_6to4_addrs(struct tern_instance *inst,
+			   const struct tern_config *cfg,
+			   const struct ipv6hdr *ip6, __be32 *saddr,
+			   __be32 *daddr, unsigned int *verdict)
+{
+	if (!cfg->pool6_set ||
+	    !tern_rfc6052_6to4(&cfg->pool6, &ip6->daddr, daddr)) {
+		*verdict = tern_pass(inst, TERN_STAT_PASS_NO_MAPPING);
+		return -1;
+	}
+	if (ipv6_chk_addr(inst->net, &ip6->daddr, NULL, 0)) {
+		*verdict = tern_pass(inst, TERN_STAT_PASS_LOCAL);
+		return -1;
+	}
+	if (!tern_rfc6052_6to4(&cfg->pool6, &ip6->saddr, saddr)) {
+		*verdict = tern_drop(inst, TERN_STAT_DROP_SRC_UNTRANSLATABLE);
+		return -1;
+	}
+	if (tern_addr4_never_translated(*saddr) ||
+	    tern_addr4_never_translated(*daddr)) {
+		*verdict = tern_drop(inst, TERN_STAT_DROP_SPECIAL4);
+		return -1;
+	}
+	if (cfg->strict_wkp && tern_prefix6_is_wkp(&cfg->pool6) &&
+	    (tern_addr4_is_nonglobal(*saddr) ||
+	     tern_addr4_is_nonglobal(*daddr))) {
+		*verdict = tern_drop(inst, TERN_STAT_DROP_WKP_NONGLOBAL);
+		return -1;
+	}
+	return 0;
+}
+
+static void tern_gso_6to4(struct sk_buff *skb)
+{
+	struct skb_shared_info *si = skb_shinfo(skb);
+
+	if (si->gso_type & SKB_GSO_TCPV6) {
+		si->gso_type &= ~SKB_GSO_TCPV6;
+		si->gso_type |= SKB_GSO_TCPV4;
+	}
+}
+
+unsigned int tern_xlat_6to4(struct tern_instance *inst, struct sk_buff *skb)
+{
+	const struct tern_config *cfg = tern_instance_config(inst);
+	struct dst_entry *dst;
+	struct ipv6hdr ip6;
+	struct tern_pkt p;
+	struct iphdr *iph;
+	unsigned int tot_len, mtu, verdict;
+	__be32 addrs[2];	/* saddr, daddr */
+	u8 proto, tos, type4 = 0;
+	bool df;
+	void *l4;
+	int why;
+
+	if (!cfg->enabled)
+		return tern_pass(inst, TERN_STAT_PASS_DISABLED);
+	if (skb->pkt_type != PACKET_HOST)
+		return tern_pass(inst, TERN_STAT_PASS_OTHERHOST);
+	ip6 = *ipv6_hdr(skb);
+	if (tern_6to4_addrs(inst, cfg, &ip6, &addrs[0], &addrs[1], &verdict))
+		return verdict;
+
+	why = tern_parse6(skb, &p);
+	if (why) {
+		if (why == TERN_STAT_DROP_ROUTING_HDR)
+			tern_icmp6_error(skb, ICMPV6_PARAMPROB, ICMPV6_HDR_FIELD,
+					 p.rthdr_segleft_pos);
+		return tern_drop(inst, why);
+	}
+	if (ip6.hop_limit <= 1) {
+		tern_icmp6_error(skb, ICMPV6_TIME_EXCEED, ICMPV6_EXC_HOPLIMIT, 0);
+		return tern_drop(inst, TERN_STAT_DROP_TTL);
+	}
+
+	proto = p.proto;
+	if (proto == IPPROTO_ICMPV6) {
+		switch (tern_icmp6_classify(skb->data[p.l3len], &type4)) {
+		case TERN_ICMP_ECHO:
+			break;
+		case TERN_ICMP_ERROR:
+			return tern_drop(inst, TERN_STAT_DROP_ICMP_ERROR);
+		case TERN_ICMP_INFO:
+			return tern_drop(inst, TERN_STAT_DROP_ICMP_INFO);
+		default:
+			return tern_drop(inst, TERN_STAT_DROP_ICMP_OTHER);
+		}
+		proto = IPPROTO_ICMP;
+	}
+	if (skb_is_gso(skb) && (skb_shinfo(skb)->gso_type & ~TERN_GSO_OK))
+		return tern_drop(inst, TERN_STAT_DROP_OUTPUT);
+
+	tot_len = skb->len - p.l3len + sizeof(struct iphdr);
+	if (tot_len > IP_MAX_MTU)
+		return tern_drop(inst, TERN_STAT_DROP_TOO_BIG);
+	tos = cfg->override_tos ? cfg->tos : ipv6_get_dsfield(&ip6);
+
+	dst = tern_route4(inst->net, skb, addrs[0], addrs[1], tos, proto);
+	if (!dst) {
+		tern_icmp6_error(skb, ICMPV6_DEST_UNREACH, ICMPV6_NOROUTE, 0);
+		return tern_drop(inst, TERN_STAT_DROP_NO_ROUTE);
+	}
+
+	/* RFC 7915 5.1: DF only on packets that may not fit an IPv6 path. */
+	df = tot_len > TERN_DF_THRESHOLD;
+	mtu = dst_mtu(dst);
+	skb_set_transport_header(skb, p.l3len);
+	if (df && tot_len > mtu &&
+	    !(skb_is_gso(skb) &&
+	      skb_gso_validate_network_len(skb, mtu + p.l3len - sizeof(*iph)))) {
+		dst_release(dst);
+		tern_icmp6_error(skb, ICMPV6_PKT_TOOBIG, 0,
+				 max_t(u32, mtu + 20, IPV6_MIN_MTU));
+		return tern_drop(inst, TERN_STAT_DROP_TOO_BIG);
+	}
+
+	/* From here on the packet is modified: no way back to NF_ACCEPT. */
+	if (skb_ensure_writable(skb, p.l3len + p.l4len) ||
+	    (proto == IPPROTO_ICMP && skb->ip_summed == CHECKSUM_PARTIAL &&
+	     skb_checksum_help(skb))) {
+		dst_release(dst);
+		return tern_drop(inst, TERN_STAT_DROP_NOMEM);
+	}
+	skb_forward_csum(skb);
+
+	l4 = skb->data + p.l3len;
+	if (proto == IPPROTO_ICMP) {
+		struct icmp6hdr *ih = l4;
+
+		tern_csum_icmp(&ih->icmp6_cksum, (u8 *)ih, type4,
+			       tern_csum_pseudo6(&ip6.saddr, &ip6.daddr,
+						 skb->len - p.l3len,
+						 IPPROTO_ICMPV6), false);
+	} else {
+		tern_csum_l4_pseudo(skb, proto, l4,
+				    tern_csum_diff(&ip6.saddr, 32, addrs, 8));
+	}
+
+	skb_pull(skb, p.l3len - sizeof(*iph));
+	skb_reset_network_header(skb);
+	skb_set_transport_header(skb, sizeof(*iph));
+	iph = ip_hdr(skb);
+	iph->version = 4;
+	iph->ihl = 5;
+	iph->tos = tos;
+	iph->tot_len = htons(tot_len);
+	if (df) {
+		iph->id = 0;
+		iph->frag_off = htons(IP_DF);
+	} else {
+		iph->id = tern_ipid_next(addrs[0], addrs[1], proto);
+		iph->frag_off = 0;
+	}
+	iph->ttl = ip6.hop_limit - 1;
+	iph->protocol = proto;
+	iph->saddr = addrs[0];
+	iph->daddr = addrs[1];
+	ip_send_check(iph);
+
+	skb->protocol = htons(ETH_P_IP);
+	if (skb_is_gso(skb))
+		tern_gso_6to4(skb);
+	memset(IPCB(skb), 0, sizeof(*IPCB(skb)));
+	nf_reset_ct(skb);
+	skb_clear_tstamp(skb);
+	tern_output(inst->net, skb, dst);
+	return tern_stolen(inst, TERN_STAT_XLAT_64);
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Runs inside the VM: loads tern.ko built for the running kernel, runs
+# CMD..., unloads the module, and fails if the kernel logged a warning,
+# BUG, oops, KASAN, lockdep or kmemleak report. Prints the kernel log on
+# failure.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+krel=$(uname -r)
+ko=$top/.build/$krel/mod/tern.ko
+export TERN=$top/usr/cli/tern
+export TERN_REQUIRE_MODULE=1
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin:$PATH
+
+kernel_problems() {
+	dmesg | grep -E 'WARNING:|BUG:|Oops|general protection fault|KASAN:|possible (recursive|circular) locking|inconsistent lock state|suspicious RCU usage|suspected memory leak|kernel BUG|Call Trace:'
+}
+
+rc=0
+for m in veth tun nf_defrag_ipv4 nf_defrag_ipv6 pktgen; do
+	modprobe -q "$m" 2>/dev/null || true
+done
+if [ -d /sys/kernel/debug ] && ! mountpoint -q /sys/kernel/debug; then
+	mount -t debugfs none /sys/kernel/debug 2>/dev/null || true
+fi
+if ! insmod "$ko"; then
+	echo "in-vm: cannot load $ko" >&2
+	rc=1
+else
+	"$@" || rc=$?
+	rmmod tern || { echo "in-vm: rmmod tern failed" >&2; rc=1; }
+fi
+if [ -w /sys/kernel/debug/kmemleak ]; then
+	echo scan >/sys/kernel/debug/kmemleak
+	sleep 1
+	echo scan >/sys/kernel/debug/kmemleak
+	leaks=$(cat /sys/kernel/debug/kmemleak)
+	if [ -n "$leaks" ]; then
+		echo "in-vm: kmemleak reports leaks:" >&2
+		echo "$leaks" >&2
+		rc=1
+	fi
+fi
+if kernel_problems >/dev/null; then
+	echo "in-vm: the kernel log shows problems:" >&2
+	kernel_problems >&2
+	echo "in-vm: kernel log problem" >"$top/.build/results/kernel-log-$krel.fail"
+	rc=1
+fi
+if [ "$rc" != 0 ]; then
+	echo "----- kernel log ($krel) -----" >&2
+	dmesg >&2
+fi
+exit "$rc"
