@@ -69,65 +69,55 @@ enum tern_prefix_attr {
 #define TERN_PREFIX_MAX (__TERN_PREFIX_MAX - 1)
 
 /*
- * Global (per-instance) settings. TERN_GLOBALS(X) lists them as
- * X(enum suffix, CLI key, kind); kind is BOOL (u8 0/1), U8 or PREFIX6
- * (nested tern_prefix_attr).
+ * Global (per-instance) settings, nested in TERN_A_GLOBALS. Booleans are
+ * u8 0/1; TERN_G_TOS is a u8; TERN_G_POOL6 is a nested tern_prefix_attr.
+ * Their CLI names are in tern_names.h.
  */
-#define TERN_GLOBALS(X)						\
-	X(ENABLED,		"enabled",		BOOL)		\
-	X(POOL6,		"pool6",		PREFIX6)	\
-	X(STRICT_WKP,		"strict-wkp",		BOOL)		\
-	X(ZEROIZE_TC,		"zeroize-traffic-class", BOOL)		\
-	X(OVERRIDE_TOS,		"override-tos",		BOOL)		\
-	X(TOS,			"tos",			U8)
-
-#define TERN_GLOBAL_ENUM_(name, key, kind) TERN_G_##name,
 enum tern_global {
 	TERN_G_UNSPEC,
-	TERN_GLOBALS(TERN_GLOBAL_ENUM_)
+	TERN_G_ENABLED,
+	TERN_G_POOL6,
+	TERN_G_STRICT_WKP,
+	TERN_G_ZEROIZE_TC,
+	TERN_G_OVERRIDE_TOS,
+	TERN_G_TOS,
 	__TERN_G_MAX
 };
-#undef TERN_GLOBAL_ENUM_
 #define TERN_G_MAX (__TERN_G_MAX - 1)
 
 /*
- * Counters. TERN_STATS(X) lists them as X(enum suffix, name, description).
- * Every packet that reaches a hook of an instance bumps exactly one.
+ * Counters, nested in TERN_A_STATS as u64 each. Every packet that reaches
+ * a hook of an instance bumps exactly one. Names in tern_names.h.
  */
-#define TERN_STATS(X)							\
-	X(XLAT_64,	"xlat-6to4",	"IPv6 packets translated to IPv4")	\
-	X(XLAT_46,	"xlat-4to6",	"IPv4 packets translated to IPv6")	\
-	X(PASS_DISABLED, "pass-disabled", "Passed: the instance is disabled") \
-	X(PASS_LOCAL,	"pass-local",	"Passed: addressed to this host")	\
-	X(PASS_NO_MAPPING, "pass-no-mapping", "Passed: destination not covered by pool6") \
-	X(PASS_SPECIAL4, "pass-special4", "Passed: IPv4 address never translated (loopback, multicast, broadcast, this-network, link-local)") \
-	X(DROP_SPECIAL4, "drop-special4", "Dropped: IPv6 packet whose embedded IPv4 address is never translated") \
-	X(PASS_OTHERHOST, "pass-otherhost", "Passed: frame not addressed to this host (broadcast, multicast, other host)") \
-	X(DROP_WKP_NONGLOBAL, "drop-wkp-nonglobal", "Dropped: non-global IPv4 address with the Well-Known Prefix (RFC 6052 3.1)") \
-	X(DROP_SRC_UNTRANSLATABLE, "drop-src-untranslatable", "Dropped: source address cannot be translated") \
-	X(DROP_TRUNCATED, "drop-truncated", "Dropped: packet too short for its headers") \
-	X(DROP_EXTHDR,	"drop-exthdr",	"Dropped: malformed or unsupported IPv6 extension header") \
-	X(DROP_ROUTING_HDR, "drop-routing-hdr", "Dropped: Routing header with Segments Left > 0 (Parameter Problem sent)") \
-	X(DROP_SRCROUTE, "drop-srcroute", "Dropped: unexpired IPv4 source route option (Unreachable sent)") \
-	X(DROP_FRAGMENT, "drop-fragment", "Dropped: fragment (fragment translation not supported yet)") \
-	X(DROP_ICMP_ERROR, "drop-icmp-error", "Dropped: ICMP error (translation of ICMP errors not supported yet)") \
-	X(DROP_ICMP_INFO, "drop-icmp-info", "Dropped: ICMP informational message other than echo") \
-	X(DROP_ICMP_OTHER, "drop-icmp-other", "Dropped: ICMP type with no counterpart") \
-	X(DROP_UDP_CSUM0, "drop-udp-csum0", "Dropped: IPv4 UDP with zero checksum") \
-	X(DROP_TTL,	"drop-ttl",	"Dropped: TTL or Hop Limit exceeded (Time Exceeded sent)") \
-	X(DROP_TOO_BIG,	"drop-too-big",	"Dropped: bigger than the next-hop MTU (Packet Too Big / Fragmentation Needed sent)") \
-	X(DROP_NO_ROUTE, "drop-no-route", "Dropped: no route for the translated packet") \
-	X(DROP_NOMEM,	"drop-nomem",	"Dropped: out of memory")		\
-	X(DROP_OUTPUT,	"drop-output",	"Dropped: the output path refused the translated packet")
-
-#define TERN_STAT_ENUM_(name, key, desc) TERN_STAT_##name,
 enum tern_stat {
 	TERN_STAT_UNSPEC,
 	TERN_STAT_PAD,		/* attribute padding for u64 values */
-	TERN_STATS(TERN_STAT_ENUM_)
+	TERN_STAT_XLAT_64,
+	TERN_STAT_XLAT_46,
+	TERN_STAT_PASS_DISABLED,
+	TERN_STAT_PASS_LOCAL,
+	TERN_STAT_PASS_NO_MAPPING,
+	TERN_STAT_PASS_SPECIAL4,
+	TERN_STAT_DROP_SPECIAL4,
+	TERN_STAT_PASS_OTHERHOST,
+	TERN_STAT_DROP_WKP_NONGLOBAL,
+	TERN_STAT_DROP_SRC_UNTRANSLATABLE,
+	TERN_STAT_DROP_TRUNCATED,
+	TERN_STAT_DROP_EXTHDR,
+	TERN_STAT_DROP_ROUTING_HDR,
+	TERN_STAT_DROP_SRCROUTE,
+	TERN_STAT_DROP_FRAGMENT,
+	TERN_STAT_DROP_ICMP_ERROR,
+	TERN_STAT_DROP_ICMP_INFO,
+	TERN_STAT_DROP_ICMP_OTHER,
+	TERN_STAT_DROP_UDP_CSUM0,
+	TERN_STAT_DROP_TTL,
+	TERN_STAT_DROP_TOO_BIG,
+	TERN_STAT_DROP_NO_ROUTE,
+	TERN_STAT_DROP_NOMEM,
+	TERN_STAT_DROP_OUTPUT,
 	__TERN_STAT_MAX
 };
-#undef TERN_STAT_ENUM_
 #define TERN_STAT_MAX (__TERN_STAT_MAX - 1)
 
 #endif /* _UAPI_TERN_GENL_H */

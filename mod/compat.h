@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Differences between the kernels Tern builds on (6.1 and later). */
+/*
+ * Differences between the kernels Tern builds on (6.1 and later). Features
+ * are detected by Kbuild (see Kbuild), not by version numbers, so that
+ * distribution backports work too.
+ */
 #ifndef _TERN_COMPAT_H
 #define _TERN_COMPAT_H
 
-#include <linux/version.h>
-
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
-#include <net/gso.h>	/* skb_gso_validate_network_len() moved here */
+#ifdef TERN_HAVE_NET_GSO_H
+#include <net/gso.h>	/* skb_gso_validate_network_len() moved here in 6.5 */
 #endif
 
 #endif /* _TERN_COMPAT_H */

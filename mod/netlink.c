@@ -19,12 +19,13 @@ static const struct nla_policy tern_prefix6_policy[TERN_PREFIX_MAX + 1] = {
 	[TERN_PREFIX_LEN] = NLA_POLICY_MAX(NLA_U8, 128),
 };
 
-#define TERN_POLICY_BOOL NLA_POLICY_MAX(NLA_U8, 1)
-#define TERN_POLICY_U8 { .type = NLA_U8 }
-#define TERN_POLICY_PREFIX6 NLA_POLICY_NESTED(tern_prefix6_policy)
-#define TERN_GLOBAL_POLICY_(name, key, kind) [TERN_G_##name] = TERN_POLICY_##kind,
 static const struct nla_policy tern_globals_policy[TERN_G_MAX + 1] = {
-	TERN_GLOBALS(TERN_GLOBAL_POLICY_)
+	[TERN_G_ENABLED] = NLA_POLICY_MAX(NLA_U8, 1),
+	[TERN_G_POOL6] = NLA_POLICY_NESTED(tern_prefix6_policy),
+	[TERN_G_STRICT_WKP] = NLA_POLICY_MAX(NLA_U8, 1),
+	[TERN_G_ZEROIZE_TC] = NLA_POLICY_MAX(NLA_U8, 1),
+	[TERN_G_OVERRIDE_TOS] = NLA_POLICY_MAX(NLA_U8, 1),
+	[TERN_G_TOS] = { .type = NLA_U8 },
 };
 
 static const struct nla_policy tern_policy[TERN_A_MAX + 1] = {

@@ -15,6 +15,8 @@ kernel_problems() {
 	dmesg | grep -E 'WARNING:|BUG:|Oops|general protection fault|KASAN:|possible (recursive|circular) locking|inconsistent lock state|suspicious RCU usage|suspected memory leak|kernel BUG|Call Trace:'
 }
 
+status=ok
+results=$top/.build/results
 rc=0
 for m in veth tun nf_defrag_ipv4 nf_defrag_ipv6 pktgen; do
 	modprobe -q "$m" 2>/dev/null || true
@@ -24,10 +26,15 @@ if [ -d /sys/kernel/debug ] && ! mountpoint -q /sys/kernel/debug; then
 fi
 if ! insmod "$ko"; then
 	echo "in-vm: cannot load $ko" >&2
+	status="insmod failed"
 	rc=1
 else
 	"$@" || rc=$?
-	rmmod tern || { echo "in-vm: rmmod tern failed" >&2; rc=1; }
+	if ! rmmod tern; then
+		echo "in-vm: rmmod tern failed" >&2
+		status="rmmod failed"
+		rc=1
+	fi
 fi
 if [ -w /sys/kernel/debug/kmemleak ]; then
 	echo scan >/sys/kernel/debug/kmemleak
@@ -37,15 +44,17 @@ if [ -w /sys/kernel/debug/kmemleak ]; then
 	if [ -n "$leaks" ]; then
 		echo "in-vm: kmemleak reports leaks:" >&2
 		echo "$leaks" >&2
+		status="kmemleak reports leaks"
 		rc=1
 	fi
 fi
 if kernel_problems >/dev/null; then
 	echo "in-vm: the kernel log shows problems:" >&2
 	kernel_problems >&2
-	echo "in-vm: kernel log problem" >"$top/.build/results/kernel-log-$krel.fail"
+	status="kernel log shows problems"
 	rc=1
 fi
+echo "$status" >"$results/vm-$krel.status"
 if [ "$rc" != 0 ]; then
 	echo "----- kernel log ($krel) -----" >&2
 	dmesg >&2

@@ -1,0 +1,43 @@
+# Tern: kernel-space SIIT/NAT64 translator.
+#
+#   make              build tern.ko (for the running kernel) and the tern CLI
+#   make install      install both (module under /lib/modules/KREL/updates)
+#   make check        install test dependencies, run every test in VMs
+#   make demo         boot a VM and show real traffic translated
+#
+# KREL/KDIR pick another kernel: make KREL=6.12.117+deb12-amd64
+KREL ?= $(shell uname -r)
+KDIR ?= /lib/modules/$(KREL)/build
+PREFIX ?= /usr/local
+
+all: module cli
+
+module:
+	$(MAKE) -C mod KDIR=$(KDIR)
+
+usr/configure: usr/configure.ac usr/Makefile.am usr/cli/Makefile.am
+	cd usr && autoreconf -fi
+
+usr/Makefile: usr/configure
+	cd usr && ./configure --prefix=$(PREFIX)
+
+cli: usr/Makefile
+	$(MAKE) -C usr
+
+install: all
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/mod INSTALL_MOD_DIR=updates modules_install
+	depmod -a $(KREL)
+	$(MAKE) -C usr install
+
+check:
+	bash test/check.sh
+
+demo:
+	bash test/demo.sh
+
+clean:
+	-$(MAKE) -C mod KDIR=$(KDIR) clean
+	-[ -f usr/Makefile ] && $(MAKE) -C usr distclean
+	rm -rf .build
+
+.PHONY: all module cli install check demo clean

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/*
+ * Names of the Tern API's settings and counters as users see them (CLI
+ * keys, JSON keys), with the kind of each setting's value. For user space:
+ * one translation unit defines TERN_NAMES_DEFINE before including this.
+ * Both tables end with a NULL name.
+ */
+#ifndef _TERN_NAMES_H
+#define _TERN_NAMES_H
+
+#include "tern_genl.h"
+
+enum tern_global_kind {
+	TERN_KIND_BOOL,		/* u8 0/1 */
+	TERN_KIND_U8,		/* u8 */
+	TERN_KIND_PREFIX6,	/* nested tern_prefix_attr, IPv6 */
+};
+
+struct tern_global_name {
+	const char *key;
+	int attr;			/* enum tern_global */
+	enum tern_global_kind kind;
+};
+
+struct tern_stat_name {
+	const char *name;
+	const char *desc;
+	int attr;			/* enum tern_stat */
+};
+
+#ifdef TERN_NAMES_DEFINE
+const struct tern_global_name tern_global_names[] = {
+	{ "enabled", TERN_G_ENABLED, TERN_KIND_BOOL },
+	{ "pool6", TERN_G_POOL6, TERN_KIND_PREFIX6 },
+	{ "strict-wkp", TERN_G_STRICT_WKP, TERN_KIND_BOOL },
+	{ "zeroize-traffic-class", TERN_G_ZEROIZE_TC, TERN_KIND_BOOL },
+	{ "override-tos", TERN_G_OVERRIDE_TOS, TERN_KIND_BOOL },
+	{ "tos", TERN_G_TOS, TERN_KIND_U8 },
+	{ NULL, 0, 0 }
+};
+
+const struct tern_stat_name tern_stat_names[] = {
+	{ "xlat-6to4",
+	  "IPv6 packets translated to IPv4",
+	  TERN_STAT_XLAT_64 },
+	{ "xlat-4to6",
+	  "IPv4 packets translated to IPv6",
+	  TERN_STAT_XLAT_46 },
+	{ "pass-disabled",
+	  "Passed: the instance is disabled",
+	  TERN_STAT_PASS_DISABLED },
+	{ "pass-local",
+	  "Passed: addressed to this host",
+	  TERN_STAT_PASS_LOCAL },
+	{ "pass-no-mapping",
+	  "Passed: destination not covered by pool6",
+	  TERN_STAT_PASS_NO_MAPPING },
+	{ "pass-special4",
+	  "Passed: IPv4 address never translated (loopback, multicast, broadcast, this-network, link-local)",
+	  TERN_STAT_PASS_SPECIAL4 },
+	{ "drop-special4",
+	  "Dropped: IPv6 packet whose embedded IPv4 address is never translated",
+	  TERN_STAT_DROP_SPECIAL4 },
+	{ "pass-otherhost",
+	  "Passed: frame not addressed to this host (broadcast, multicast, other host)",
+	  TERN_STAT_PASS_OTHERHOST },
+	{ "drop-wkp-nonglobal",
+	  "Dropped: non-global IPv4 address with the Well-Known Prefix (RFC 6052 3.1)",
+	  TERN_STAT_DROP_WKP_NONGLOBAL },
+	{ "drop-src-untranslatable",
+	  "Dropped: source address cannot be translated",
+	  TERN_STAT_DROP_SRC_UNTRANSLATABLE },
+	{ "drop-truncated",
+	  "Dropped: packet too short for its headers",
+	  TERN_STAT_DROP_TRUNCATED },
+	{ "drop-exthdr",
+	  "Dropped: malformed or unsupported IPv6 extension header",
+	  TERN_STAT_DROP_EXTHDR },
+	{ "drop-routing-hdr",
+	  "Dropped: Routing header with Segments Left > 0 (Parameter Problem sent)",
+	  TERN_STAT_DROP_ROUTING_HDR },
+	{ "drop-srcroute",
+	  "Dropped: unexpired IPv4 source route option (Unreachable sent)",
+	  TERN_STAT_DROP_SRCROUTE },
+	{ "drop-fragment",
+	  "Dropped: fragment (fragment translation not supported yet)",
+	  TERN_STAT_DROP_FRAGMENT },
+	{ "drop-icmp-error",
+	  "Dropped: ICMP error (translation of ICMP errors not supported yet)",
+	  TERN_STAT_DROP_ICMP_ERROR },
+	{ "drop-icmp-info",
+	  "Dropped: ICMP informational message other than echo",
+	  TERN_STAT_DROP_ICMP_INFO },
+	{ "drop-icmp-other",
+	  "Dropped: ICMP type with no counterpart",
+	  TERN_STAT_DROP_ICMP_OTHER },
+	{ "drop-udp-csum0",
+	  "Dropped: IPv4 UDP with zero checksum",
+	  TERN_STAT_DROP_UDP_CSUM0 },
+	{ "drop-ttl",
+	  "Dropped: TTL or Hop Limit exceeded (Time Exceeded sent)",
+	  TERN_STAT_DROP_TTL },
+	{ "drop-too-big",
+	  "Dropped: bigger than the next-hop MTU (Packet Too Big / Fragmentation Needed sent)",
+	  TERN_STAT_DROP_TOO_BIG },
+	{ "drop-no-route",
+	  "Dropped: no route for the translated packet",
+	  TERN_STAT_DROP_NO_ROUTE },
+	{ "drop-nomem",
+	  "Dropped: out of memory",
+	  TERN_STAT_DROP_NOMEM },
+	{ "drop-output",
+	  "Dropped: the output path refused the translated packet",
+	  TERN_STAT_DROP_OUTPUT },
+	{ NULL, NULL, 0 }
+};
+#else
+extern const struct tern_global_name tern_global_names[];
+extern const struct tern_stat_name tern_stat_names[];
+#endif
+
+#endif /* _TERN_NAMES_H */

@@ -1,0 +1,144 @@
+"""Fixtures of Tern's functional tests; helpers live in ternlib.py.
+
+Tests need tern.ko (/sys/module/tern) and the CLI ($TERN, by default
+usr/cli/tern) unless marked `nomodule`. Without the module they are skipped,
+or fail if TERN_REQUIRE_MODULE=1 (as the VM harness sets it). With the
+module loaded they always run, and a missing CLI is a failure.
+"""
+
+import os
+import re
+
+import pytest
+
+import ternlib
+from ternlib import Netns, Topology, cli, cli_ok
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "nomodule: runs without tern.ko (self-checks of the "
+        "test topology and helpers)")
+
+
+def pytest_runtest_setup(item):
+    if item.get_closest_marker("nomodule"):
+        return
+    if not ternlib.module_loaded():
+        msg = "tern.ko is not loaded (/sys/module/tern is absent)"
+        if os.environ.get("TERN_REQUIRE_MODULE") == "1":
+            pytest.fail(msg, pytrace=False)
+        pytest.skip(msg)
+    if not os.access(ternlib.TERN, os.X_OK):
+        pytest.fail("tern.ko is loaded but the CLI %s is missing"
+                    % ternlib.TERN, pytrace=False)
+
+
+# Kernel messages that mean a test found a kernel bug even if it passed.
+_KMSG_BAD = re.compile(r"BUG:|WARNING:|Call Trace:|KASAN|UBSAN|"
+                       r"general protection|Oops|refcount_t|kmemleak|"
+                       r"list_(add|del) corruption|stack-protector|"
+                       r"unreferenced object|lockdep|possible .*deadlock",
+                       re.I)
+
+
+@pytest.fixture(autouse=True)
+def kernel_log_clean(request):
+    """Fails a test during which the kernel logged a splat."""
+    if request.node.get_closest_marker("nomodule") or \
+            not ternlib.module_loaded():
+        yield
+        return
+    try:
+        fd = os.open("/dev/kmsg", os.O_RDONLY | os.O_NONBLOCK)
+        os.lseek(fd, 0, os.SEEK_END)
+    except OSError:
+        yield
+        return
+    try:
+        yield
+        bad = []
+        while True:
+            try:
+                rec = os.read(fd, 8192).decode(errors="replace")
+            except BlockingIOError:
+                break
+            except OSError:         # EPIPE: records overwritten; go on
+                continue
+            if not rec:
+                break
+            msg = rec.split(";", 1)[-1].strip()
+            if _KMSG_BAD.search(msg):
+                bad.append(msg)
+        if bad:
+            pytest.fail("kernel log during the test:\n" + "\n".join(bad[:40]),
+                        pytrace=False)
+    finally:
+        os.close(fd)
+
+
+@pytest.fixture(scope="module")
+def topology():
+    """h6 -- xl -- h4 without a translator instance."""
+    topo = Topology().build()
+    yield topo
+    topo.destroy()
+
+
+@pytest.fixture(scope="module")
+def _xlat_module():
+    topo = Topology().build()
+    try:
+        cli_ok(topo.xl, "instance", "add", "t", "--siit", "--pool6",
+               ternlib.POOL6)
+        yield topo
+    finally:
+        topo.destroy()
+
+
+@pytest.fixture
+def xlat(_xlat_module):
+    """The topology with instance "t" (pool6 2001:db8:64::/96) in xl.
+
+    Globals a test changes through xlat_set() and routes added with
+    topo.temp_route() are put back afterwards.
+    """
+    topo = _xlat_module
+    original = {}
+
+    def set_global(key, value):
+        if not original:
+            original.update(ternlib.globals_(topo.xl, "t"))
+        cli_ok(topo.xl, "-i", "t", "global", "set", key, value)
+
+    topo.set_global = set_global
+    yield topo
+    while topo.cleanups:
+        topo.cleanups.pop()()
+    if original:
+        now = ternlib.globals_(topo.xl, "t")
+        for key in now:
+            if now[key] != original[key]:
+                cli_ok(topo.xl, "-i", "t", "global", "set", key,
+                       _cli_value(original[key]))
+        assert ternlib.globals_(topo.xl, "t") == original
+
+
+def _cli_value(v):
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+@pytest.fixture
+def ns():
+    """A fresh, empty network namespace."""
+    n = Netns("cli")
+    yield n
+    n.delete()
+
+
+@pytest.fixture
+def tern():
+    """tern(ns, *args) -> Result(rc, out, err)."""
+    return cli

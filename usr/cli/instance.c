@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * tern CLI: tern instance add|list|remove.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+#include "nl.h"
+#include "output.h"
+#include "prefix.h"
+#include "tern.h"
+
+static const char help_instance[] =
+	"Usage: tern instance COMMAND [ARGS]\n"
+	"\n"
+	"Manage the translator instances of this network namespace.\n"
+	"\n"
+	"Commands:\n"
+	"  add NAME (--siit|--nat64) --pool6 PREFIX [--netfilter|--iptables]\n"
+	"                  create an instance\n"
+	"  list [--json]   show the instances\n"
+	"  remove NAME     delete an instance\n"
+	"\n"
+	"Run 'tern instance COMMAND --help' for details.\n";
+
+static const char help_add[] =
+	"Usage: tern instance add NAME (--siit|--nat64) --pool6 PREFIX\n"
+	"                         [--netfilter|--iptables]\n"
+	"\n"
+	"Create a translator instance called NAME.\n"
+	"\n"
+	"Options:\n"
+	"  --siit            stateless IP/ICMP translation (RFC 7915)\n"
+	"  --nat64           stateful NAT64 (RFC 6146)\n"
+	"  --pool6 PREFIX    IPv6 translation prefix (RFC 6052), ADDR/LEN,\n"
+	"                    e.g. 64:ff9b::/96\n"
+	"  --netfilter       hook into Netfilter directly (default)\n"
+	"  --iptables        translate only what an iptables rule sends to it\n"
+	"  -h, --help        show this help\n";
+
+static const char help_list[] =
+	"Usage: tern instance list [--json]\n"
+	"\n"
+	"Show the instances of this network namespace: NAME TYPE FRAMEWORK\n"
+	"POOL6 (\"-\" if unset).\n"
+	"\n"
+	"Options:\n"
+	"  -j, --json        print a JSON array of objects with the keys\n"
+	"                    name, type, framework and pool6 (null if unset)\n"
+	"  -h, --help        show this help\n";
+
+static const char help_remove[] =
+	"Usage: tern instance remove NAME\n"
+	"\n"
+	"Delete the instance called NAME.\n"
+	"\n"
+	"Options:\n"
+	"  -h, --help        show this help\n";
+
+static const char *const type_names[] = {
+	[TERN_TYPE_SIIT] = "siit",
+	[TERN_TYPE_NAT64] = "nat64",
+};
+
+static const char *const fw_names[] = {
+	[TERN_FW_NETFILTER] = "netfilter",
+	[TERN_FW_IPTABLES] = "iptables",
+};
+
+/* The name of value @v in @names, or its number if it has none. */
+static const char *enum_str(const char *const *names, size_t n, unsigned int v,
+			    char *buf, size_t size)
+{
+	if (v < n && names[v])
+		return names[v];
+	snprintf(buf, size, "%u", v);
+	return buf;
+}
+
+/* tern instance add */
+
+static int instance_add(int argc, char **argv)
+{
+	const char *cmd = "instance add";
+	const char *name = NULL, *pool6 = NULL, *val;
+	struct tern_prefix prefix;
+	struct tern_nl *nl;
+	struct nl_msg *msg;
+	int type = 0, fw = 0;
+	bool opts_done = false;
+	int status;
+	int i, r;
+
+	if (args_want_help(argc, argv)) {
+		fputs(help_add, stdout);
+		return TERN_EXIT_OK;
+	}
+
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (opts_done || !args_is_option(a)) {
+			if (name)
+				return args_unexpected(cmd, a);
+			name = a;
+		} else if (!strcmp(a, "--")) {
+			opts_done = true;
+		} else if (args_is(a, NULL, "--siit") ||
+			   args_is(a, NULL, "--nat64")) {
+			int t = !strcmp(a, "--siit") ? TERN_TYPE_SIIT
+						      : TERN_TYPE_NAT64;
+
+			if (type && type != t)
+				return tern_usage("--siit and --nat64 are mutually exclusive");
+			type = t;
+		} else if (args_is(a, NULL, "--netfilter") ||
+			   args_is(a, NULL, "--iptables")) {
+			int f = !strcmp(a, "--netfilter") ? TERN_FW_NETFILTER
+							   : TERN_FW_IPTABLES;
+
+			if (fw && fw != f)
+				return tern_usage("--netfilter and --iptables are mutually exclusive");
+			fw = f;
+		} else {
+			r = args_value(argc, argv, &i, NULL, "--pool6",
+				       "PREFIX", &val);
+			if (r < 0)
+				return TERN_EXIT_USAGE;
+			if (r == 0)
+				return args_unknown(cmd, a);
+			if (pool6)
+				return tern_usage("--pool6 given more than once");
+			pool6 = val;
+		}
+	}
+
+	if (!name)
+		return args_missing(cmd, "an instance NAME");
+	if (!type)
+		return args_missing(cmd, "--siit or --nat64");
+	if (!pool6)
+		return args_missing(cmd, "--pool6 PREFIX");
+	if (prefix6_parse(pool6, &prefix) < 0)
+		return tern_usage("invalid --pool6 '%s' (expected %s)",
+				  pool6, PREFIX6_FORMS);
+	if (!fw)
+		fw = TERN_FW_NETFILTER;
+
+	status = tern_nl_open(&nl);
+	if (status)
+		return status;
+	msg = tern_nl_msg(nl, TERN_CMD_INSTANCE_ADD, false);
+	if (!msg) {
+		tern_nl_close(nl);
+		return TERN_EXIT_FAIL;
+	}
+	if (tern_nl_put_instance(msg, name) < 0 ||
+	    nla_put_u8(msg, TERN_A_TYPE, type) < 0 ||
+	    nla_put_u8(msg, TERN_A_FRAMEWORK, fw) < 0 ||
+	    prefix_put(msg, TERN_A_POOL6, &prefix) < 0) {
+		nlmsg_free(msg);
+		tern_nl_close(nl);
+		return tern_nl_build_error();
+	}
+	status = tern_nl_run(nl, msg, NULL, NULL);
+	tern_nl_close(nl);
+	return status;
+}
+
+/* tern instance remove */
+
+static int instance_remove(int argc, char **argv)
+{
+	const char *cmd = "instance remove";
+	const char *name = NULL;
+	struct tern_nl *nl;
+	struct nl_msg *msg;
+	bool opts_done = false;
+	int status;
+	int i;
+
+	if (args_want_help(argc, argv)) {
+		fputs(help_remove, stdout);
+		return TERN_EXIT_OK;
+	}
+
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (opts_done || !args_is_option(a)) {
+			if (name)
+				return args_unexpected(cmd, a);
+			name = a;
+		} else if (!strcmp(a, "--")) {
+			opts_done = true;
+		} else {
+			return args_unknown(cmd, a);
+		}
+	}
+	if (!name)
+		return args_missing(cmd, "an instance NAME");
+
+	status = tern_nl_open(&nl);
+	if (status)
+		return status;
+	msg = tern_nl_msg(nl, TERN_CMD_INSTANCE_DEL, false);
+	if (!msg) {
+		tern_nl_close(nl);
+		return TERN_EXIT_FAIL;
+	}
+	if (tern_nl_put_instance(msg, name) < 0) {
+		nlmsg_free(msg);
+		tern_nl_close(nl);
+		return tern_nl_build_error();
+	}
+	status = tern_nl_run(nl, msg, NULL, NULL);
+	tern_nl_close(nl);
+	return status;
+}
+
+/* tern instance list */
+
+struct instance {
+	char *name;
+	char type[12];
+	char fw[12];
+	char pool6[PREFIX_STRLEN];	/* "" if unset */
+};
+
+struct instance_list {
+	struct instance *v;
+	size_t n;
+	size_t cap;
+};
+
+static int list_reply(struct nlattr **tb, void *arg)
+{
+	struct instance_list *list = arg;
+	struct instance *in;
+	struct tern_prefix prefix;
+	char buf[12];
+
+	if (!tb[TERN_A_INSTANCE] || !tb[TERN_A_TYPE] || !tb[TERN_A_FRAMEWORK])
+		return tern_fail("malformed reply from the kernel: instance without name, type or framework");
+
+	if (list->n == list->cap) {
+		size_t cap = list->cap ? 2 * list->cap : 8;
+		struct instance *v = realloc(list->v, cap * sizeof(*v));
+
+		if (!v)
+			return tern_fail("out of memory");
+		list->v = v;
+		list->cap = cap;
+	}
+	in = &list->v[list->n];
+	memset(in, 0, sizeof(*in));
+
+	if (tb[TERN_A_POOL6]) {
+		if (prefix_get(tb[TERN_A_POOL6], &prefix) < 0)
+			return tern_fail("malformed reply from the kernel: bad pool6");
+		prefix_str(&prefix, in->pool6);
+	}
+	snprintf(in->type, sizeof(in->type), "%s",
+		 enum_str(type_names, ARRAY_SIZE(type_names),
+			  nla_get_u8(tb[TERN_A_TYPE]), buf, sizeof(buf)));
+	snprintf(in->fw, sizeof(in->fw), "%s",
+		 enum_str(fw_names, ARRAY_SIZE(fw_names),
+			  nla_get_u8(tb[TERN_A_FRAMEWORK]), buf, sizeof(buf)));
+	in->name = strdup(nla_get_string(tb[TERN_A_INSTANCE]));
+	if (!in->name)
+		return tern_fail("out of memory");
+	list->n++;
+	return TERN_EXIT_OK;
+}
+
+static int max_width(int w, const char *s)
+{
+	int n = strlen(s);
+
+	return n > w ? n : w;
+}
+
+static void list_print_table(const struct instance_list *list)
+{
+	int wname = strlen("NAME");
+	int wtype = strlen("TYPE");
+	int wfw = strlen("FRAMEWORK");
+	size_t i;
+
+	for (i = 0; i < list->n; i++) {
+		wname = max_width(wname, list->v[i].name);
+		wtype = max_width(wtype, list->v[i].type);
+		wfw = max_width(wfw, list->v[i].fw);
+	}
+	printf("%-*s %-*s %-*s %s\n", wname, "NAME", wtype, "TYPE",
+	       wfw, "FRAMEWORK", "POOL6");
+	for (i = 0; i < list->n; i++) {
+		const struct instance *in = &list->v[i];
+
+		printf("%-*s %-*s %-*s %s\n", wname, in->name, wtype, in->type,
+		       wfw, in->fw, in->pool6[0] ? in->pool6 : "-");
+	}
+}
+
+static void list_print_json(const struct instance_list *list)
+{
+	size_t i;
+
+	putchar('[');
+	for (i = 0; i < list->n; i++) {
+		const struct instance *in = &list->v[i];
+		bool first = true;
+
+		if (i)
+			putchar(',');
+		putchar('{');
+		json_key(&first, "name");
+		json_string(in->name);
+		json_key(&first, "type");
+		json_string(in->type);
+		json_key(&first, "framework");
+		json_string(in->fw);
+		json_key(&first, "pool6");
+		if (in->pool6[0])
+			json_string(in->pool6);
+		else
+			fputs("null", stdout);
+		putchar('}');
+	}
+	puts("]");
+}
+
+static int instance_list(int argc, char **argv)
+{
+	const char *cmd = "instance list";
+	struct instance_list list = { 0 };
+	struct tern_nl *nl;
+	struct nl_msg *msg;
+	bool opts_done = false;
+	bool json = false;
+	int status;
+	size_t n;
+	int i;
+
+	if (args_want_help(argc, argv)) {
+		fputs(help_list, stdout);
+		return TERN_EXIT_OK;
+	}
+
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (opts_done || !args_is_option(a))
+			return args_unexpected(cmd, a);
+		else if (!strcmp(a, "--"))
+			opts_done = true;
+		else if (args_is(a, "-j", "--json"))
+			json = true;
+		else
+			return args_unknown(cmd, a);
+	}
+
+	status = tern_nl_open(&nl);
+	if (status)
+		return status;
+	msg = tern_nl_msg(nl, TERN_CMD_INSTANCE_GET, true);
+	if (!msg) {
+		tern_nl_close(nl);
+		return TERN_EXIT_FAIL;
+	}
+	status = tern_nl_run(nl, msg, list_reply, &list);
+	tern_nl_close(nl);
+
+	if (!status) {
+		if (json)
+			list_print_json(&list);
+		else
+			list_print_table(&list);
+	}
+
+	for (n = 0; n < list.n; n++)
+		free(list.v[n].name);
+	free(list.v);
+	return status;
+}
+
+int cmd_instance(int argc, char **argv, struct tern_opts *opts)
+{
+	const char *sub;
+
+	if (argc < 1)
+		return tern_usage("'instance' needs a command: add, list or remove (try 'tern instance --help')");
+	sub = argv[0];
+	if (args_is_help(sub) || !strcmp(sub, "help")) {
+		fputs(help_instance, stdout);
+		return TERN_EXIT_OK;
+	}
+
+	if (!strcmp(sub, "add") || !strcmp(sub, "list") ||
+	    !strcmp(sub, "remove")) {
+		if (opts->instance && !args_want_help(argc - 1, argv + 1))
+			return tern_usage("-i/--instance does not apply to 'instance %s'",
+					  sub);
+		if (!strcmp(sub, "add"))
+			return instance_add(argc - 1, argv + 1);
+		if (!strcmp(sub, "list"))
+			return instance_list(argc - 1, argv + 1);
+		return instance_remove(argc - 1, argv + 1);
+	}
+	return tern_usage("unknown command 'instance %s' (try 'tern instance --help')",
+			  sub);
+}

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * tern: configure the Tern SIIT/NAT64 kernel translator.
+ *
+ * main() reads the options that come before the command and hands the
+ * rest to the command's module.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+#include "args.h"
+#include "output.h"
+#include "tern.h"
+#include "tern_genl.h"
+
+static const char help_main[] =
+	"Usage: tern [-i NAME] COMMAND [ARGS]\n"
+	"\n"
+	"Configure the Tern SIIT/NAT64 translator (kernel module tern).\n"
+	"\n"
+	"Commands:\n"
+	"  instance add NAME (--siit|--nat64) --pool6 PREFIX [--netfilter|--iptables]\n"
+	"  instance list [--json]\n"
+	"  instance remove NAME\n"
+	"  global show [--json]\n"
+	"  global set KEY VALUE\n"
+	"  stats [--json] [--verbose]\n"
+	"\n"
+	"Options:\n"
+	"  -i, --instance NAME  instance for 'global' and 'stats' (default: the\n"
+	"                       only instance of this network namespace)\n"
+	"  -h, --help           show this help; after a command, its help\n"
+	"  -V, --version        show the version\n"
+	"\n"
+	"Exit status: 0 on success, 1 if the kernel refused the request or\n"
+	"something failed, 2 on a usage error.\n";
+
+static int dispatch(int argc, char **argv, struct tern_opts *opts)
+{
+	const char *cmd = argv[0];
+
+	if (!strcmp(cmd, "instance"))
+		return cmd_instance(argc - 1, argv + 1, opts);
+	if (!strcmp(cmd, "global"))
+		return cmd_global(argc - 1, argv + 1, opts);
+	if (!strcmp(cmd, "stats"))
+		return cmd_stats(argc - 1, argv + 1, opts);
+	if (!strcmp(cmd, "help")) {
+		fputs(help_main, stdout);
+		return TERN_EXIT_OK;
+	}
+	return tern_usage("unknown command '%s' (try 'tern --help')", cmd);
+}
+
+int main(int argc, char **argv)
+{
+	struct tern_opts opts = { 0 };
+	int status;
+	int i, r;
+
+	for (i = 1; i < argc && args_is_option(argv[i]); i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--")) {
+			i++;
+			break;
+		}
+		if (args_is_help(a)) {
+			fputs(help_main, stdout);
+			return TERN_EXIT_OK;
+		}
+		if (args_is(a, "-V", "--version")) {
+			printf("tern %s (netlink API %s version %d)\n",
+			       PACKAGE_VERSION, TERN_GENL_NAME,
+			       TERN_GENL_VERSION);
+			return TERN_EXIT_OK;
+		}
+		r = args_instance(argc, argv, &i, &opts);
+		if (r < 0)
+			return TERN_EXIT_USAGE;
+		if (r == 0)
+			return tern_usage("unknown option '%s' (try 'tern --help')",
+					  a);
+	}
+	if (i >= argc)
+		return tern_usage("missing command (try 'tern --help')");
+
+	status = dispatch(argc - i, argv + i, &opts);
+
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		if (!status)
+			status = tern_fail("cannot write the output: %s",
+					   strerror(errno ? errno : EIO));
+	}
+	return status;
+}

@@ -1,0 +1,6 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* tern CLI: the one definition of the API's user-visible names. */
+#include <stddef.h>
+
+#define TERN_NAMES_DEFINE
+#include "tern_names.h"

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * tern CLI: the generic netlink session with the tern kernel module.
+ */
+#ifndef TERN_CLI_NL_H
+#define TERN_CLI_NL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <netlink/msg.h>
+
+#include "tern_genl.h"
+#include "tern_names.h"
+
+struct tern_nl;
+
+/*
+ * Called once per reply message with its top-level attributes (indexed by
+ * enum tern_attr, absent ones NULL). Returns TERN_EXIT_OK to go on, or an
+ * exit status (after reporting the problem) to stop.
+ */
+typedef int (*tern_nl_reply_fn)(struct nlattr **tb, void *arg);
+
+/*
+ * Connect to the "tern" generic netlink family.
+ * Returns TERN_EXIT_OK with *@nlp set, or an exit status after reporting
+ * the problem (e.g. the module is not loaded).
+ */
+int tern_nl_open(struct tern_nl **nlp);
+void tern_nl_close(struct tern_nl *nl);
+
+/*
+ * Start a request of command @cmd: a dump (NLM_F_DUMP) if @dump, else a
+ * "do" request that asks for an acknowledgement (NLM_F_ACK).
+ * Returns NULL (after reporting) if out of memory.
+ */
+struct nl_msg *tern_nl_msg(struct tern_nl *nl, uint8_t cmd, bool dump);
+
+/* Add TERN_A_INSTANCE unless @name is NULL. Returns 0 or -1. */
+int tern_nl_put_instance(struct nl_msg *msg, const char *name);
+
+/* Report that a request could not be built; returns the exit status. */
+int tern_nl_build_error(void);
+
+/*
+ * Send @msg (which this frees) and process every reply until the
+ * acknowledgement, the end of the dump, or an error. @fn (may be NULL)
+ * sees each reply message.
+ *
+ * Returns TERN_EXIT_OK, or an exit status after reporting the error: the
+ * kernel's extended ack message when it sent one, its errno otherwise.
+ */
+int tern_nl_run(struct tern_nl *nl, struct nl_msg *msg, tern_nl_reply_fn fn,
+		void *arg);
+
+#endif /* TERN_CLI_NL_H */

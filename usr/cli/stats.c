@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * tern CLI: tern stats.
+ *
+ * The counters come from tern_stat_names (tern_names.h).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "args.h"
+#include "nl.h"
+#include "output.h"
+#include "tern.h"
+
+#define stats tern_stat_names
+
+static struct nla_policy stat_policy[TERN_STAT_MAX + 1];
+
+struct stats_args {
+	bool json;
+	bool verbose;
+};
+
+static void print_help(void)
+{
+	size_t i;
+
+	fputs("Usage: tern [-i NAME] stats [--json] [--verbose]\n"
+	      "\n"
+	      "Print the packet counters of an instance (by default the only\n"
+	      "instance of this network namespace) as \"name: value\" lines.\n"
+	      "\n"
+	      "Options:\n"
+	      "  -i, --instance NAME  the instance (default: the only one)\n"
+	      "  -j, --json           print one JSON object {name: value} instead\n"
+	      "  -v, --verbose        also describe each counter (text output)\n"
+	      "  -h, --help           show this help\n"
+	      "\n"
+	      "Counters:\n", stdout);
+	for (i = 0; stats[i].name; i++)
+		printf("  %-24s %s\n", stats[i].name, stats[i].desc);
+}
+
+static int stats_reply(struct nlattr **tb, void *arg)
+{
+	const struct stats_args *sa = arg;
+	struct nlattr *s[TERN_STAT_MAX + 1];
+	uint64_t values[TERN_STAT_MAX + 1];
+	char buf[24];
+	bool first = true;
+	int wname = 0, wval = 0, n;
+	size_t i;
+
+	if (!tb[TERN_A_STATS])
+		return tern_fail("malformed reply from the kernel: no stats");
+	for (i = 0; stats[i].name; i++)
+		stat_policy[stats[i].attr].type = NLA_U64;
+	if (nla_parse_nested(s, TERN_STAT_MAX, tb[TERN_A_STATS],
+			     stat_policy) < 0)
+		return tern_fail("malformed reply from the kernel: bad stats");
+
+	/* A counter the kernel does not report has counted nothing. */
+	for (i = 0; stats[i].name; i++) {
+		values[i] = s[stats[i].attr] ? nla_get_u64(s[stats[i].attr]) : 0;
+		n = strlen(stats[i].name) + 1;
+		if (n > wname)
+			wname = n;
+		n = snprintf(buf, sizeof(buf), "%" PRIu64, values[i]);
+		if (n > wval)
+			wval = n;
+	}
+
+	if (sa->json) {
+		putchar('{');
+		for (i = 0; stats[i].name; i++) {
+			json_key(&first, stats[i].name);
+			printf("%" PRIu64, values[i]);
+		}
+		puts("}");
+	} else if (sa->verbose) {
+		for (i = 0; stats[i].name; i++) {
+			n = wname - (int)strlen(stats[i].name);
+			printf("%s:%*s%*" PRIu64 "  %s\n", stats[i].name, n, "",
+			       wval, values[i], stats[i].desc);
+		}
+	} else {
+		for (i = 0; stats[i].name; i++)
+			printf("%s: %" PRIu64 "\n", stats[i].name, values[i]);
+	}
+	return TERN_EXIT_OK;
+}
+
+int cmd_stats(int argc, char **argv, struct tern_opts *opts)
+{
+	const char *cmd = "stats";
+	struct stats_args sa = { 0 };
+	struct tern_nl *nl;
+	struct nl_msg *msg;
+	bool opts_done = false;
+	int status;
+	int i, r;
+
+	if (args_want_help(argc, argv) || (argc > 0 && !strcmp(argv[0], "help"))) {
+		print_help();
+		return TERN_EXIT_OK;
+	}
+
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (opts_done || !args_is_option(a)) {
+			return args_unexpected(cmd, a);
+		} else if (!strcmp(a, "--")) {
+			opts_done = true;
+		} else if (args_is(a, "-j", "--json")) {
+			sa.json = true;
+		} else if (args_is(a, "-v", "--verbose")) {
+			sa.verbose = true;
+		} else {
+			r = args_instance_or_unknown(cmd, argc, argv, &i, opts);
+			if (r)
+				return r;
+		}
+	}
+
+	status = tern_nl_open(&nl);
+	if (status)
+		return status;
+	msg = tern_nl_msg(nl, TERN_CMD_STATS_GET, false);
+	if (!msg) {
+		tern_nl_close(nl);
+		return TERN_EXIT_FAIL;
+	}
+	if (tern_nl_put_instance(msg, opts->instance) < 0) {
+		nlmsg_free(msg);
+		tern_nl_close(nl);
+		return tern_nl_build_error();
+	}
+	status = tern_nl_run(nl, msg, stats_reply, &sa);
+	tern_nl_close(nl);
+	return status;
+}

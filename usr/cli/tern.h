@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * tern CLI: what the command modules share.
+ */
+#ifndef TERN_CLI_TERN_H
+#define TERN_CLI_TERN_H
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Options given before the command (tern [-i NAME] COMMAND ...). */
+struct tern_opts {
+	const char *instance;	/* NULL: let the kernel pick the only one */
+};
+
+/*
+ * Each command gets the arguments that follow its name and returns the
+ * process exit status (see output.h).
+ */
+int cmd_instance(int argc, char **argv, struct tern_opts *opts);
+int cmd_global(int argc, char **argv, struct tern_opts *opts);
+int cmd_stats(int argc, char **argv, struct tern_opts *opts);
+
+#endif /* TERN_CLI_TERN_H */

@@ -1,0 +1,262 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Checks of the tern CLI that need no kernel module: help at every level,
+# usage errors (exit 2, one "tern: " line on stderr, nothing on stdout) and
+# the parsing of prefixes and global values. Arguments that parse get as
+# far as looking up the netlink family, which fails with the "not loaded"
+# message (exit 1); those checks are skipped when the module is loaded, so
+# nothing is ever changed.
+#
+# Usage: usr/tests/cli-offline.sh          (TERN=path/to/tern to override)
+# Prints "ok NAME" or "FAIL NAME" per check and "N passed, N failed".
+
+here=$(cd "$(dirname "$0")" && pwd)
+TERN=${TERN:-$here/../cli/tern}
+NOT_LOADED="tern: the tern kernel module is not loaded (modprobe tern)"
+
+passed=0
+failed=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() {
+	echo "ok $1${2:+ # $2}"
+	passed=$((passed + 1))
+}
+
+fail() {
+	echo "FAIL $1: $2"
+	failed=$((failed + 1))
+}
+
+# run ARGS...: sets $rc, $out, $err
+run() {
+	"$TERN" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	rc=$?
+	out=$(cat "$tmp/out")
+	err=$(cat "$tmp/err")
+	errlines=$(wc -l <"$tmp/err")
+}
+
+# help NAME ARGS...: exit 0, usage on stdout, nothing on stderr
+help() {
+	local name=$1
+	shift
+	run "$@"
+	if [ "$rc" != 0 ]; then
+		fail "$name" "exit $rc"
+	elif [ -n "$err" ]; then
+		fail "$name" "stderr: $err"
+	elif ! grep -q '^Usage: tern' "$tmp/out"; then
+		fail "$name" "no usage on stdout"
+	else
+		ok "$name"
+	fi
+}
+
+# usage NAME REGEX ARGS...: exit 2, nothing on stdout, one line on stderr
+# that starts with "tern: " and matches REGEX (grep -E)
+usage() {
+	local name=$1 re=$2
+	shift 2
+	run "$@"
+	if [ "$rc" != 2 ]; then
+		fail "$name" "exit $rc, stderr: $err"
+	elif [ -n "$out" ]; then
+		fail "$name" "stdout: $out"
+	elif [ "$errlines" != 1 ] || [ "${err#tern: }" = "$err" ]; then
+		fail "$name" "stderr is not one 'tern: ' line: $err"
+	elif ! grep -qE -- "$re" "$tmp/err"; then
+		fail "$name" "stderr does not match '$re': $err"
+	else
+		ok "$name"
+	fi
+}
+
+# parses NAME ARGS...: the arguments are accepted and the CLI goes on to
+# the kernel, which is absent (exit 1, the "not loaded" line)
+module_loaded=
+probe() {
+	run instance list
+	if [ "$err" = "$NOT_LOADED" ]; then
+		ok probe-not-loaded-message
+	elif [ -d /sys/module/tern ]; then
+		module_loaded=1
+		ok probe-not-loaded-message "skipped: tern.ko is loaded"
+	else
+		fail probe-not-loaded-message "exit $rc, stderr: $err"
+	fi
+}
+parses() {
+	local name=$1
+	shift
+	if [ -n "$module_loaded" ]; then
+		ok "$name" "skipped: the tern family is present"
+		return
+	fi
+	run "$@"
+	if [ "$rc" != 1 ] || [ "$err" != "$NOT_LOADED" ] || [ -n "$out" ]; then
+		fail "$name" "exit $rc, stdout: $out, stderr: $err"
+	else
+		ok "$name"
+	fi
+}
+
+if [ ! -x "$TERN" ]; then
+	echo "FAIL binary: $TERN is not executable"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+
+probe
+
+# --- help and version
+help help-top --help
+help help-top-short -h
+help help-word help
+help help-instance instance --help
+help help-instance-word instance help
+help help-instance-add instance add --help
+help help-instance-add-short instance add -h
+help help-instance-add-wins instance add x --bogus --help
+help help-instance-list instance list --help
+help help-instance-remove instance remove --help
+help help-global global --help
+help help-global-show global show --help
+help help-global-set global set --help
+help help-global-set-wins -i x global set nope nope --help
+help help-stats stats --help
+help help-stats-short stats -h
+
+run --help
+for w in "instance add" "instance list" "instance remove" "global show" \
+	 "global set" "stats"; do
+	if grep -q "$w" "$tmp/out"; then
+		ok "help-top-mentions-${w// /-}"
+	else
+		fail "help-top-mentions-${w// /-}" "missing"
+	fi
+done
+
+run global set --help
+missing=
+for key in enabled pool6 strict-wkp zeroize-traffic-class override-tos tos; do
+	grep -q "^  $key " "$tmp/out" || missing="$missing $key"
+done
+if [ -z "$missing" ]; then
+	ok help-global-set-lists-keys
+else
+	fail help-global-set-lists-keys "missing:$missing"
+fi
+
+run --version
+if [ "$rc" = 0 ] && [ -z "$err" ] && grep -qE '^tern [0-9]' "$tmp/out"; then
+	ok version
+else
+	fail version "exit $rc, stdout: $out, stderr: $err"
+fi
+
+# --- usage errors: top level
+usage no-command 'missing command'
+usage unknown-command "unknown command 'frobnicate'" frobnicate
+usage unknown-option "unknown option '--bogus'" --bogus
+usage i-without-value "'-i' needs a value" -i
+usage i-twice 'more than once' -i a stats -i b
+usage i-with-instance-list 'does not apply' -i a instance list
+usage i-with-instance-add 'does not apply' -i a instance add t --siit --pool6 64:ff9b::/96
+
+# --- usage errors: instance
+usage instance-no-sub "'instance' needs a command" instance
+usage instance-unknown-sub "unknown command 'instance frob'" instance frob
+usage add-no-name 'needs an instance NAME' instance add
+usage add-no-type 'needs --siit or --nat64' instance add t
+usage add-no-pool6 'needs --pool6' instance add t --siit
+usage add-pool6-no-value "'--pool6' needs a value" instance add t --siit --pool6
+usage add-both-types 'mutually exclusive' instance add t --siit --nat64 --pool6 64:ff9b::/96
+usage add-both-frameworks 'mutually exclusive' instance add t --siit --pool6 64:ff9b::/96 --netfilter --iptables
+usage add-two-names "unexpected argument 'u'" instance add t u --siit --pool6 64:ff9b::/96
+usage add-unknown-option "unknown option '--frob'" instance add t --siit --pool6 64:ff9b::/96 --frob
+usage add-pool6-twice 'more than once' instance add t --siit --pool6 64:ff9b::/96 --pool6 64:ff9b::/96
+usage list-extra "unexpected argument 'x'" instance list x
+usage list-unknown-option "unknown option '--frob'" instance list --frob
+usage remove-no-name 'needs an instance NAME' instance remove
+usage remove-two-names "unexpected argument 'b'" instance remove a b
+
+# --- prefix syntax (--pool6): only syntax; lengths are the kernel's call
+for p in garbage 2001:db8:: 2001:db8::/129 2001:db8::/ 2001:db8::/-1 \
+	 2001:db8::/+96 2001:db8::/96x 2001:db8::/0x60 "2001:db8::/ 96" \
+	 2001:db8::/1000 /96 192.0.2.0/24 ::ffff:192.0.2.0/999 \
+	 2001:db8::1::1/96 fe80::1%lo/64 ""; do
+	usage "pool6-rejects-'$p'" "invalid --pool6 '.*' \(expected ADDR/LEN" \
+		instance add t --siit --pool6 "$p"
+done
+for p in 64:ff9b::/96 2001:db8::/32 2001:db8::/95 2001:db8::1/96 ::/0 \
+	 ::/128 2001:db8::/000 ::ffff:192.0.2.0/120; do
+	parses "pool6-accepts-$p" instance add t --siit --pool6 "$p"
+done
+parses pool6-equals-form instance add t --siit --pool6=64:ff9b::/96
+parses add-nat64-goes-to-kernel instance add t --nat64 --pool6 64:ff9b::/96
+parses add-iptables instance add t --siit --pool6 64:ff9b::/96 --iptables
+parses add-options-first instance add --netfilter --pool6 64:ff9b::/96 --siit t
+parses add-dashdash-name instance add --siit --pool6 64:ff9b::/96 -- -t
+parses add-long-name-goes-to-kernel instance add aaaaaaaaaaaaaaaa --siit --pool6 64:ff9b::/96
+
+# --- usage errors: global
+usage global-no-sub "'global' needs a command" global
+usage global-unknown-sub "unknown command 'global frob'" global frob
+usage show-extra "unexpected argument 'x'" global show x
+usage show-unknown-option "unknown option '--frob'" global show --frob
+usage set-nothing 'needs KEY and VALUE' global set
+usage set-unknown-key "unknown global 'frobnicate' \(known: enabled, pool6" global set frobnicate 1
+usage set-no-value "'global set enabled' needs a VALUE" global set enabled
+usage set-extra "unexpected argument 'x'" global set enabled on x
+
+for v in maybe 2 -1 "" tru 'on ' enabled; do
+	usage "bool-rejects-'$v'" "invalid value '.*' for strict-wkp \(expected true/false, on/off, yes/no or 1/0\)" \
+		global set strict-wkp "$v"
+done
+for v in true false on off yes no 1 0 TRUE Off; do
+	parses "bool-accepts-$v" global set enabled "$v"
+done
+
+for v in 256 -1 1000 0x100 0x 0x1g abc 12a "" " 1" 1.5 +1; do
+	usage "u8-rejects-'$v'" "invalid value '.*' for tos \(expected an integer 0\.\.255, decimal or 0x hex\)" \
+		global set tos "$v"
+done
+for v in 0 255 184 0x20 0xff 0XFF 007; do
+	parses "u8-accepts-$v" global set tos "$v"
+done
+
+for v in nope 198.51.100.0/24 2001:db8::/129 2001:db8::; do
+	usage "prefix6-rejects-'$v'" "invalid value '.*' for pool6 \(expected an IPv6 prefix ADDR/LEN" \
+		global set pool6 "$v"
+done
+parses prefix6-accepts global set pool6 2001:db8:1::/48
+parses prefix6-len-not-checked global set pool6 2001:db8:1::/47
+
+# --- -i forms
+parses i-before-command -i t global show
+parses i-long --instance t global show
+parses i-long-equals --instance=t global show
+parses i-attached -it stats
+parses i-after-command global show -i t
+parses i-after-set global set -i t tos 1
+parses i-after-stats stats --instance t --json
+
+# --- stats and json flags
+usage stats-extra "unexpected argument 'x'" stats x
+usage stats-unknown-option "unknown option '--frob'" stats --frob
+parses stats-plain stats
+parses stats-verbose stats -v
+parses stats-json stats --json
+parses global-show-json global show -j
+parses instance-list instance list
+parses instance-list-json instance list --json
+parses instance-remove instance remove t
+
+# --- one line even if the input has a newline
+usage newline-masked "unknown command 'a\?b'" "$(printf 'a\nb')"
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
