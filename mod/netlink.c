@@ -29,8 +29,8 @@ static const struct nla_policy tern_globals_policy[TERN_G_MAX + 1] = {
 };
 
 static const struct nla_policy tern_policy[TERN_A_MAX + 1] = {
-	[TERN_A_INSTANCE] = { .type = NLA_NUL_STRING,
-			      .len = TERN_INSTANCE_NAMSIZ - 1 },
+	/* Length checked by the handlers, to say why a name is refused. */
+	[TERN_A_INSTANCE] = { .type = NLA_NUL_STRING },
 	[TERN_A_TYPE] = NLA_POLICY_RANGE(NLA_U8, TERN_TYPE_SIIT, TERN_TYPE_NAT64),
 	[TERN_A_FRAMEWORK] = NLA_POLICY_RANGE(NLA_U8, TERN_FW_NETFILTER,
 					      TERN_FW_IPTABLES),
@@ -149,9 +149,9 @@ static int tern_nl_instance_add(struct sk_buff *skb, struct genl_info *info)
 	    GENL_REQ_ATTR_CHECK(info, TERN_A_TYPE))
 		return -EINVAL;
 	name = nla_data(info->attrs[TERN_A_INSTANCE]);
-	if (!name[0]) {
+	if (!name[0] || strlen(name) >= TERN_INSTANCE_NAMSIZ) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[TERN_A_INSTANCE],
-				    "the instance name must not be empty");
+				    "an instance name has 1 to 15 characters");
 		return -EINVAL;
 	}
 	type = nla_get_u8(info->attrs[TERN_A_TYPE]);
