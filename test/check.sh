@@ -70,11 +70,15 @@ step "functional suite in VMs"
 for k in "${kernels[@]}"; do
 	echo "-- $k (booting a VM under software emulation; the log is in $log/vm-$k.log)"
 	bash test/vm.sh "$k" test/run-functional.sh >"$log/vm-$k.log" 2>&1
-	grep -E '^(FAILED|ERROR) |passed|failed' "$log/vm-$k.log" | tail -n 30
+	grep -E '^(FAILED|ERROR) |passed|failed' "$res/run-$k.log" 2>/dev/null | tail -n 30
 	[ -f "$res/functional-$k.xml" ] ||
 		record "functional suite produced results on $k" 1 "$log/vm-$k.log"
 	st=$(cat "$res/vm-$k.status" 2>/dev/null || echo "no status (VM failed)")
-	[ "$st" = ok ] || echo "      | $st"
+	if [ "$st" != ok ]; then
+		echo "      | $st; kernel log: $res/dmesg-$k.log"
+		grep -E 'WARNING:|BUG:|Oops|KASAN|lockdep|leak' "$res/dmesg-$k.log" 2>/dev/null |
+			head -n 20 | sed 's/^/      | /'
+	fi
 	record "VM $k: module loads and unloads, kernel log clean" \
 		"$([ "$st" = ok ] && echo 0 || echo 1)" "$log/vm-$k.log"
 done

@@ -29,7 +29,10 @@ if ! insmod "$ko"; then
 	status="insmod failed"
 	rc=1
 else
-	"$@" || rc=$?
+	# The VM's console may lose output at power-off: keep a copy on the
+	# shared results directory too.
+	"$@" 2>&1 | tee "$results/run-$krel.log"
+	rc=${PIPESTATUS[0]}
 	if ! rmmod tern; then
 		echo "in-vm: rmmod tern failed" >&2
 		status="rmmod failed"
@@ -55,8 +58,10 @@ if kernel_problems >/dev/null; then
 	rc=1
 fi
 echo "$status" >"$results/vm-$krel.status"
+dmesg >"$results/dmesg-$krel.log"
 if [ "$rc" != 0 ]; then
 	echo "----- kernel log ($krel) -----" >&2
 	dmesg >&2
 fi
+sync
 exit "$rc"

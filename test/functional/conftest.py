@@ -11,8 +11,11 @@ import re
 
 import pytest
 
-import ternlib
-from ternlib import Netns, Topology, cli, cli_ok
+# Plain asserts in the helpers get pytest's detailed messages too.
+pytest.register_assert_rewrite("ternlib")
+
+import ternlib  # noqa: E402
+from ternlib import Netns, Topology, cli, cli_ok  # noqa: E402
 
 
 def pytest_configure(config):

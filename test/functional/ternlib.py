@@ -342,10 +342,19 @@ class Capture:
     (stray multicast, frames the host sends) is ignored.
     """
 
-    def __init__(self, ns, iface, outgoing=False):
+    def __init__(self, ns, iface, outgoing=False, context=None):
         self.ns, self.iface, self.outgoing = str(ns), iface, outgoing
+        self.context = context      # () -> str, added to failure messages
         self.frames = []
         self.sock = None
+
+    def _fail(self, msg):
+        if self.context is not None:
+            try:
+                msg += "\n" + self.context()
+            except Exception as e:
+                msg += "\n(context unavailable: %s)" % e
+        raise AssertionError(msg)
 
     def __enter__(self):
         with in_netns(self.ns):
@@ -394,7 +403,7 @@ class Capture:
                 return got
             left = deadline - time.monotonic()
             if left <= 0:
-                raise AssertionError(
+                self._fail(
                     "expected %d matching frame(s) on %s/%s, got %d; "
                     "captured:\n%s" % (count, self.ns, self.iface, len(got),
                                        _describe(self.frames)))
@@ -405,8 +414,9 @@ class Capture:
         got = self.wait(match, 1, timeout)
         self._drain(0.1)
         got = self.matching(match)
-        assert len(got) == 1, "expected one frame, got %d:\n%s" % (
-            len(got), _describe(got))
+        if len(got) != 1:
+            self._fail("expected one frame, got %d:\n%s" % (
+                len(got), _describe(got)))
         return got[0]
 
     def none(self, match, wait=None):
@@ -415,7 +425,8 @@ class Capture:
         while time.monotonic() < deadline:
             self._drain(deadline - time.monotonic())
         got = self.matching(match)
-        assert not got, "expected no such frame, got:\n" + _describe(got)
+        if got:
+            self._fail("expected no such frame, got:\n" + _describe(got))
 
 
 class TcpdumpCapture:
@@ -602,7 +613,7 @@ def udp6_checksum(src, dst, udp_bytes, nh=17):
 # ---------------------------------------------------------------------------
 # Packets of the standard topology and their translations.
 
-PAYLOAD = bytes(range(256)) * 4
+PAYLOAD = bytes(range(256)) * 8
 
 
 def udp6(n=100, sport=40000, dport=4000, src=H6, dst=SINK4_6, **kw):
@@ -665,6 +676,18 @@ class Counters:
         assert set(now) == set(self.before)
         return {k: now[k] - self.before[k] for k in now
                 if now[k] != self.before[k]}
+
+    @contextlib.contextmanager
+    def explain(self):
+        """Adds the counter deltas to an assertion failing in the block."""
+        try:
+            yield
+        except AssertionError as e:
+            try:
+                d = self.delta()
+            except Exception as e2:      # keep the original failure
+                d = "unavailable (%s)" % e2
+            raise AssertionError("%s\ncounter deltas: %s" % (e, d)) from None
 
     def expect(self, expected, timeout=None, settle=0):
         """Waits until the deltas reach EXPECTED ({name: n}); then asserts
@@ -852,11 +875,17 @@ class Topology:
 
     def cap6(self):
         """Capture of what arrives at h6."""
-        return Capture(self.h6, "eth0")
+        return Capture(self.h6, "eth0", context=self.counters_text)
 
     def cap4(self):
         """Capture of what arrives at h4."""
-        return Capture(self.h4, "eth0")
+        return Capture(self.h4, "eth0", context=self.counters_text)
+
+    def counters_text(self):
+        """The translator's non-zero counters, for failure messages."""
+        s = stats(self.xl.name)
+        return "translator counters (non-zero, since the instance was " \
+            "added): %s" % {k: v for k, v in s.items() if v}
 
     # The translator.
 

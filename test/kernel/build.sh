@@ -17,7 +17,8 @@ if [ -f "$tree/.tern-built" ]; then
 	echo "$tree"
 	exit 0
 fi
-rm -rf "$tree.tmp"
+# A build cut short leaves a .tmp tree: start over.
+rm -rf "$cache"/linux-*.tmp
 mkdir -p "$tree.tmp"
 echo "kernel/build.sh: unpacking $src" >&2
 tar -xJf "$src" -C "$tree.tmp" --strip-components=1
