@@ -2,15 +2,17 @@
 # Builds (once) the debug/KUnit test kernel from Debian's linux-source-6.1:
 # defconfig + kvm_guest.config + test/kernel/debug.config (KUnit, KASAN,
 # lockdep, kmemleak, netfilter and namespaces built in). The tree is cached
-# outside the repository, keyed by the config fragment, this script and the
-# source package version; it is rebuilt only when one of them changes.
+# outside the repository, keyed by the config fragment, the recipe below and
+# the source package version; it is rebuilt only when one of them changes.
 # Prints the tree's path on stdout.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=/usr/src/linux-source-6.1.tar.xz
 [ -f "$src" ] || { echo "kernel/build.sh: $src missing (apt-get install linux-source-6.1)" >&2; exit 1; }
 srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
-key=$( (cat "$here/debug.config" "$here/build.sh"; echo "$srcver") | sha1sum | cut -c1-12)
+# The recipe: bump it when the way the tree is configured or built changes.
+recipe="defconfig kvm_guest.config + debug.config; bzImage modules; v1"
+key=$( (cat "$here/debug.config"; echo "$recipe $srcver") | sha1sum | cut -c1-12)
 cache=${TERN_KERNEL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tern/kernel}
 tree=$cache/linux-$key
 if [ -f "$tree/.tern-built" ]; then
