@@ -18,4 +18,4 @@ cd "$top"
 cmd=$(printf '%q ' "$top/test/in-vm.sh" "$@")
 exec timeout "${VM_TIMEOUT:-1800}" vng --run "$kernel" --disable-kvm --force-9p \
 	--cpus 2 --memory "${VM_MEMORY:-2G}" --user root \
-	--rwdir="$top/.build/results" --rwdir=/tmp -- "$cmd"
+	--rwdir="$top/.build/results" -- "$cmd"
