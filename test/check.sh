@@ -83,5 +83,27 @@ for k in "${kernels[@]}"; do
 		"$([ "$st" = ok ] && echo 0 || echo 1)" "$log/vm-$k.log"
 done
 
+step "KUnit on the debug kernel (KUnit, KASAN, lockdep, kmemleak)"
+if tree=$(bash test/kernel/build.sh 2>"$log/kernel-build.log"); then
+	krel=$(make -s -C "$tree" kernelrelease)
+	bash test/build-mod.sh "$krel" "$tree" TERN_KUNIT=1 >"$log/build-$krel.log" 2>&1
+	rc=$?
+	grep -qi 'warning:' "$log/build-$krel.log" && rc=1
+	record "build tern.ko W=1 with KUnit suites for the debug kernel $krel" "$rc" "$log/build-$krel.log"
+	if [ "$rc" = 0 ]; then
+		VM_KERNEL=$tree/arch/x86/boot/bzImage VM_MEMORY=3G \
+			bash test/vm.sh "$krel" test/run-kunit.sh >"$log/vm-$krel.log" 2>&1
+		[ -s "$res/kunit-$krel.ktap" ] ||
+			record "KUnit suites ran on $krel" 1 "$log/vm-$krel.log"
+		grep -E '^\s*not ok' "$res/kunit-$krel.ktap" 2>/dev/null | sed 's/^/      | /'
+		st=$(cat "$res/vm-$krel.status" 2>/dev/null || echo "no status (VM failed)")
+		[ "$st" = ok ] || echo "      | $st; kernel log: $res/dmesg-$krel.log"
+		record "VM $krel (debug): module loads and unloads, no KASAN/lockdep/kmemleak report" \
+			"$([ "$st" = ok ] && echo 0 || echo 1)" "$log/vm-$krel.log"
+	fi
+else
+	record "build the debug kernel (test/kernel/build.sh)" 1 "$log/kernel-build.log"
+fi
+
 step "summary"
 /usr/bin/python3 test/summarize.py "$res"

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: the incremental checksum updates of csum.h against a full
+ * recomputation, on random packets.
+ */
+
+#include <kunit/test.h>
+#include <linux/icmp.h>
+#include <linux/icmpv6.h>
+#include <linux/random.h>
+#include <linux/skbuff.h>
+#include <net/ip6_checksum.h>
+#include "../csum.h"
+
+#define ROUNDS 500
+#define MAXLEN 1400
+
+struct addrs6 {
+	struct in6_addr s, d;
+};
+
+static void rand_addrs(struct addrs6 *a6, __be32 a4[2])
+{
+	get_random_bytes(a6, sizeof(*a6));
+	get_random_bytes(a4, 2 * sizeof(__be32));
+}
+
+/* Full checksum of an L4 segment with an IPv4 or IPv6 pseudo-header. */
+static __sum16 full4(const void *l4, int len, const __be32 a4[2], u8 proto)
+{
+	return csum_tcpudp_magic(a4[0], a4[1], len, proto,
+				 csum_partial(l4, len, 0));
+}
+
+static __sum16 full6(const void *l4, int len, const struct addrs6 *a, u8 proto)
+{
+	return csum_ipv6_magic(&a->s, &a->d, len, proto, csum_partial(l4, len, 0));
+}
+
+static struct sk_buff *fake_skb(struct kunit *test)
+{
+	struct sk_buff *skb = alloc_skb(0, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb->ip_summed = CHECKSUM_NONE;
+	return skb;
+}
+
+/* TCP/UDP, 4 -> 6 and 6 -> 4: only the pseudo-header addresses change. */
+static void l4_pseudo_matches_full(struct kunit *test)
+{
+	struct sk_buff *skb = fake_skb(test);
+	u8 *buf = kunit_kmalloc(test, MAXLEN, GFP_KERNEL);
+	int r;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (r = 0; r < ROUNDS; r++) {
+		u8 proto = (r & 1) ? IPPROTO_TCP : IPPROTO_UDP;
+		int hl = proto == IPPROTO_TCP ? sizeof(struct tcphdr) : sizeof(struct udphdr);
+		int len = hl + get_random_u32() % (MAXLEN - hl);
+		__sum16 *check = (__sum16 *)(buf + (proto == IPPROTO_TCP ? 16 : 6));
+		struct addrs6 a6;
+		__be32 a4[2];
+
+		get_random_bytes(buf, len);
+		rand_addrs(&a6, a4);
+
+		/* 4 -> 6 */
+		*check = 0;
+		*check = full4(buf, len, a4, proto);
+		if (proto == IPPROTO_UDP && !*check)
+			*check = CSUM_MANGLED_0;
+		tern_csum_l4_pseudo(skb, proto, buf, tern_csum_diff(a4, 8, &a6, 32));
+		KUNIT_EXPECT_EQ(test, (__force u16)full6(buf, len, &a6, proto), 0);
+
+		/* and back, 6 -> 4 */
+		tern_csum_l4_pseudo(skb, proto, buf, tern_csum_diff(&a6, 32, a4, 8));
+		KUNIT_EXPECT_EQ(test, (__force u16)full4(buf, len, a4, proto), 0);
+	}
+	kfree_skb(skb);
+}
+
+/* A zero UDP checksum (IPv4: none) stays zero. */
+static void udp_zero_checksum_kept(struct kunit *test)
+{
+	struct sk_buff *skb = fake_skb(test);
+	struct udphdr uh = { .check = 0 };
+	struct addrs6 a6;
+	__be32 a4[2];
+
+	rand_addrs(&a6, a4);
+	tern_csum_l4_pseudo(skb, IPPROTO_UDP, &uh, tern_csum_diff(a4, 8, &a6, 32));
+	KUNIT_EXPECT_EQ(test, (__force u16)uh.check, 0);
+	kfree_skb(skb);
+}
+
+/* ICMP echo <-> ICMPv6 echo: type changes, the pseudo-header enters/leaves. */
+static void icmp_echo_matches_full(struct kunit *test)
+{
+	u8 *buf = kunit_kmalloc(test, MAXLEN, GFP_KERNEL);
+	int r;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (r = 0; r < ROUNDS; r++) {
+		int len = 8 + get_random_u32() % (MAXLEN - 8);
+		bool request = r & 1;
+		struct icmphdr *ih = (struct icmphdr *)buf;
+		struct addrs6 a6;
+		__be32 a4[2];
+
+		get_random_bytes(buf, len);
+		rand_addrs(&a6, a4);
+		ih->type = request ? ICMP_ECHO : ICMP_ECHOREPLY;
+		ih->code = 0;
+		ih->checksum = 0;
+		ih->checksum = csum_fold(csum_partial(buf, len, 0));
+
+		tern_csum_icmp(&ih->checksum, buf,
+			       request ? ICMPV6_ECHO_REQUEST : ICMPV6_ECHO_REPLY,
+			       tern_csum_pseudo6(&a6.s, &a6.d, len, IPPROTO_ICMPV6),
+			       true);
+		KUNIT_EXPECT_EQ(test, (__force u16)full6(buf, len, &a6, IPPROTO_ICMPV6), 0);
+
+		tern_csum_icmp(&ih->checksum, buf,
+			       request ? ICMP_ECHO : ICMP_ECHOREPLY,
+			       tern_csum_pseudo6(&a6.s, &a6.d, len, IPPROTO_ICMPV6),
+			       false);
+		KUNIT_EXPECT_EQ(test, (__force u16)csum_fold(csum_partial(buf, len, 0)), 0);
+	}
+}
+
+static struct kunit_case tern_csum_cases[] = {
+	KUNIT_CASE(l4_pseudo_matches_full),
+	KUNIT_CASE(udp_zero_checksum_kept),
+	KUNIT_CASE(icmp_echo_matches_full),
+	{}
+};
+
+static struct kunit_suite tern_csum_suite = {
+	.name = "tern_csum",
+	.test_cases = tern_csum_cases,
+};
+
+kunit_test_suite(tern_csum_suite);

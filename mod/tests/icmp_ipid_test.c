@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/* KUnit: ICMP type classes and mapping; the IPv4 Identification generator. */
+
+#include <kunit/test.h>
+#include <linux/icmp.h>
+#include <linux/icmpv6.h>
+#include "../icmp.h"
+#include "../ipid.h"
+
+static void icmp6_classes(struct kunit *test)
+{
+	u8 t4 = 0xff;
+	int t;
+
+	KUNIT_EXPECT_EQ(test, tern_icmp6_classify(ICMPV6_ECHO_REQUEST, &t4), TERN_ICMP_ECHO);
+	KUNIT_EXPECT_EQ(test, t4, ICMP_ECHO);
+	KUNIT_EXPECT_EQ(test, tern_icmp6_classify(ICMPV6_ECHO_REPLY, &t4), TERN_ICMP_ECHO);
+	KUNIT_EXPECT_EQ(test, t4, ICMP_ECHOREPLY);
+	for (t = 1; t <= 4; t++)
+		KUNIT_EXPECT_EQ(test, tern_icmp6_classify(t, &t4), TERN_ICMP_ERROR);
+	/* Every other type: informational (>= 128) or without counterpart. */
+	for (t = 0; t < 256; t++) {
+		enum tern_icmp_kind k = tern_icmp6_classify(t, &t4);
+
+		if ((t >= 1 && t <= 4) || t == 128 || t == 129)
+			continue;
+		KUNIT_EXPECT_EQ_MSG(test, k, t >= 128 ? TERN_ICMP_INFO : TERN_ICMP_OTHER,
+				    "ICMPv6 type %d", t);
+	}
+}
+
+static void icmp4_classes(struct kunit *test)
+{
+	static const u8 errors[] = { 3, 4, 5, 11, 12 };
+	static const u8 infos[] = { 9, 10, 13, 14, 15, 16, 17, 18 };
+	u8 t6 = 0;
+	int i;
+
+	KUNIT_EXPECT_EQ(test, tern_icmp4_classify(ICMP_ECHO, &t6), TERN_ICMP_ECHO);
+	KUNIT_EXPECT_EQ(test, t6, ICMPV6_ECHO_REQUEST);
+	KUNIT_EXPECT_EQ(test, tern_icmp4_classify(ICMP_ECHOREPLY, &t6), TERN_ICMP_ECHO);
+	KUNIT_EXPECT_EQ(test, t6, ICMPV6_ECHO_REPLY);
+	for (i = 0; i < ARRAY_SIZE(errors); i++)
+		KUNIT_EXPECT_EQ_MSG(test, tern_icmp4_classify(errors[i], &t6),
+				    TERN_ICMP_ERROR, "type %u", errors[i]);
+	for (i = 0; i < ARRAY_SIZE(infos); i++)
+		KUNIT_EXPECT_EQ_MSG(test, tern_icmp4_classify(infos[i], &t6),
+				    TERN_ICMP_INFO, "type %u", infos[i]);
+	KUNIT_EXPECT_EQ(test, tern_icmp4_classify(1, &t6), TERN_ICMP_OTHER);
+	KUNIT_EXPECT_EQ(test, tern_icmp4_classify(200, &t6), TERN_ICMP_OTHER);
+}
+
+/* One flow: consecutive packets get consecutive Identifications. */
+static void ipid_per_flow_counter(struct kunit *test)
+{
+	__be32 s = htonl(0xc6336402), d = htonl(0xcb007102);
+	u16 first = ntohs(tern_ipid_next(s, d, IPPROTO_UDP));
+	int i;
+
+	for (i = 1; i <= 1000; i++)
+		KUNIT_EXPECT_EQ(test, ntohs(tern_ipid_next(s, d, IPPROTO_UDP)),
+				(u16)(first + i));
+}
+
+/* Many flows do not all start at the same value (random starts). */
+static void ipid_random_starts(struct kunit *test)
+{
+	u16 first = ntohs(tern_ipid_next(htonl(1), htonl(2), IPPROTO_TCP));
+	int i, same = 0;
+
+	for (i = 0; i < 64; i++)
+		if (ntohs(tern_ipid_next(htonl(100 + i), htonl(2), IPPROTO_TCP)) == first)
+			same++;
+	KUNIT_EXPECT_LT(test, same, 8);
+}
+
+static struct kunit_case tern_icmp_ipid_cases[] = {
+	KUNIT_CASE(icmp6_classes),
+	KUNIT_CASE(icmp4_classes),
+	KUNIT_CASE(ipid_per_flow_counter),
+	KUNIT_CASE(ipid_random_starts),
+	{}
+};
+
+/*
+ * Module suites run when the module is coming, before tern_init(): seed the
+ * generator as module init would.
+ */
+static int tern_icmp_ipid_suite_init(struct kunit_suite *suite)
+{
+	tern_ipid_init();
+	return 0;
+}
+
+static struct kunit_suite tern_icmp_ipid_suite = {
+	.name = "tern_icmp_ipid",
+	.suite_init = tern_icmp_ipid_suite_init,
+	.test_cases = tern_icmp_ipid_cases,
+};
+
+kunit_test_suite(tern_icmp_ipid_suite);
