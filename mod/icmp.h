@@ -3,6 +3,7 @@
 #define _TERN_ICMP_H
 
 #include <linux/skbuff.h>
+#include "tern_genl.h"
 
 enum tern_icmp_kind {
 	TERN_ICMP_ECHO,		/* translatable now: type mapped */
@@ -10,6 +11,21 @@ enum tern_icmp_kind {
 	TERN_ICMP_INFO,		/* informational other than echo */
 	TERN_ICMP_OTHER,	/* unknown or without counterpart */
 };
+
+/* The counter of an ICMP message not translated; 0 for echo (translated). */
+static inline int tern_icmp_drop_reason(enum tern_icmp_kind kind)
+{
+	switch (kind) {
+	case TERN_ICMP_ECHO:
+		return 0;
+	case TERN_ICMP_ERROR:
+		return TERN_STAT_DROP_ICMP_ERROR;
+	case TERN_ICMP_INFO:
+		return TERN_STAT_DROP_ICMP_INFO;
+	default:
+		return TERN_STAT_DROP_ICMP_OTHER;
+	}
+}
 
 enum tern_icmp_kind tern_icmp6_classify(u8 type6, u8 *type4);
 enum tern_icmp_kind tern_icmp4_classify(u8 type4, u8 *type6);

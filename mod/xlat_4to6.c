@@ -20,9 +20,6 @@
 #include "route.h"
 #include "xlat.h"
 
-#define TERN_GSO_OK (SKB_GSO_TCPV4 | SKB_GSO_TCPV6 | SKB_GSO_TCP_ECN | \
-		     SKB_GSO_TCP_FIXEDID | SKB_GSO_DODGY | SKB_GSO_UDP_L4)
-
 struct tern_addrs6 {
 	struct in6_addr saddr;
 	struct in6_addr daddr;
@@ -107,16 +104,9 @@ unsigned int tern_xlat_4to6(struct tern_instance *inst, struct sk_buff *skb)
 	    skb->ip_summed != CHECKSUM_PARTIAL)
 		return tern_drop(inst, TERN_STAT_DROP_UDP_CSUM0);
 	if (proto == IPPROTO_ICMP) {
-		switch (tern_icmp4_classify(*(u8 *)l4, &type6)) {
-		case TERN_ICMP_ECHO:
-			break;
-		case TERN_ICMP_ERROR:
-			return tern_drop(inst, TERN_STAT_DROP_ICMP_ERROR);
-		case TERN_ICMP_INFO:
-			return tern_drop(inst, TERN_STAT_DROP_ICMP_INFO);
-		default:
-			return tern_drop(inst, TERN_STAT_DROP_ICMP_OTHER);
-		}
+		why = tern_icmp_drop_reason(tern_icmp4_classify(*(u8 *)l4, &type6));
+		if (why)
+			return tern_drop(inst, why);
 		proto = IPPROTO_ICMPV6;
 	}
 	if (skb_is_gso(skb) && (skb_shinfo(skb)->gso_type & ~TERN_GSO_OK))

@@ -22,9 +22,6 @@
 #include "route.h"
 #include "xlat.h"
 
-#define TERN_GSO_OK (SKB_GSO_TCPV4 | SKB_GSO_TCPV6 | SKB_GSO_TCP_ECN | \
-		     SKB_GSO_TCP_FIXEDID | SKB_GSO_DODGY | SKB_GSO_UDP_L4)
-
 /* Checks and address mapping; returns 0 to translate or a verdict. */
 static int tern_6to4_addrs(struct tern_instance *inst,
 			   const struct tern_config *cfg,
@@ -104,16 +101,9 @@ unsigned int tern_xlat_6to4(struct tern_instance *inst, struct sk_buff *skb)
 
 	proto = p.proto;
 	if (proto == IPPROTO_ICMPV6) {
-		switch (tern_icmp6_classify(skb->data[p.l3len], &type4)) {
-		case TERN_ICMP_ECHO:
-			break;
-		case TERN_ICMP_ERROR:
-			return tern_drop(inst, TERN_STAT_DROP_ICMP_ERROR);
-		case TERN_ICMP_INFO:
-			return tern_drop(inst, TERN_STAT_DROP_ICMP_INFO);
-		default:
-			return tern_drop(inst, TERN_STAT_DROP_ICMP_OTHER);
-		}
+		why = tern_icmp_drop_reason(tern_icmp6_classify(skb->data[p.l3len], &type4));
+		if (why)
+			return tern_drop(inst, why);
 		proto = IPPROTO_ICMP;
 	}
 	if (skb_is_gso(skb) && (skb_shinfo(skb)->gso_type & ~TERN_GSO_OK))

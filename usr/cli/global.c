@@ -283,11 +283,8 @@ static int show_reply(struct nlattr **tb, void *arg)
 static int global_show(int argc, char **argv, struct tern_opts *opts)
 {
 	const char *cmd = "global show";
-	struct tern_nl *nl;
-	struct nl_msg *msg;
 	bool opts_done = false;
 	bool json = false;
-	int status;
 	int i, r;
 
 	if (args_want_help(argc, argv)) {
@@ -311,22 +308,7 @@ static int global_show(int argc, char **argv, struct tern_opts *opts)
 		}
 	}
 
-	status = tern_nl_open(&nl);
-	if (status)
-		return status;
-	msg = tern_nl_msg(nl, TERN_CMD_GLOBAL_GET, false);
-	if (!msg) {
-		tern_nl_close(nl);
-		return TERN_EXIT_FAIL;
-	}
-	if (tern_nl_put_instance(msg, opts->instance) < 0) {
-		nlmsg_free(msg);
-		tern_nl_close(nl);
-		return tern_nl_build_error();
-	}
-	status = tern_nl_run(nl, msg, show_reply, &json);
-	tern_nl_close(nl);
-	return status;
+	return tern_nl_request(TERN_CMD_GLOBAL_GET, false, opts->instance, show_reply, &json);
 }
 
 /* tern global set */

@@ -175,10 +175,7 @@ static int instance_remove(int argc, char **argv)
 {
 	const char *cmd = "instance remove";
 	const char *name = NULL;
-	struct tern_nl *nl;
-	struct nl_msg *msg;
 	bool opts_done = false;
-	int status;
 	int i;
 
 	if (args_want_help(argc, argv)) {
@@ -202,22 +199,7 @@ static int instance_remove(int argc, char **argv)
 	if (!name)
 		return args_missing(cmd, "an instance NAME");
 
-	status = tern_nl_open(&nl);
-	if (status)
-		return status;
-	msg = tern_nl_msg(nl, TERN_CMD_INSTANCE_DEL, false);
-	if (!msg) {
-		tern_nl_close(nl);
-		return TERN_EXIT_FAIL;
-	}
-	if (tern_nl_put_instance(msg, name) < 0) {
-		nlmsg_free(msg);
-		tern_nl_close(nl);
-		return tern_nl_build_error();
-	}
-	status = tern_nl_run(nl, msg, NULL, NULL);
-	tern_nl_close(nl);
-	return status;
+	return tern_nl_request(TERN_CMD_INSTANCE_DEL, false, name, NULL, NULL);
 }
 
 /* tern instance list */
@@ -336,8 +318,6 @@ static int instance_list(int argc, char **argv)
 {
 	const char *cmd = "instance list";
 	struct instance_list list = { 0 };
-	struct tern_nl *nl;
-	struct nl_msg *msg;
 	bool opts_done = false;
 	bool json = false;
 	int status;
@@ -362,16 +342,8 @@ static int instance_list(int argc, char **argv)
 			return args_unknown(cmd, a);
 	}
 
-	status = tern_nl_open(&nl);
-	if (status)
-		return status;
-	msg = tern_nl_msg(nl, TERN_CMD_INSTANCE_GET, true);
-	if (!msg) {
-		tern_nl_close(nl);
-		return TERN_EXIT_FAIL;
-	}
-	status = tern_nl_run(nl, msg, list_reply, &list);
-	tern_nl_close(nl);
+	status = tern_nl_request(TERN_CMD_INSTANCE_GET, true, NULL, list_reply,
+				 &list);
 
 	if (!status) {
 		if (json)

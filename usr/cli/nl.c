@@ -357,3 +357,28 @@ int tern_nl_run(struct tern_nl *nl, struct nl_msg *msg, tern_nl_reply_fn fn,
 		tern_fail("warning: %s", r.msg);
 	return TERN_EXIT_OK;
 }
+
+int tern_nl_request(uint8_t cmd, bool dump, const char *instance,
+		    tern_nl_reply_fn fn, void *arg)
+{
+	struct tern_nl *nl;
+	struct nl_msg *msg;
+	int status;
+
+	status = tern_nl_open(&nl);
+	if (status)
+		return status;
+	msg = tern_nl_msg(nl, cmd, dump);
+	if (!msg) {
+		tern_nl_close(nl);
+		return TERN_EXIT_FAIL;
+	}
+	if (tern_nl_put_instance(msg, instance) < 0) {
+		nlmsg_free(msg);
+		tern_nl_close(nl);
+		return tern_nl_build_error();
+	}
+	status = tern_nl_run(nl, msg, fn, arg);
+	tern_nl_close(nl);
+	return status;
+}

@@ -53,4 +53,12 @@ int tern_nl_build_error(void);
 int tern_nl_run(struct tern_nl *nl, struct nl_msg *msg, tern_nl_reply_fn fn,
 		void *arg);
 
+/*
+ * A whole exchange for a request that carries at most the instance name
+ * (NULL: none): open, send, read replies with @fn, close. Returns the exit
+ * status.
+ */
+int tern_nl_request(uint8_t cmd, bool dump, const char *instance,
+		    tern_nl_reply_fn fn, void *arg);
+
 #endif /* TERN_CLI_NL_H */

@@ -95,10 +95,7 @@ int cmd_stats(int argc, char **argv, struct tern_opts *opts)
 {
 	const char *cmd = "stats";
 	struct stats_args sa = { 0 };
-	struct tern_nl *nl;
-	struct nl_msg *msg;
 	bool opts_done = false;
-	int status;
 	int i, r;
 
 	if (args_want_help(argc, argv) || (argc > 0 && !strcmp(argv[0], "help"))) {
@@ -124,20 +121,5 @@ int cmd_stats(int argc, char **argv, struct tern_opts *opts)
 		}
 	}
 
-	status = tern_nl_open(&nl);
-	if (status)
-		return status;
-	msg = tern_nl_msg(nl, TERN_CMD_STATS_GET, false);
-	if (!msg) {
-		tern_nl_close(nl);
-		return TERN_EXIT_FAIL;
-	}
-	if (tern_nl_put_instance(msg, opts->instance) < 0) {
-		nlmsg_free(msg);
-		tern_nl_close(nl);
-		return tern_nl_build_error();
-	}
-	status = tern_nl_run(nl, msg, stats_reply, &sa);
-	tern_nl_close(nl);
-	return status;
+	return tern_nl_request(TERN_CMD_STATS_GET, false, opts->instance, stats_reply, &sa);
 }
