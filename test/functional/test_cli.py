@@ -111,7 +111,8 @@ def test_pool6_valid_lengths_accepted(ns, pool):
 
 
 @pytest.mark.parametrize("pool", [
-    "2001:db8::/95", "2001:db8::/33", "2001:db8::/16", "2001:db8:64::/97",
+    "64:ff9b::/95", "2001:db8::/95", "2001:db8::/33", "2001:db8::/16",
+    "2001:db8:64::/97",
     "2001:db8:64::/128", "::/0",
 ])
 def test_pool6_bad_length_refused(ns, pool):
