@@ -81,6 +81,7 @@ enum tern_global {
 	TERN_G_ZEROIZE_TC,
 	TERN_G_OVERRIDE_TOS,
 	TERN_G_TOS,
+	TERN_G_AMEND_UDP_CSUM0,
 	__TERN_G_MAX
 };
 #define TERN_G_MAX (__TERN_G_MAX - 1)

@@ -36,6 +36,7 @@ const struct tern_global_name tern_global_names[] = {
 	{ "zeroize-traffic-class", TERN_G_ZEROIZE_TC, TERN_KIND_BOOL },
 	{ "override-tos", TERN_G_OVERRIDE_TOS, TERN_KIND_BOOL },
 	{ "tos", TERN_G_TOS, TERN_KIND_U8 },
+	{ "amend-udp-checksum-zero", TERN_G_AMEND_UDP_CSUM0, TERN_KIND_BOOL },
 	{ NULL, 0, 0 }
 };
 

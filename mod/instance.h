@@ -23,6 +23,7 @@ struct tern_config {
 	bool zeroize_tc;
 	bool override_tos;
 	u8 tos;
+	bool amend_udp_csum0;
 	bool pool6_set;
 	struct tern_prefix6 pool6;
 };

@@ -26,6 +26,7 @@ static const struct nla_policy tern_globals_policy[TERN_G_MAX + 1] = {
 	[TERN_G_ZEROIZE_TC] = NLA_POLICY_MAX(NLA_U8, 1),
 	[TERN_G_OVERRIDE_TOS] = NLA_POLICY_MAX(NLA_U8, 1),
 	[TERN_G_TOS] = { .type = NLA_U8 },
+	[TERN_G_AMEND_UDP_CSUM0] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
 static const struct nla_policy tern_policy[TERN_A_MAX + 1] = {
@@ -106,6 +107,8 @@ static int tern_globals_apply(struct tern_config *cfg, const struct nlattr *nla,
 		new.override_tos = nla_get_u8(tb[TERN_G_OVERRIDE_TOS]);
 	if (tb[TERN_G_TOS])
 		new.tos = nla_get_u8(tb[TERN_G_TOS]);
+	if (tb[TERN_G_AMEND_UDP_CSUM0])
+		new.amend_udp_csum0 = nla_get_u8(tb[TERN_G_AMEND_UDP_CSUM0]);
 	*cfg = new;
 	return 0;
 }
@@ -122,7 +125,8 @@ static int tern_globals_put(struct sk_buff *skb, const struct tern_config *cfg)
 	    nla_put_u8(skb, TERN_G_STRICT_WKP, cfg->strict_wkp) ||
 	    nla_put_u8(skb, TERN_G_ZEROIZE_TC, cfg->zeroize_tc) ||
 	    nla_put_u8(skb, TERN_G_OVERRIDE_TOS, cfg->override_tos) ||
-	    nla_put_u8(skb, TERN_G_TOS, cfg->tos)) {
+	    nla_put_u8(skb, TERN_G_TOS, cfg->tos) ||
+	    nla_put_u8(skb, TERN_G_AMEND_UDP_CSUM0, cfg->amend_udp_csum0)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}

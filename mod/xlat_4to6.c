@@ -11,6 +11,7 @@
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <net/ip.h>
+#include <net/ip6_checksum.h>
 #include <net/ipv6.h>
 #include <net/netfilter/nf_conntrack.h>
 #include "compat.h"
@@ -73,7 +74,7 @@ unsigned int tern_xlat_4to6(struct tern_instance *inst, struct sk_buff *skb)
 	unsigned int payload_len, mtu, verdict;
 	u8 proto, type6 = 0;
 	int hdiff, why;
-	bool df;
+	bool df, amend = false;
 	void *l4;
 
 	if (!cfg->enabled)
@@ -100,9 +101,17 @@ unsigned int tern_xlat_4to6(struct tern_instance *inst, struct sk_buff *skb)
 
 	proto = p.proto;
 	l4 = skb->data + p.l3len;
+	/*
+	 * RFC 7915 4.5: IPv6 needs a UDP checksum. Computing it means reading
+	 * the whole payload, so it is done only when asked (fragments, whose
+	 * payload is incomplete, never reach here).
+	 */
 	if (proto == IPPROTO_UDP && !((struct udphdr *)l4)->check &&
-	    skb->ip_summed != CHECKSUM_PARTIAL)
-		return tern_drop(inst, TERN_STAT_DROP_UDP_CSUM0);
+	    skb->ip_summed != CHECKSUM_PARTIAL) {
+		if (!cfg->amend_udp_csum0)
+			return tern_drop(inst, TERN_STAT_DROP_UDP_CSUM0);
+		amend = true;
+	}
 	if (proto == IPPROTO_ICMP) {
 		why = tern_icmp_drop_reason(tern_icmp4_classify(*(u8 *)l4, &type6));
 		if (why)
@@ -153,6 +162,14 @@ unsigned int tern_xlat_4to6(struct tern_instance *inst, struct sk_buff *skb)
 			       tern_csum_pseudo6(&a6.saddr, &a6.daddr,
 						 payload_len, IPPROTO_ICMPV6),
 			       true);
+	} else if (amend) {
+		struct udphdr *uh = l4;
+
+		uh->check = csum_ipv6_magic(&a6.saddr, &a6.daddr, payload_len,
+					    IPPROTO_UDP,
+					    skb_checksum(skb, p.l3len, payload_len, 0));
+		if (!uh->check)
+			uh->check = CSUM_MANGLED_0;
 	} else {
 		tern_csum_l4_pseudo(skb, proto, l4,
 				    tern_csum_diff(&ip4.saddr, 8, &a6, 32));

@@ -18,7 +18,8 @@ from ternlib import (GLOBAL_KINDS, POOL6, STAT_NAMES, Netns, assert_error,
                      cli, cli_ok, globals_, instances, stats)
 
 DEFAULTS = {"enabled": True, "pool6": POOL6, "strict-wkp": True,
-            "zeroize-traffic-class": False, "override-tos": False, "tos": 0}
+            "zeroize-traffic-class": False, "override-tos": False, "tos": 0,
+            "amend-udp-checksum-zero": False}
 ALLOWED_LENGTHS = ("32", "40", "48", "56", "64", "96")
 
 
@@ -234,6 +235,7 @@ def test_global_show_defaults(ns):
     ("strict-wkp", "off", False),
     ("zeroize-traffic-class", "true", True),
     ("override-tos", "yes", True),
+    ("amend-udp-checksum-zero", "on", True),
     ("tos", "184", 184),
     ("tos", "0x20", 32),
     ("pool6", "2001:db8:1::/48", "2001:db8:1::/48"),

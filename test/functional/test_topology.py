@@ -29,7 +29,7 @@ def test_topology_header_lists():
     assert ternlib.GLOBAL_KINDS == {
         "enabled": "BOOL", "pool6": "PREFIX6", "strict-wkp": "BOOL",
         "zeroize-traffic-class": "BOOL", "override-tos": "BOOL",
-        "tos": "U8"}
+        "tos": "U8", "amend-udp-checksum-zero": "BOOL"}
 
 
 @pytest.mark.parametrize("pool,expected", [

@@ -64,6 +64,20 @@ def test_udp_4to6_zero_checksum_dropped(xlat):
     c.expect({"drop-udp-csum0": 1})
 
 
+def test_udp_4to6_zero_checksum_amended(xlat):
+    """RFC 7915 4.5: with amend-udp-checksum-zero, an unfragmented IPv4 UDP
+    packet without a checksum is translated with a computed one."""
+    xlat.set_global("amend-udp-checksum-zero", "true")
+    c = xlat.counters()
+    pkt = IP(src=H4, dst=SINK6_4, ttl=64) / \
+        UDP(sport=4000, dport=40000, chksum=0) / Raw(PAYLOAD[:40])
+    f = xlat46(xlat, pkt)
+    assert_ipv6(f, plen=48, nh=17, hlim=63)    # checks the UDP checksum
+    assert (f[UDP].sport, f[UDP].dport, f[UDP].len) == (4000, 40000, 48)
+    assert bytes(f[UDP].payload) == PAYLOAD[:40]
+    c.expect({"xlat-4to6": 1})
+
+
 # --- TCP -------------------------------------------------------------------
 
 TCP_OPTS = [("MSS", 1440), ("SAckOK", b""), ("Timestamp", (11, 22)),
