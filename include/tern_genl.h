@@ -17,6 +17,15 @@
  * TERN_CMD_GLOBAL_GET     [INSTANCE] -> INSTANCE, GLOBALS
  * TERN_CMD_GLOBAL_SET     [INSTANCE], GLOBALS (any subset; all or nothing)
  * TERN_CMD_STATS_GET      [INSTANCE] -> INSTANCE, STATS
+ * TERN_CMD_EAMT_ADD       [INSTANCE], EAM (both prefixes; same suffix length)
+ * TERN_CMD_EAMT_DEL       [INSTANCE], EAM (either prefix or both)
+ * TERN_CMD_EAMT_GET       dump, [INSTANCE]: one message per entry: EAM
+ * TERN_CMD_EAMT_FLUSH     [INSTANCE]
+ * TERN_CMD_DENY4_ADD      [INSTANCE], PREFIX4
+ * TERN_CMD_DENY4_DEL      [INSTANCE], PREFIX4
+ * TERN_CMD_DENY4_GET      dump, [INSTANCE]: one message per prefix: PREFIX4
+ * TERN_CMD_DENY4_FLUSH    [INSTANCE]
+ * TERN_CMD_ADDR_QUERY     [INSTANCE], ADDR -> INSTANCE, QUERY
  */
 #ifndef _UAPI_TERN_GENL_H
 #define _UAPI_TERN_GENL_H
@@ -33,6 +42,15 @@ enum tern_cmd {
 	TERN_CMD_GLOBAL_GET,
 	TERN_CMD_GLOBAL_SET,
 	TERN_CMD_STATS_GET,
+	TERN_CMD_EAMT_ADD,
+	TERN_CMD_EAMT_DEL,
+	TERN_CMD_EAMT_GET,
+	TERN_CMD_EAMT_FLUSH,
+	TERN_CMD_DENY4_ADD,
+	TERN_CMD_DENY4_DEL,
+	TERN_CMD_DENY4_GET,
+	TERN_CMD_DENY4_FLUSH,
+	TERN_CMD_ADDR_QUERY,
 	__TERN_CMD_MAX
 };
 #define TERN_CMD_MAX (__TERN_CMD_MAX - 1)
@@ -45,6 +63,10 @@ enum tern_attr {
 	TERN_A_POOL6,		/* nested, enum tern_prefix_attr */
 	TERN_A_GLOBALS,		/* nested, enum tern_global */
 	TERN_A_STATS,		/* nested, enum tern_stat: u64 each */
+	TERN_A_EAM,		/* nested, enum tern_eam_attr */
+	TERN_A_PREFIX4,		/* nested, enum tern_prefix_attr (IPv4) */
+	TERN_A_ADDR,		/* binary, 4 (IPv4) or 16 (IPv6) bytes */
+	TERN_A_QUERY,		/* nested, enum tern_query_attr */
 	__TERN_A_MAX
 };
 #define TERN_A_MAX (__TERN_A_MAX - 1)
@@ -68,9 +90,60 @@ enum tern_prefix_attr {
 };
 #define TERN_PREFIX_MAX (__TERN_PREFIX_MAX - 1)
 
+/* An Explicit Address Mapping (RFC 7757): two prefixes, same suffix length. */
+enum tern_eam_attr {
+	TERN_EAM_UNSPEC,
+	TERN_EAM_PREFIX6,	/* nested, enum tern_prefix_attr (IPv6) */
+	TERN_EAM_PREFIX4,	/* nested, enum tern_prefix_attr (IPv4) */
+	__TERN_EAM_MAX
+};
+#define TERN_EAM_MAX (__TERN_EAM_MAX - 1)
+
+/* How an address is (or is not) translated. */
+enum tern_map_via {
+	TERN_VIA_NONE,		/* not translated; TERN_Q_WHY says why */
+	TERN_VIA_EAMT,		/* an EAMT entry (TERN_Q_EAM) */
+	TERN_VIA_POOL6,		/* pool6, RFC 6052 (TERN_Q_POOL6) */
+};
+
+/* Why an address is not translated. */
+enum tern_query_why {
+	TERN_WHY_NONE,
+	TERN_WHY_NO_MAPPING,	/* outside the EAMT and pool6 */
+	TERN_WHY_DENYLIST4,	/* pool6 would map it, denylist4 forbids it */
+	TERN_WHY_SPECIAL4,	/* an IPv4 address never translated (RFC 6890) */
+	TERN_WHY_WKP_NONGLOBAL,	/* non-global IPv4 with the Well-Known Prefix */
+};
+
+/* The answer to TERN_CMD_ADDR_QUERY. */
+enum tern_query_attr {
+	TERN_Q_UNSPEC,
+	TERN_Q_ADDR,		/* binary: the translated address (if any) */
+	TERN_Q_VIA,		/* u8, enum tern_map_via */
+	TERN_Q_WHY,		/* u8, enum tern_query_why (VIA_NONE only) */
+	TERN_Q_EAM,		/* nested, enum tern_eam_attr: entry used */
+	TERN_Q_POOL6,		/* nested, enum tern_prefix_attr: prefix used */
+	__TERN_Q_MAX
+};
+#define TERN_Q_MAX (__TERN_Q_MAX - 1)
+
+/* TERN_G_EAM_HAIRPIN values (RFC 7757 4.2 and appendix B). */
+enum tern_hairpin_mode {
+	TERN_HAIRPIN_OFF,
+	TERN_HAIRPIN_SIMPLE,
+	TERN_HAIRPIN_INTRINSIC,
+};
+
+/* Most entries of TERN_G_MTU_PLATEAUS. */
+#define TERN_PLATEAUS_MAX	64
+
 /*
  * Global (per-instance) settings, nested in TERN_A_GLOBALS. Booleans are
- * u8 0/1; TERN_G_TOS is a u8; TERN_G_POOL6 is a nested tern_prefix_attr.
+ * u8 0/1; TERN_G_TOS is a u8; prefixes are nested tern_prefix_attr (an
+ * empty nest unsets an optional one: RFC6791V4/V6); LOWEST_IPV6_MTU is a
+ * u32 (1280..65535); MTU_PLATEAUS is an array of u16 in host order (1 to
+ * TERN_PLATEAUS_MAX values 68..65535; the kernel sorts them descending and
+ * drops duplicates); EAM_HAIRPIN is a u8 enum tern_hairpin_mode.
  * Their CLI names are in tern_names.h.
  */
 enum tern_global {
@@ -82,6 +155,11 @@ enum tern_global {
 	TERN_G_OVERRIDE_TOS,
 	TERN_G_TOS,
 	TERN_G_AMEND_UDP_CSUM0,
+	TERN_G_LOWEST_IPV6_MTU,
+	TERN_G_MTU_PLATEAUS,
+	TERN_G_RFC6791V4,
+	TERN_G_RFC6791V6,
+	TERN_G_EAM_HAIRPIN,
 	__TERN_G_MAX
 };
 #define TERN_G_MAX (__TERN_G_MAX - 1)
@@ -117,6 +195,11 @@ enum tern_stat {
 	TERN_STAT_DROP_NO_ROUTE,
 	TERN_STAT_DROP_NOMEM,
 	TERN_STAT_DROP_OUTPUT,
+	TERN_STAT_DROP_ICMP_INNER,
+	TERN_STAT_DROP_ICMP_FRAGMENT,
+	TERN_STAT_XLAT_ICMP_ERR_64,
+	TERN_STAT_XLAT_ICMP_ERR_46,
+	TERN_STAT_XLAT_HAIRPIN,
 	__TERN_STAT_MAX
 };
 #define TERN_STAT_MAX (__TERN_STAT_MAX - 1)

@@ -14,6 +14,11 @@ enum tern_global_kind {
 	TERN_KIND_BOOL,		/* u8 0/1 */
 	TERN_KIND_U8,		/* u8 */
 	TERN_KIND_PREFIX6,	/* nested tern_prefix_attr, IPv6 */
+	TERN_KIND_U32,		/* u32 */
+	TERN_KIND_PLATEAUS,	/* array of u16 (host order) */
+	TERN_KIND_PREFIX4_OPT,	/* nested tern_prefix_attr, IPv4; empty: unset */
+	TERN_KIND_PREFIX6_OPT,	/* nested tern_prefix_attr, IPv6; empty: unset */
+	TERN_KIND_HAIRPIN,	/* u8, enum tern_hairpin_mode */
 };
 
 struct tern_global_name {
@@ -37,6 +42,11 @@ const struct tern_global_name tern_global_names[] = {
 	{ "override-tos", TERN_G_OVERRIDE_TOS, TERN_KIND_BOOL },
 	{ "tos", TERN_G_TOS, TERN_KIND_U8 },
 	{ "amend-udp-checksum-zero", TERN_G_AMEND_UDP_CSUM0, TERN_KIND_BOOL },
+	{ "lowest-ipv6-mtu", TERN_G_LOWEST_IPV6_MTU, TERN_KIND_U32 },
+	{ "mtu-plateaus", TERN_G_MTU_PLATEAUS, TERN_KIND_PLATEAUS },
+	{ "rfc6791v4-prefix", TERN_G_RFC6791V4, TERN_KIND_PREFIX4_OPT },
+	{ "rfc6791v6-prefix", TERN_G_RFC6791V6, TERN_KIND_PREFIX6_OPT },
+	{ "eam-hairpin-mode", TERN_G_EAM_HAIRPIN, TERN_KIND_HAIRPIN },
 	{ NULL, 0, 0 }
 };
 
@@ -84,10 +94,10 @@ const struct tern_stat_name tern_stat_names[] = {
 	  "Dropped: unexpired IPv4 source route option (Unreachable sent)",
 	  TERN_STAT_DROP_SRCROUTE },
 	{ "drop-fragment",
-	  "Dropped: fragment (fragment translation not supported yet)",
+	  "Dropped: fragment that cannot be translated (malformed Fragment header)",
 	  TERN_STAT_DROP_FRAGMENT },
 	{ "drop-icmp-error",
-	  "Dropped: ICMP error (translation of ICMP errors not supported yet)",
+	  "Dropped: ICMP error type or code without an equivalent in the other protocol",
 	  TERN_STAT_DROP_ICMP_ERROR },
 	{ "drop-icmp-info",
 	  "Dropped: ICMP informational message other than echo",
@@ -113,6 +123,21 @@ const struct tern_stat_name tern_stat_names[] = {
 	{ "drop-output",
 	  "Dropped: the output path refused the translated packet",
 	  TERN_STAT_DROP_OUTPUT },
+	{ "drop-icmp-inner",
+	  "Dropped: ICMP error whose embedded packet is malformed or cannot be translated",
+	  TERN_STAT_DROP_ICMP_INNER },
+	{ "drop-icmp-fragment",
+	  "Dropped: fragmented ICMP message (its checksum cannot be translated without the whole message)",
+	  TERN_STAT_DROP_ICMP_FRAGMENT },
+	{ "xlat-icmp-error-6to4",
+	  "ICMPv6 errors translated to ICMPv4 errors",
+	  TERN_STAT_XLAT_ICMP_ERR_64 },
+	{ "xlat-icmp-error-4to6",
+	  "ICMPv4 errors translated to ICMPv6 errors",
+	  TERN_STAT_XLAT_ICMP_ERR_46 },
+	{ "xlat-hairpin",
+	  "IPv6 packets translated to IPv4 and back to IPv6 (EAM hairpinning)",
+	  TERN_STAT_XLAT_HAIRPIN },
 	{ NULL, NULL, 0 }
 };
 #else

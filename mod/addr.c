@@ -26,6 +26,19 @@ static const u8 *tern_rfc6052_layout(u8 len)
 	return tern_rfc6052_pos[len == 96 ? 5 : (len - 32) / 8];
 }
 
+/* True if no bit of @addr (@bits long) is set after the first @len. */
+bool tern_prefix_host_bits_clear(const void *addr, unsigned int bits,
+				 unsigned int len)
+{
+	const u8 *a = addr;
+	unsigned int i;
+
+	for (i = len; i < bits; i++)
+		if (a[i / 8] & (0x80 >> (i % 8)))
+			return false;
+	return true;
+}
+
 int tern_prefix6_validate_rfc6052(const struct tern_prefix6 *p,
 				  struct netlink_ext_ack *extack)
 {

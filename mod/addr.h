@@ -12,6 +12,13 @@ struct tern_prefix6 {
 	u8 len;
 };
 
+struct tern_prefix4 {
+	__be32 addr;
+	u8 len;
+};
+
+bool tern_prefix_host_bits_clear(const void *addr, unsigned int bits,
+				 unsigned int len);
 int tern_prefix6_validate_rfc6052(const struct tern_prefix6 *p,
 				  struct netlink_ext_ack *extack);
 bool tern_prefix6_is_wkp(const struct tern_prefix6 *p);

@@ -26,6 +26,14 @@ struct tern_config {
 	bool amend_udp_csum0;
 	bool pool6_set;
 	struct tern_prefix6 pool6;
+	u32 lowest_ipv6_mtu;
+	u8 eam_hairpin;			/* enum tern_hairpin_mode */
+	bool rfc6791v4_set;
+	bool rfc6791v6_set;
+	struct tern_prefix4 rfc6791v4;
+	struct tern_prefix6 rfc6791v6;
+	u8 n_plateaus;
+	u16 plateaus[TERN_PLATEAUS_MAX];	/* descending, no duplicates */
 };
 
 struct tern_instance {

@@ -8,6 +8,8 @@
 
 #include <linux/string.h>
 #include <net/genetlink.h>
+#include <net/ip.h>
+#include <net/ipv6.h>
 #include <net/sock.h>
 #include "instance.h"
 #include "netlink.h"
@@ -19,6 +21,11 @@ static const struct nla_policy tern_prefix6_policy[TERN_PREFIX_MAX + 1] = {
 	[TERN_PREFIX_LEN] = NLA_POLICY_MAX(NLA_U8, 128),
 };
 
+static const struct nla_policy tern_prefix4_policy[TERN_PREFIX_MAX + 1] = {
+	[TERN_PREFIX_ADDR] = NLA_POLICY_EXACT_LEN(sizeof(__be32)),
+	[TERN_PREFIX_LEN] = NLA_POLICY_MAX(NLA_U8, 32),
+};
+
 static const struct nla_policy tern_globals_policy[TERN_G_MAX + 1] = {
 	[TERN_G_ENABLED] = NLA_POLICY_MAX(NLA_U8, 1),
 	[TERN_G_POOL6] = NLA_POLICY_NESTED(tern_prefix6_policy),
@@ -27,6 +34,13 @@ static const struct nla_policy tern_globals_policy[TERN_G_MAX + 1] = {
 	[TERN_G_OVERRIDE_TOS] = NLA_POLICY_MAX(NLA_U8, 1),
 	[TERN_G_TOS] = { .type = NLA_U8 },
 	[TERN_G_AMEND_UDP_CSUM0] = NLA_POLICY_MAX(NLA_U8, 1),
+	[TERN_G_LOWEST_IPV6_MTU] = NLA_POLICY_RANGE(NLA_U32, IPV6_MIN_MTU,
+						    IP_MAX_MTU),
+	[TERN_G_MTU_PLATEAUS] = { .type = NLA_BINARY,
+				  .len = TERN_PLATEAUS_MAX * sizeof(u16) },
+	[TERN_G_RFC6791V4] = NLA_POLICY_NESTED(tern_prefix4_policy),
+	[TERN_G_RFC6791V6] = NLA_POLICY_NESTED(tern_prefix6_policy),
+	[TERN_G_EAM_HAIRPIN] = NLA_POLICY_MAX(NLA_U8, TERN_HAIRPIN_INTRINSIC),
 };
 
 static const struct nla_policy tern_policy[TERN_A_MAX + 1] = {
@@ -40,28 +54,112 @@ static const struct nla_policy tern_policy[TERN_A_MAX + 1] = {
 	[TERN_A_STATS] = { .type = NLA_REJECT },
 };
 
-static int tern_nla_get_prefix6(const struct nlattr *nla,
-				struct tern_prefix6 *p,
-				struct netlink_ext_ack *extack)
+/*
+ * Reads a prefix nest into @addr (@alen bytes) and @len. Returns 1 for an
+ * empty nest (an optional prefix unset), 0 for a prefix, or an error.
+ */
+static int tern_nla_get_prefix(const struct nlattr *nla, void *addr, int alen,
+			       u8 *len, bool may_be_empty,
+			       struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[TERN_PREFIX_MAX + 1];
 	int ret;
 
-	ret = nla_parse_nested(tb, TERN_PREFIX_MAX, nla, tern_prefix6_policy,
-			       extack);
+	ret = nla_parse_nested(tb, TERN_PREFIX_MAX, nla,
+			       alen == 4 ? tern_prefix4_policy :
+					   tern_prefix6_policy, extack);
 	if (ret)
 		return ret;
+	if (may_be_empty && !tb[TERN_PREFIX_ADDR] && !tb[TERN_PREFIX_LEN])
+		return 1;
 	if (!tb[TERN_PREFIX_ADDR] || !tb[TERN_PREFIX_LEN]) {
 		NL_SET_ERR_MSG_ATTR(extack, nla,
 				    "a prefix needs both an address and a length");
 		return -EINVAL;
 	}
-	nla_memcpy(&p->addr, tb[TERN_PREFIX_ADDR], sizeof(p->addr));
-	p->len = nla_get_u8(tb[TERN_PREFIX_LEN]);
+	nla_memcpy(addr, tb[TERN_PREFIX_ADDR], alen);
+	*len = nla_get_u8(tb[TERN_PREFIX_LEN]);
+	return 0;
+}
+
+static int tern_nla_get_prefix6(const struct nlattr *nla,
+				struct tern_prefix6 *p,
+				struct netlink_ext_ack *extack)
+{
+	int ret;
+
+	ret = tern_nla_get_prefix(nla, &p->addr, sizeof(p->addr), &p->len,
+				  false, extack);
+	if (ret)
+		return ret;
 	ret = tern_prefix6_validate_rfc6052(p, extack);
 	if (ret)
 		NL_SET_BAD_ATTR(extack, nla);
 	return ret;
+}
+
+/* An RFC 6791 pool: any prefix without host bits; empty nest: unset. */
+static int tern_nla_get_pool6791(const struct nlattr *nla, void *addr,
+				 int alen, u8 *len, bool *set,
+				 struct netlink_ext_ack *extack)
+{
+	u8 tmp[16];
+	int ret;
+
+	ret = tern_nla_get_prefix(nla, tmp, alen, len, true, extack);
+	if (ret < 0)
+		return ret;
+	if (ret == 1) {
+		*set = false;
+		memset(addr, 0, alen);
+		*len = 0;
+		return 0;
+	}
+	if (!tern_prefix_host_bits_clear(tmp, alen * 8, *len)) {
+		NL_SET_ERR_MSG_ATTR(extack, nla,
+				    "the prefix has bits set after its length");
+		return -EINVAL;
+	}
+	memcpy(addr, tmp, alen);
+	*set = true;
+	return 0;
+}
+
+/* MTU plateaus: sorted descending, duplicates dropped. */
+static int tern_nla_get_plateaus(const struct nlattr *nla,
+				 struct tern_config *cfg,
+				 struct netlink_ext_ack *extack)
+{
+	u16 v[TERN_PLATEAUS_MAX];
+	int n = nla_len(nla) / sizeof(u16), i, j, k;
+
+	if (!n || nla_len(nla) % sizeof(u16)) {
+		NL_SET_ERR_MSG_ATTR(extack, nla,
+				    "mtu-plateaus needs 1 to 64 16-bit values");
+		return -EINVAL;
+	}
+	memcpy(v, nla_data(nla), n * sizeof(u16));
+	for (i = 0; i < n; i++) {
+		if (v[i] < 68) {
+			NL_SET_ERR_MSG_ATTR(extack, nla,
+					    "an MTU plateau is at least 68 (RFC 791)");
+			return -EINVAL;
+		}
+	}
+	/* Insertion sort, descending; n is small. */
+	for (i = 1; i < n; i++) {
+		u16 x = v[i];
+
+		for (j = i; j > 0 && v[j - 1] < x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+	for (i = 0, k = 0; i < n; i++)
+		if (!k || v[i] != v[k - 1])
+			v[k++] = v[i];
+	memcpy(cfg->plateaus, v, k * sizeof(u16));
+	cfg->n_plateaus = k;
+	return 0;
 }
 
 static int tern_nla_put_prefix6(struct sk_buff *skb, int type,
@@ -109,7 +207,78 @@ static int tern_globals_apply(struct tern_config *cfg, const struct nlattr *nla,
 		new.tos = nla_get_u8(tb[TERN_G_TOS]);
 	if (tb[TERN_G_AMEND_UDP_CSUM0])
 		new.amend_udp_csum0 = nla_get_u8(tb[TERN_G_AMEND_UDP_CSUM0]);
+	if (tb[TERN_G_LOWEST_IPV6_MTU])
+		new.lowest_ipv6_mtu = nla_get_u32(tb[TERN_G_LOWEST_IPV6_MTU]);
+	if (tb[TERN_G_EAM_HAIRPIN])
+		new.eam_hairpin = nla_get_u8(tb[TERN_G_EAM_HAIRPIN]);
+	if (tb[TERN_G_MTU_PLATEAUS]) {
+		ret = tern_nla_get_plateaus(tb[TERN_G_MTU_PLATEAUS], &new, extack);
+		if (ret)
+			return ret;
+	}
+	if (tb[TERN_G_RFC6791V4]) {
+		ret = tern_nla_get_pool6791(tb[TERN_G_RFC6791V4],
+					    &new.rfc6791v4.addr, 4,
+					    &new.rfc6791v4.len,
+					    &new.rfc6791v4_set, extack);
+		if (ret)
+			return ret;
+	}
+	if (tb[TERN_G_RFC6791V6]) {
+		ret = tern_nla_get_pool6791(tb[TERN_G_RFC6791V6],
+					    &new.rfc6791v6.addr, 16,
+					    &new.rfc6791v6.len,
+					    &new.rfc6791v6_set, extack);
+		if (ret)
+			return ret;
+	}
 	*cfg = new;
+	return 0;
+}
+
+static int tern_nla_put_prefix4(struct sk_buff *skb, int type,
+				const struct tern_prefix4 *p)
+{
+	struct nlattr *nest = nla_nest_start(skb, type);
+
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_in_addr(skb, TERN_PREFIX_ADDR, p->addr) ||
+	    nla_put_u8(skb, TERN_PREFIX_LEN, p->len)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* Optional prefixes: an empty nest when unset. */
+static int tern_nla_put_empty(struct sk_buff *skb, int type)
+{
+	struct nlattr *nest = nla_nest_start(skb, type);
+
+	if (!nest)
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int tern_globals_put_more(struct sk_buff *skb,
+				 const struct tern_config *cfg)
+{
+	if (nla_put_u32(skb, TERN_G_LOWEST_IPV6_MTU, cfg->lowest_ipv6_mtu) ||
+	    nla_put_u8(skb, TERN_G_EAM_HAIRPIN, cfg->eam_hairpin) ||
+	    nla_put(skb, TERN_G_MTU_PLATEAUS, cfg->n_plateaus * sizeof(u16),
+		    cfg->plateaus))
+		return -EMSGSIZE;
+	if (cfg->rfc6791v4_set ?
+	    tern_nla_put_prefix4(skb, TERN_G_RFC6791V4, &cfg->rfc6791v4) :
+	    tern_nla_put_empty(skb, TERN_G_RFC6791V4))
+		return -EMSGSIZE;
+	if (cfg->rfc6791v6_set ?
+	    tern_nla_put_prefix6(skb, TERN_G_RFC6791V6, &cfg->rfc6791v6) :
+	    tern_nla_put_empty(skb, TERN_G_RFC6791V6))
+		return -EMSGSIZE;
 	return 0;
 }
 
@@ -126,7 +295,8 @@ static int tern_globals_put(struct sk_buff *skb, const struct tern_config *cfg)
 	    nla_put_u8(skb, TERN_G_ZEROIZE_TC, cfg->zeroize_tc) ||
 	    nla_put_u8(skb, TERN_G_OVERRIDE_TOS, cfg->override_tos) ||
 	    nla_put_u8(skb, TERN_G_TOS, cfg->tos) ||
-	    nla_put_u8(skb, TERN_G_AMEND_UDP_CSUM0, cfg->amend_udp_csum0)) {
+	    nla_put_u8(skb, TERN_G_AMEND_UDP_CSUM0, cfg->amend_udp_csum0) ||
+	    tern_globals_put_more(skb, cfg)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}

@@ -17,6 +17,7 @@
 #include "compat.h"
 #include "csum.h"
 #include "icmp.h"
+#include "mapping.h"
 #include "packet.h"
 #include "route.h"
 #include "xlat.h"
@@ -26,27 +27,36 @@ struct tern_addrs6 {
 	struct in6_addr daddr;
 };
 
-/* Checks of the IPv4 addresses; returns 0 to translate or sets a verdict. */
-static int tern_4to6_check(struct tern_instance *inst,
+/* Checks and address mapping; returns 0 to translate or sets a verdict. */
+static int tern_4to6_addrs(struct tern_instance *inst,
 			   const struct tern_config *cfg,
-			   const struct iphdr *iph, unsigned int *verdict)
+			   const struct iphdr *iph, struct tern_addrs6 *a6,
+			   unsigned int *verdict)
 {
-	if (!cfg->pool6_set) {
-		*verdict = tern_pass(inst, TERN_STAT_PASS_NO_MAPPING);
-		return -1;
-	}
+	int svia, dvia;
+
 	if (tern_addr4_never_translated(iph->daddr) ||
 	    tern_addr4_never_translated(iph->saddr)) {
 		*verdict = tern_pass(inst, TERN_STAT_PASS_SPECIAL4);
+		return -1;
+	}
+	dvia = tern_map_4to6(inst, cfg, iph->daddr, &a6->daddr);
+	if (dvia == TERN_VIA_NONE) {
+		*verdict = tern_pass(inst, TERN_STAT_PASS_NO_MAPPING);
 		return -1;
 	}
 	if (__ip_dev_find(inst->net, iph->daddr, false)) {
 		*verdict = tern_pass(inst, TERN_STAT_PASS_LOCAL);
 		return -1;
 	}
+	svia = tern_map_4to6(inst, cfg, iph->saddr, &a6->saddr);
+	if (svia == TERN_VIA_NONE) {
+		*verdict = tern_drop(inst, TERN_STAT_DROP_SRC_UNTRANSLATABLE);
+		return -1;
+	}
 	if (cfg->strict_wkp && tern_prefix6_is_wkp(&cfg->pool6) &&
-	    (tern_addr4_is_nonglobal(iph->saddr) ||
-	     tern_addr4_is_nonglobal(iph->daddr))) {
+	    ((svia == TERN_VIA_POOL6 && tern_addr4_is_nonglobal(iph->saddr)) ||
+	     (dvia == TERN_VIA_POOL6 && tern_addr4_is_nonglobal(iph->daddr)))) {
 		*verdict = tern_drop(inst, TERN_STAT_DROP_WKP_NONGLOBAL);
 		return -1;
 	}
@@ -82,7 +92,7 @@ unsigned int tern_xlat_4to6(struct tern_instance *inst, struct sk_buff *skb)
 	if (skb->pkt_type != PACKET_HOST)
 		return tern_pass(inst, TERN_STAT_PASS_OTHERHOST);
 	ip4 = *ip_hdr(skb);
-	if (tern_4to6_check(inst, cfg, &ip4, &verdict))
+	if (tern_4to6_addrs(inst, cfg, &ip4, &a6, &verdict))
 		return verdict;
 
 	why = tern_parse4(skb, &p);
@@ -121,8 +131,6 @@ unsigned int tern_xlat_4to6(struct tern_instance *inst, struct sk_buff *skb)
 	if (skb_is_gso(skb) && (skb_shinfo(skb)->gso_type & ~TERN_GSO_OK))
 		return tern_drop(inst, TERN_STAT_DROP_OUTPUT);
 
-	tern_rfc6052_4to6(&cfg->pool6, ip4.saddr, &a6.saddr);
-	tern_rfc6052_4to6(&cfg->pool6, ip4.daddr, &a6.daddr);
 	payload_len = skb->len - p.l3len;
 
 	dst = tern_route6(inst->net, skb, &a6.saddr, &a6.daddr, proto);

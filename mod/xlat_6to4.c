@@ -18,6 +18,7 @@
 #include "csum.h"
 #include "icmp.h"
 #include "ipid.h"
+#include "mapping.h"
 #include "packet.h"
 #include "route.h"
 #include "xlat.h"
@@ -28,8 +29,10 @@ static int tern_6to4_addrs(struct tern_instance *inst,
 			   const struct ipv6hdr *ip6, __be32 *saddr,
 			   __be32 *daddr, unsigned int *verdict)
 {
-	if (!cfg->pool6_set ||
-	    !tern_rfc6052_6to4(&cfg->pool6, &ip6->daddr, daddr)) {
+	int svia, dvia;
+
+	dvia = tern_map_6to4(inst, cfg, &ip6->daddr, daddr);
+	if (dvia == TERN_VIA_NONE) {
 		*verdict = tern_pass(inst, TERN_STAT_PASS_NO_MAPPING);
 		return -1;
 	}
@@ -37,7 +40,8 @@ static int tern_6to4_addrs(struct tern_instance *inst,
 		*verdict = tern_pass(inst, TERN_STAT_PASS_LOCAL);
 		return -1;
 	}
-	if (!tern_rfc6052_6to4(&cfg->pool6, &ip6->saddr, saddr)) {
+	svia = tern_map_6to4(inst, cfg, &ip6->saddr, saddr);
+	if (svia == TERN_VIA_NONE) {
 		*verdict = tern_drop(inst, TERN_STAT_DROP_SRC_UNTRANSLATABLE);
 		return -1;
 	}
@@ -47,8 +51,8 @@ static int tern_6to4_addrs(struct tern_instance *inst,
 		return -1;
 	}
 	if (cfg->strict_wkp && tern_prefix6_is_wkp(&cfg->pool6) &&
-	    (tern_addr4_is_nonglobal(*saddr) ||
-	     tern_addr4_is_nonglobal(*daddr))) {
+	    ((svia == TERN_VIA_POOL6 && tern_addr4_is_nonglobal(*saddr)) ||
+	     (dvia == TERN_VIA_POOL6 && tern_addr4_is_nonglobal(*daddr)))) {
 		*verdict = tern_drop(inst, TERN_STAT_DROP_WKP_NONGLOBAL);
 		return -1;
 	}

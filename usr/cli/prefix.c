@@ -3,6 +3,7 @@
  * tern CLI: IP prefixes (ADDR/LEN).
  */
 #include <arpa/inet.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -11,22 +12,30 @@
 #include "tern_genl.h"
 #include "prefix.h"
 
-int prefix6_parse(const char *s, struct tern_prefix *p)
+/* "ADDR/LEN" of @family; LEN may be omitted when @len_optional (full length). */
+static int prefix_parse(const char *s, int family, bool len_optional,
+			struct tern_prefix *p)
 {
 	char addr[INET6_ADDRSTRLEN];
 	const char *slash, *c;
-	unsigned int len = 0;
+	unsigned int len = 0, max = family == AF_INET6 ? 128 : 32;
 
 	slash = strchr(s, '/');
+	if (!slash && len_optional)
+		slash = s + strlen(s);
 	if (!slash || slash == s || (size_t)(slash - s) >= sizeof(addr))
 		return -1;
 	memcpy(addr, s, slash - s);
 	addr[slash - s] = '\0';
 
 	memset(p, 0, sizeof(*p));
-	p->family = AF_INET6;
-	if (inet_pton(AF_INET6, addr, &p->addr.v6) != 1)
+	p->family = family;
+	if (inet_pton(family, addr, &p->addr) != 1)
 		return -1;
+	if (!*slash) {
+		p->len = max;
+		return 0;
+	}
 
 	c = slash + 1;
 	if (*c == '\0' || strlen(c) > 3)
@@ -36,10 +45,26 @@ int prefix6_parse(const char *s, struct tern_prefix *p)
 			return -1;
 		len = len * 10 + (*c - '0');
 	}
-	if (len > 128)
+	if (len > max)
 		return -1;
 	p->len = len;
 	return 0;
+}
+
+int prefix6_parse(const char *s, struct tern_prefix *p)
+{
+	return prefix_parse(s, AF_INET6, false, p);
+}
+
+int prefix4_parse(const char *s, struct tern_prefix *p)
+{
+	return prefix_parse(s, AF_INET, false, p);
+}
+
+int prefix_parse_any(const char *s, bool len_optional, struct tern_prefix *p)
+{
+	return prefix_parse(s, strchr(s, ':') ? AF_INET6 : AF_INET,
+			    len_optional, p);
 }
 
 char *prefix_str(const struct tern_prefix *p, char *buf)

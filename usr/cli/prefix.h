@@ -7,6 +7,7 @@
 #define TERN_CLI_PREFIX_H
 
 #include <netinet/in.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <netlink/msg.h>
 
@@ -31,6 +32,16 @@ struct tern_prefix {
  * Returns 0, or -1 if @s is not such a prefix.
  */
 int prefix6_parse(const char *s, struct tern_prefix *p);
+
+/* The same for IPv4: "ADDR/LEN" with 0 <= LEN <= 32. */
+#define PREFIX4_FORMS "ADDR/LEN, e.g. 192.0.2.0/24, with LEN 0..32"
+int prefix4_parse(const char *s, struct tern_prefix *p);
+
+/*
+ * Either family (IPv6 if @s has a ':'); with @len_optional, a bare address
+ * is a full-length prefix.
+ */
+int prefix_parse_any(const char *s, bool len_optional, struct tern_prefix *p);
 
 /* Write "ADDR/LEN" into @buf (PREFIX_STRLEN bytes) and return @buf. */
 char *prefix_str(const struct tern_prefix *p, char *buf);
