@@ -100,6 +100,25 @@ if tree=$(bash test/kernel/build.sh 2>"$log/kernel-build.log"); then
 		[ "$st" = ok ] || echo "      | $st; kernel log: $res/dmesg-$krel.log"
 		record "VM $krel (debug): module loads and unloads, no KASAN/lockdep/kmemleak report" \
 			"$([ "$st" = ok ] && echo 0 || echo 1)" "$log/vm-$krel.log"
+		# The packet-path part of the functional suite on the debug
+		# kernel (the whole suite takes ~6x longer there than on
+		# Debian's kernels: see docs/testing.md).
+		echo "-- functional suite (packet path) on $krel"
+		VM_KERNEL=$tree/arch/x86/boot/bzImage VM_MEMORY=3G \
+			bash test/vm.sh "$krel" test/run-functional.sh \
+			$(cat test/functional/debug-kernel.list) \
+			>"$log/vm-$krel-functional.log" 2>&1
+		grep -E '^(FAILED|ERROR) |passed|failed' "$res/run-$krel.log" 2>/dev/null | tail -n 30
+		[ -f "$res/functional-$krel.xml" ] ||
+			record "functional suite produced results on $krel" 1 "$log/vm-$krel-functional.log"
+		st=$(cat "$res/vm-$krel.status" 2>/dev/null || echo "no status (VM failed)")
+		if [ "$st" != ok ]; then
+			echo "      | $st; kernel log: $res/dmesg-$krel.log"
+			grep -E 'WARNING:|BUG:|Oops|KASAN|lockdep|leak' "$res/dmesg-$krel.log" 2>/dev/null |
+				head -n 20 | sed 's/^/      | /'
+		fi
+		record "VM $krel (debug) functional run: no KASAN/lockdep/kmemleak report" \
+			"$([ "$st" = ok ] && echo 0 || echo 1)" "$log/vm-$krel-functional.log"
 	fi
 else
 	record "build the debug kernel (test/kernel/build.sh)" 1 "$log/kernel-build.log"
