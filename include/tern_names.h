@@ -138,6 +138,9 @@ const struct tern_stat_name tern_stat_names[] = {
 	{ "xlat-hairpin",
 	  "IPv6 packets translated to IPv4 and back to IPv6 (EAM hairpinning)",
 	  TERN_STAT_XLAT_HAIRPIN },
+	{ "drop-igmp",
+	  "Dropped: IGMP, single-hop messages that must not cross a translator (RFC 7915 4.2)",
+	  TERN_STAT_DROP_IGMP },
 	{ NULL, NULL, 0 }
 };
 #else

@@ -195,6 +195,9 @@ unsigned int tern_xlat_4to6(struct tern_instance *inst, struct sk_buff *skb)
 	why = tern_parse4(skb, &p);
 	if (why)
 		return tern_drop(inst, why);
+	/* RFC 7915 4.2: IGMP is single-hop; silently dropped. */
+	if (p.proto == IPPROTO_IGMP)
+		return tern_drop(inst, TERN_STAT_DROP_IGMP);
 	if (p.proto == IPPROTO_ICMP && !p.fragment &&
 	    tern_icmp4_classify(skb->data[p.l3len], &type6) == TERN_ICMP_ERROR)
 		return tern_icmp_err_4to6(inst, cfg, skb, &p, &a6[1], dvia);
