@@ -240,13 +240,19 @@ u32 tern_icmp_mtu_4to6(const u16 *plateaus, unsigned int n, u32 mtu4,
 	u32 mtu;
 
 	if (!mtu4) {
-		mtu4 = IPV6_MIN_MTU;
 		for (i = 0; i < n; i++) {
 			if (plateaus[i] < tot_len && plateaus[i] >= IPV6_MIN_MTU) {
 				mtu4 = plateaus[i];
 				break;
 			}
 		}
+		/*
+		 * No plateau fits: the IPv6 minimum, so the sender's packets
+		 * leave with DF clear (<= 1260 bytes, RFC 7915 5.1) and IPv4
+		 * routers may fragment them.
+		 */
+		if (!mtu4)
+			return IPV6_MIN_MTU;
 	}
 	mtu = min3(mtu4 + 20, mtu6_out, mtu4_in + 20);
 	return max_t(u32, mtu, IPV6_MIN_MTU);
