@@ -638,7 +638,7 @@ static void inner_truncated(struct kunit *test)
 	for (dir = 0; dir < 2; dir++) {
 		for (i = 0; i < ARRAY_SIZE(inner_cases); i++) {
 			const struct inner_case *c = &inner_cases[i];
-			unsigned int len, elen, l3in, l3out, L, o;
+			unsigned int len, elen, l3in, l3out, ql, o;
 			struct quote q;
 			u32 tot_len;
 
@@ -655,8 +655,8 @@ static void inner_truncated(struct kunit *test)
 				l3out = 20;
 			}
 			/* Quote lengths. */
-			for (L = 0; L <= len; L++) {
-				u8 *in = kmalloc(L, GFP_KERNEL);
+			for (ql = 0; ql <= len; ql++) {
+				u8 *in = kmalloc(ql, GFP_KERNEL);
 				u8 *out = kmalloc(BIG, GFP_KERNEL);
 				int n, wn;
 
@@ -666,23 +666,23 @@ static void inner_truncated(struct kunit *test)
 					KUNIT_FAIL(test, "no memory");
 					return;
 				}
-				memcpy(in, full, L);
+				memcpy(in, full, ql);
 				memset(out, POISON, BIG);
-				n = dir == 0 ? call4to6(test, in, L, out, BIG, &tot_len) :
-					       call6to4(test, in, L, out, BIG);
-				if (L < l3in || (L == l3in && q.proto == IPPROTO_ICMP))
+				n = dir == 0 ? call4to6(test, in, ql, out, BIG, &tot_len) :
+					       call6to4(test, in, ql, out, BIG);
+				if (ql < l3in || (ql == l3in && q.proto == IPPROTO_ICMP))
 					wn = -1;
 				else
-					wn = l3out + L - l3in;
+					wn = l3out + ql - l3in;
 				KUNIT_EXPECT_EQ_MSG(test, n, wn, "%s %s, quote of %u bytes",
-						    dir ? "6to4" : "4to6", c->name, L);
+						    dir ? "6to4" : "4to6", c->name, ql);
 				if (n == wn && n > 0) {
 					expect_cut(want, exp, n, l3out, q.proto,
 						   full + l3in);
 					TERN_KT_EXPECT_BYTES(test, out, want, n,
 							       "%s %s, quote of %u bytes",
 							       dir ? "6to4" : "4to6",
-							       c->name, L);
+							       c->name, ql);
 					KUNIT_EXPECT_EQ(test, out[n], POISON);
 				}
 				kfree(in);
@@ -733,7 +733,7 @@ static void inner_truncated_exthdrs(struct kunit *test)
 	u8 *full = kunit_kzalloc(test, BIG, GFP_KERNEL);
 	u8 *ext = kunit_kzalloc(test, 40, GFP_KERNEL);
 	struct quote q;
-	unsigned int len, L;
+	unsigned int len, ql;
 
 	KUNIT_ASSERT_NOT_NULL(test, full);
 	KUNIT_ASSERT_NOT_NULL(test, ext);
@@ -744,8 +744,8 @@ static void inner_truncated_exthdrs(struct kunit *test)
 	ext[24] = IPPROTO_TCP;
 	quote_fill(&q, IPPROTO_TCP, 0, false);
 	len = build6(full, &q, NEXTHDR_HOP, ext, 32, false);
-	for (L = 0; L <= len; L++) {
-		u8 *in = kmalloc(L, GFP_KERNEL);
+	for (ql = 0; ql <= len; ql++) {
+		u8 *in = kmalloc(ql, GFP_KERNEL);
 		u8 *out = kmalloc(576, GFP_KERNEL);
 		int n;
 
@@ -755,11 +755,11 @@ static void inner_truncated_exthdrs(struct kunit *test)
 			KUNIT_FAIL(test, "no memory");
 			return;
 		}
-		memcpy(in, full, L);
-		n = call6to4(test, in, L, out, 576);
+		memcpy(in, full, ql);
+		n = call6to4(test, in, ql, out, 576);
 		/* All the headers up to the upper layer are needed. */
-		KUNIT_EXPECT_EQ_MSG(test, n, L < 72 ? -1 : (int)(20 + L - 72),
-				    "quote of %u bytes", L);
+		KUNIT_EXPECT_EQ_MSG(test, n, ql < 72 ? -1 : (int)(20 + ql - 72),
+				    "quote of %u bytes", ql);
 		kfree(in);
 		kfree(out);
 	}
