@@ -24,6 +24,13 @@ done
 if [ -d /sys/kernel/debug ] && ! mountpoint -q /sys/kernel/debug; then
 	mount -t debugfs none /sys/kernel/debug 2>/dev/null || true
 fi
+# The KUnit suites run when the module loads: their test network first
+# (only for test/run-kunit.sh, i.e. on the debug kernel).
+if [ "$(basename "${1:-}")" = run-kunit.sh ] && ! bash "$top/test/kunit-net.sh"; then
+	echo "in-vm: test/kunit-net.sh failed" >&2
+	status="kunit-net.sh failed"
+	rc=1
+fi
 if ! insmod "$ko"; then
 	echo "in-vm: cannot load $ko" >&2
 	status="insmod failed"
