@@ -235,9 +235,9 @@ def test_eamt_add_refused(inst, p6, p4, message):
 
 @pytest.mark.parametrize("args,message", [
     (["198.51.100.0/25"], "no EAMT entry has this IPv4 prefix"),
-    (["192.0.2.0/24"], "no EAMT entry has this IPv4 prefix"),
+    (["203.0.113.0/24"], "no EAMT entry has this IPv4 prefix"),
     (["2001:db8:6::/121"], "no EAMT entry has this IPv6 prefix"),
-    (["2001:db8:7::/120"], "no EAMT entry has this IPv6 prefix"),
+    (["2001:db8:9::/120"], "no EAMT entry has this IPv6 prefix"),
     (["2001:db8:7::/120", EAM4],
      "the IPv6 and IPv4 prefixes belong to different EAMT entries"),
 ])
@@ -265,13 +265,11 @@ def test_eamt_family_usage_error(inst, args):
     assert eamt(inst) == []
 
 
-@pytest.mark.parametrize("p6,p4,errno,message", [
-    (("192.0.2.0", 24), ("192.0.2.0", 24), 34,
-     "binary attribute size out of range"),
-    (("2001:db8:7::", 120), ("2001:db8:7::", 120), 22,
-     "invalid attribute length"),
+@pytest.mark.parametrize("p6,p4", [
+    (("192.0.2.0", 24), ("192.0.2.0", 24)),
+    (("2001:db8:7::", 120), ("2001:db8:7::", 120)),
 ], ids=["ipv4-as-prefix6", "ipv6-as-prefix4"])
-def test_eamt_kernel_refuses_wrong_family(inst, p6, p4, errno, message):
+def test_eamt_kernel_refuses_wrong_family(inst, p6, p4):
     """A request with an IPv4 address where the IPv6 prefix goes (or the
     reverse), which the CLI never sends: the nested policy refuses it."""
     g = Genl(inst)
@@ -281,7 +279,7 @@ def test_eamt_kernel_refuses_wrong_family(inst, p6, p4, errno, message):
             prefix(EAM_A["TERN_EAM_PREFIX4"], *p4)))
     finally:
         g.close()
-    assert (err, text) == (errno, message)
+    assert (err, text) == (34, "binary attribute size out of range")
     assert eamt(inst) == []
 
 
