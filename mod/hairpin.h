@@ -12,8 +12,9 @@ struct dst_entry;
  * its IPv4 route @dst (counted xlat-6to4), or, when eam-hairpin-mode says
  * it hairpins (RFC 7757 4.2), translates it back to IPv6 and sends that
  * instead (xlat-hairpin; the 4->6 pass bumps its own counter too).
- * @daddr6 is the packet's original IPv6 destination. Consumes @skb and the
- * reference on @dst unless the verdict is NF_DROP (then only @dst).
+ * @daddr6 is the packet's original IPv6 destination. Always consumes the
+ * reference on @dst; consumes @skb unless the verdict is NF_DROP (the
+ * caller's netfilter core frees it then).
  */
 unsigned int tern_hairpin_output(struct tern_instance *inst,
 				 const struct tern_config *cfg,
