@@ -8,6 +8,8 @@
 #include <linux/string.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
+#include "denylist4.h"
+#include "eamt.h"
 #include "hook.h"
 #include "instance.h"
 
@@ -136,6 +138,8 @@ void tern_instance_del(struct tern_instance *inst)
 	/* Waits for packets in flight in the hooks. */
 	tern_hook_unregister(inst);
 	kfree(rcu_dereference_protected(inst->cfg, true));
+	tern_eamt_free_rcu(rcu_dereference_protected(inst->eamt, true));
+	tern_deny4_free_rcu(rcu_dereference_protected(inst->deny4, true));
 	tern_stats_free(inst->stats);
 	kfree(inst);
 }

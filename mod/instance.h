@@ -4,6 +4,7 @@
 
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/netlink.h>
 #include <linux/netfilter.h>
 #include <linux/rcupdate.h>
 #include "addr.h"
@@ -11,6 +12,8 @@
 #include "tern_genl.h"
 
 struct netlink_ext_ack;
+struct tern_eamt;
+struct tern_deny4;
 
 /*
  * Settings an instance's packet path reads. Never modified once
@@ -43,15 +46,26 @@ struct tern_instance {
 	u8 type;			/* enum tern_type */
 	u8 framework;			/* enum tern_framework */
 	struct tern_config __rcu *cfg;
+	struct tern_eamt __rcu *eamt;	/* RFC 7757; NULL: empty */
+	struct tern_deny4 __rcu *deny4;	/* NULL: empty */
 	struct tern_stats __percpu *stats;
 	struct nf_hook_ops hook_ops[2];
 };
+
+/* Longest formatted extack message, NUL included (as Linux 6.3+). */
+#define TERN_EXTACK_LEN	80
 
 /* Per network namespace state. */
 struct tern_net {
 	struct mutex lock;		/* instances list and config updates */
 	struct list_head instances;
 	unsigned int gen;		/* bumped on every list change */
+	unsigned int tables_gen;	/* bumped on every EAMT/denylist4 change */
+#ifndef NL_SET_ERR_MSG_FMT
+	/* Formatted extack messages (see tern_extack_fmt()). */
+	char msg[8][TERN_EXTACK_LEN];
+	unsigned int msg_next;
+#endif
 };
 
 struct tern_net *tern_net(struct net *net);

@@ -14,14 +14,12 @@
 #include "instance.h"
 #include "netlink.h"
 
-static struct genl_family tern_genl_family;
-
-static const struct nla_policy tern_prefix6_policy[TERN_PREFIX_MAX + 1] = {
+const struct nla_policy tern_prefix6_policy[TERN_PREFIX_MAX + 1] = {
 	[TERN_PREFIX_ADDR] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
 	[TERN_PREFIX_LEN] = NLA_POLICY_MAX(NLA_U8, 128),
 };
 
-static const struct nla_policy tern_prefix4_policy[TERN_PREFIX_MAX + 1] = {
+const struct nla_policy tern_prefix4_policy[TERN_PREFIX_MAX + 1] = {
 	[TERN_PREFIX_ADDR] = NLA_POLICY_EXACT_LEN(sizeof(__be32)),
 	[TERN_PREFIX_LEN] = NLA_POLICY_MAX(NLA_U8, 32),
 };
@@ -62,15 +60,19 @@ static const struct nla_policy tern_policy[TERN_A_MAX + 1] = {
 	[TERN_A_POOL6] = NLA_POLICY_NESTED(tern_prefix6_policy),
 	[TERN_A_GLOBALS] = NLA_POLICY_NESTED(tern_globals_policy),
 	[TERN_A_STATS] = { .type = NLA_REJECT },
+	[TERN_A_EAM] = NLA_POLICY_NESTED(tern_eam_policy),
+	[TERN_A_PREFIX4] = NLA_POLICY_NESTED(tern_prefix4_policy),
+	/* 4 or 16 bytes: checked by the handler, to say why. */
+	[TERN_A_ADDR] = { .type = NLA_BINARY, .len = sizeof(struct in6_addr) },
+	[TERN_A_QUERY] = { .type = NLA_REJECT },
 };
 
 /*
  * Reads a prefix nest into @addr (@alen bytes) and @len. Returns 1 for an
  * empty nest (an optional prefix unset), 0 for a prefix, or an error.
  */
-static int tern_nla_get_prefix(const struct nlattr *nla, void *addr, int alen,
-			       u8 *len, bool may_be_empty,
-			       struct netlink_ext_ack *extack)
+int tern_nla_get_prefix(const struct nlattr *nla, void *addr, int alen,
+			u8 *len, bool may_be_empty, struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[TERN_PREFIX_MAX + 1];
 	int ret;
@@ -172,8 +174,8 @@ static int tern_nla_get_plateaus(const struct nlattr *nla,
 	return 0;
 }
 
-static int tern_nla_put_prefix6(struct sk_buff *skb, int type,
-				const struct tern_prefix6 *p)
+int tern_nla_put_prefix6(struct sk_buff *skb, int type,
+			 const struct tern_prefix6 *p)
 {
 	struct nlattr *nest = nla_nest_start(skb, type);
 
@@ -246,8 +248,8 @@ static int tern_globals_apply(struct tern_config *cfg, const struct nlattr *nla,
 	return 0;
 }
 
-static int tern_nla_put_prefix4(struct sk_buff *skb, int type,
-				const struct tern_prefix4 *p)
+int tern_nla_put_prefix4(struct sk_buff *skb, int type,
+			 const struct tern_prefix4 *p)
 {
 	struct nlattr *nest = nla_nest_start(skb, type);
 
@@ -578,9 +580,55 @@ static const struct genl_small_ops tern_genl_ops[] = {
 		.doit = tern_nl_stats_get,
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
+	/* nl_tables.c */
+	{
+		.cmd = TERN_CMD_EAMT_ADD,
+		.doit = tern_nl_eamt_add,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TERN_CMD_EAMT_DEL,
+		.doit = tern_nl_eamt_del,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TERN_CMD_EAMT_GET,
+		.dumpit = tern_nl_eamt_dump,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TERN_CMD_EAMT_FLUSH,
+		.doit = tern_nl_eamt_flush,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TERN_CMD_DENY4_ADD,
+		.doit = tern_nl_deny4_add,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TERN_CMD_DENY4_DEL,
+		.doit = tern_nl_deny4_del,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TERN_CMD_DENY4_GET,
+		.dumpit = tern_nl_deny4_dump,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TERN_CMD_DENY4_FLUSH,
+		.doit = tern_nl_deny4_flush,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TERN_CMD_ADDR_QUERY,
+		.doit = tern_nl_addr_query,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
 };
 
-static struct genl_family tern_genl_family __ro_after_init = {
+struct genl_family tern_genl_family __ro_after_init = {
 	.name = TERN_GENL_NAME,
 	.version = TERN_GENL_VERSION,
 	.maxattr = TERN_A_MAX,

@@ -16,6 +16,7 @@
 #include <net/netfilter/nf_conntrack.h>
 #include "compat.h"
 #include "csum.h"
+#include "hairpin.h"
 #include "icmp.h"
 #include "icmp_err.h"
 #include "ipid.h"
@@ -238,6 +239,5 @@ unsigned int tern_xlat_6to4(struct tern_instance *inst, struct sk_buff *skb)
 	memset(IPCB(skb), 0, sizeof(*IPCB(skb)));
 	nf_reset_ct(skb);
 	skb_clear_tstamp(skb);
-	tern_output(inst->net, skb, dst);
-	return tern_stolen(inst, TERN_STAT_XLAT_64);
+	return tern_hairpin_output(inst, cfg, skb, dst, &ip6.daddr);
 }

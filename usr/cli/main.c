@@ -27,10 +27,19 @@ static const char help_main[] =
 	"  global show [--json]\n"
 	"  global set KEY VALUE\n"
 	"  stats [--json] [--verbose]\n"
+	"  eamt add PREFIX6 PREFIX4\n"
+	"  eamt remove PREFIX6|PREFIX4\n"
+	"  eamt list [--json]\n"
+	"  eamt flush\n"
+	"  denylist4 add PREFIX4\n"
+	"  denylist4 remove PREFIX4\n"
+	"  denylist4 list [--json]\n"
+	"  denylist4 flush\n"
+	"  address query ADDR [--json]\n"
 	"\n"
 	"Options:\n"
-	"  -i, --instance NAME  instance for 'global' and 'stats' (default: the\n"
-	"                       only instance of this network namespace)\n"
+	"  -i, --instance NAME  instance for every command but 'instance' (default:\n"
+	"                       the only instance of this network namespace)\n"
 	"  -h, --help           show this help; after a command, its help\n"
 	"  -V, --version        show the version\n"
 	"\n"
@@ -47,6 +56,12 @@ static int dispatch(int argc, char **argv, struct tern_opts *opts)
 		return cmd_global(argc - 1, argv + 1, opts);
 	if (!strcmp(cmd, "stats"))
 		return cmd_stats(argc - 1, argv + 1, opts);
+	if (!strcmp(cmd, "eamt"))
+		return cmd_eamt(argc - 1, argv + 1, opts);
+	if (!strcmp(cmd, "denylist4"))
+		return cmd_denylist4(argc - 1, argv + 1, opts);
+	if (!strcmp(cmd, "address"))
+		return cmd_address(argc - 1, argv + 1, opts);
 	if (!strcmp(cmd, "help")) {
 		fputs(help_main, stdout);
 		return TERN_EXIT_OK;

@@ -131,7 +131,9 @@ help help-stats-short stats -h
 
 run --help
 for w in "instance add" "instance list" "instance remove" "global show" \
-	 "global set" "stats"; do
+	 "global set" "stats" "eamt add" "eamt remove" "eamt list" \
+	 "eamt flush" "denylist4 add" "denylist4 remove" "denylist4 list" \
+	 "denylist4 flush" "address query"; do
 	if grep -q "$w" "$tmp/out"; then
 		ok "help-top-mentions-${w// /-}"
 	else
@@ -304,6 +306,69 @@ parses global-show-json global show -j
 parses instance-list instance list
 parses instance-list-json instance list --json
 parses instance-remove instance remove t
+
+# --- eamt, denylist4, address query
+help help-eamt eamt --help
+help help-eamt-word eamt help
+help help-eamt-add eamt add --help
+help help-eamt-remove eamt remove --help
+help help-eamt-list eamt list --help
+help help-eamt-flush eamt flush --help
+help help-denylist4 denylist4 --help
+help help-denylist4-add denylist4 add --help
+help help-denylist4-remove denylist4 remove -h
+help help-denylist4-list denylist4 list --help
+help help-denylist4-flush denylist4 flush --help
+help help-address address --help
+help help-address-query address query --help
+usage eamt-no-sub "'eamt' needs a command" eamt
+usage eamt-unknown-sub "unknown command 'eamt frob'" eamt frob
+usage eamt-add-nothing "'eamt add' needs PREFIX6 and PREFIX4" eamt add
+usage eamt-add-one "'eamt add' needs PREFIX6 and PREFIX4" eamt add 2001:db8::/120
+usage eamt-add-two-v4 "needs one IPv6 and one IPv4 prefix, not two IPv4 ones" eamt add 192.0.2.0/24 198.51.100.0/24
+usage eamt-add-two-v6 "needs one IPv6 and one IPv4 prefix, not two IPv6 ones" eamt add 2001:db8::/120 2001:db8:1::/120
+usage eamt-add-three "unexpected argument '10.0.0.0/8'" eamt add 2001:db8::/120 192.0.2.0/24 10.0.0.0/8
+usage eamt-add-bad-prefix "invalid prefix 'nope' \(expected ADDR/LEN, IPv6 or IPv4\)" eamt add nope 192.0.2.0/24
+usage eamt-add-bad-len "invalid prefix '192.0.2.0/33'" eamt add 2001:db8::/120 192.0.2.0/33
+usage eamt-add-unknown-option "unknown option '--frob'" eamt add 2001:db8::/120 192.0.2.0/24 --frob
+usage eamt-add-json "unknown option '--json'" eamt add 2001:db8::/120 192.0.2.0/24 --json
+usage eamt-remove-nothing "'eamt remove' needs PREFIX6 or PREFIX4" eamt remove
+usage eamt-remove-two-v4 "not two IPv4 ones" eamt remove 192.0.2.0/24 192.0.2.0/24
+usage eamt-list-extra "unexpected argument 'x'" eamt list x
+usage eamt-flush-extra "unexpected argument 'x'" eamt flush x
+usage eamt-i-twice 'more than once' -i a eamt list -i b
+usage denylist4-no-sub "'denylist4' needs a command" denylist4
+usage denylist4-unknown-sub "unknown command 'denylist4 frob'" denylist4 frob
+usage denylist4-add-nothing "'denylist4 add' needs PREFIX4" denylist4 add
+usage denylist4-add-v6 "invalid prefix '2001:db8::/96' \(expected an IPv4 prefix" denylist4 add 2001:db8::/96
+usage denylist4-add-garbage "invalid prefix 'x' \(expected an IPv4 prefix" denylist4 add x
+usage denylist4-add-two "unexpected argument '10.0.0.0/8'" denylist4 add 192.0.2.0/24 10.0.0.0/8
+usage denylist4-remove-nothing "'denylist4 remove' needs PREFIX4" denylist4 remove
+usage denylist4-list-extra "unexpected argument 'x'" denylist4 list x
+usage denylist4-flush-extra "unexpected argument 'x'" denylist4 flush x
+usage address-no-sub "'address' needs a command: query" address
+usage address-unknown-sub "unknown command 'address frob'" address frob
+usage address-query-nothing "'address query' needs an ADDR" address query
+usage address-query-prefix "invalid address '192.0.2.0/24'" address query 192.0.2.0/24
+usage address-query-garbage "invalid address 'nope'" address query nope
+usage address-query-two "unexpected argument '192.0.2.2'" address query 192.0.2.1 192.0.2.2
+parses eamt-add eamt add 2001:db8::/120 192.0.2.0/24
+parses eamt-add-v4-first eamt add 192.0.2.0/24 2001:db8::/120
+parses eamt-add-bare -i t eamt add 2001:db8::1 192.0.2.1
+parses eamt-add-len-not-checked eamt add 2001:db8::/64 192.0.2.0/24
+parses eamt-remove-v6 eamt remove 2001:db8::/120
+parses eamt-remove-v4 eamt remove 192.0.2.0/24 -i t
+parses eamt-remove-both eamt remove 2001:db8::/120 192.0.2.0/24
+parses eamt-list eamt list
+parses eamt-list-json eamt list --json
+parses eamt-flush eamt flush
+parses denylist4-add denylist4 add 192.0.2.0/24
+parses denylist4-add-bare denylist4 add 192.0.2.1
+parses denylist4-remove denylist4 remove 192.0.2.0/24
+parses denylist4-list-json denylist4 list -j
+parses denylist4-flush --instance t denylist4 flush
+parses address-query-v4 address query 192.0.2.1
+parses address-query-v6 address query 2001:db8::1 --json
 
 # --- one line even if the input has a newline
 usage newline-masked "unknown command 'a\?b'" "$(printf 'a\nb')"

@@ -1,0 +1,676 @@
+"""The EAMT (RFC 7757), denylist4, `tern address query` and EAM
+hairpinning: CLI and kernel refusals with their exact messages, then
+traffic through the standard topology with exact addresses and counters.
+
+eam-hairpin-mode and a request the CLI cannot build (a prefix of the wrong
+family) go to the kernel through a small generic netlink client below.
+"""
+
+import json
+import re
+import socket
+import struct
+
+import pytest
+from scapy.layers.inet import IP, UDP
+from scapy.layers.inet6 import IPv6
+from scapy.packet import Raw
+
+import ternlib
+from ternlib import (H4, H4_6, H6, H6_4, H6_LINK, H6_MAC, PAYLOAD,
+                     POOL6, SINK4, SINK4_6, SINK6, assert_error,
+                     assert_ipv4, assert_ipv6, cli, cli_json, cli_ok, embed,
+                     in_netns, is_ip4, is_ip6)
+
+# The EAM of the tests: h6's link subnet <-> the IPv4 block h4 routes to xl.
+EAM6, EAM4 = "2001:db8:6::/120", "198.51.100.0/24"
+HP6 = "2001:db8:6::63"          # 198.51.100.99 through EAM6/EAM4
+
+# ---------------------------------------------------------------------------
+# A minimal generic netlink client, numbers read from include/tern_genl.h.
+
+
+def _enum(name):
+    text = (ternlib.REPO / "include" / "tern_genl.h").read_text()
+    body = re.search(r"enum %s \{(.*?)\};" % name, text, re.S).group(1)
+    body = re.sub(r"/\*.*?\*/", "", body, flags=re.S)
+    values, n = {}, 0
+    for m in re.finditer(r"(\w+)\s*(?:=\s*(\w+))?\s*,", body):
+        if m.group(2) is not None:
+            n = int(m.group(2), 0)
+        values[m.group(1)] = n
+        n += 1
+    return values
+
+
+CMD, ATTR, G = _enum("tern_cmd"), _enum("tern_attr"), _enum("tern_global")
+EAM_A, PFX = _enum("tern_eam_attr"), _enum("tern_prefix_attr")
+HAIRPIN = _enum("tern_hairpin_mode")
+
+NLA_F_NESTED = 0x8000
+
+
+def nla(t, data):
+    n = 4 + len(data)
+    return struct.pack("=HH", n, t) + data + b"\0" * (-n % 4)
+
+
+def nest(t, *parts):
+    return nla(t | NLA_F_NESTED, b"".join(parts))
+
+
+def prefix(t, addr, plen):
+    fam = socket.AF_INET6 if ":" in addr else socket.AF_INET
+    return nest(t, nla(PFX["TERN_PREFIX_ADDR"], socket.inet_pton(fam, addr)),
+                nla(PFX["TERN_PREFIX_LEN"], bytes([plen])))
+
+
+def _attrs(data):
+    out = {}
+    while len(data) >= 4:
+        n, t = struct.unpack_from("=HH", data)
+        out[t & 0x3FFF] = data[4:n]
+        data = data[(n + 3) & ~3:]
+    return out
+
+
+class Genl:
+    """Requests to the "tern" family from namespace NS; each returns
+    (errno, extack message or None)."""
+
+    def __init__(self, ns):
+        with in_netns(str(ns)):
+            self.sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)
+        self.sock.bind((0, 0))
+        self.sock.setsockopt(270, 11, 1)        # NETLINK_EXT_ACK
+        self.seq = 0
+        err, _, attrs = self._request(0x10, 3, 1, nla(
+            2, b"tern\0"))                      # CTRL_CMD_GETFAMILY
+        assert err == 0, "cannot resolve the tern family"
+        self.family = struct.unpack("=H", attrs[1][:2])[0]
+
+    def close(self):
+        self.sock.close()
+
+    def _request(self, family, cmd, version, payload):
+        self.seq += 1
+        body = struct.pack("=BBH", cmd, version, 0) + payload
+        self.sock.send(struct.pack("=IHHII", 16 + len(body), family, 5,
+                                   self.seq, 0) + body)
+        attrs = {}
+        while True:
+            data = self.sock.recv(65536)
+            while data:
+                n, typ, flags, seq, _ = struct.unpack_from("=IHHII", data)
+                msg, data = data[16:n], data[(n + 3) & ~3:]
+                if seq != self.seq:
+                    continue
+                if typ != 2:                    # a reply
+                    attrs = _attrs(msg[4:])
+                    continue
+                err = -struct.unpack_from("=i", msg)[0]
+                text = None
+                if flags & 0x200:               # NLM_F_ACK_TLVS
+                    olen = struct.unpack_from("=I", msg, 4)[0]
+                    off = 4 + (16 if flags & 0x100 else (olen + 3) & ~3)
+                    m = _attrs(msg[off:]).get(1)
+                    if m:
+                        text = m.rstrip(b"\0").decode()
+                return err, text, attrs
+
+    def request(self, cmd, *attrs):
+        err, text, _ = self._request(self.family, CMD[cmd], 1, b"".join(attrs))
+        return err, text
+
+
+def set_hairpin(ns, mode, instance="t"):
+    g = Genl(ns)
+    try:
+        err, text = g.request("TERN_CMD_GLOBAL_SET",
+                              nla(ATTR["TERN_A_INSTANCE"],
+                                  instance.encode() + b"\0"),
+                              nest(ATTR["TERN_A_GLOBALS"],
+                                   nla(G["TERN_G_EAM_HAIRPIN"],
+                                       bytes([HAIRPIN[mode]]))))
+    finally:
+        g.close()
+    assert err == 0, "setting eam-hairpin-mode: errno %d %s" % (err, text)
+
+
+# ---------------------------------------------------------------------------
+# Fixtures.
+
+
+@pytest.fixture
+def inst(ns):
+    """A namespace with instance "t" (pool6 2001:db8:64::/96)."""
+    cli_ok(ns, "instance", "add", "t", "--siit", "--pool6", POOL6)
+    return ns
+
+
+@pytest.fixture
+def tables(xlat):
+    """The standard topology; its EAMT, denylist4 and eam-hairpin-mode are
+    put back afterwards."""
+    yield xlat
+    cli_ok(xlat.xl, "eamt", "flush")
+    cli_ok(xlat.xl, "denylist4", "flush")
+    set_hairpin(xlat.xl, "TERN_HAIRPIN_INTRINSIC")
+
+
+def eamt(ns):
+    return cli_json(ns, "eamt", "list")
+
+
+def deny(ns):
+    return cli_json(ns, "denylist4", "list")
+
+
+def refused(ns, rc, message, *args):
+    """`tern ARGS` fails with exit RC and exactly `tern: MESSAGE`."""
+    r = cli(ns, *args)
+    line = assert_error(r, rc)
+    assert line == "tern: " + message
+    assert r.out == ""
+
+
+# --- EAMT through the CLI --------------------------------------------------
+
+
+def test_eamt_add_list_remove_flush(inst):
+    assert eamt(inst) == []
+    cli_ok(inst, "eamt", "add", EAM6, EAM4)
+    cli_ok(inst, "eamt", "add", "192.0.2.1", "2001:db8:7::1")   # any order
+    cli_ok(inst, "-i", "t", "eamt", "add", "2001:db8:8::/104",
+           "10.0.0.0/8")
+    want = [{"prefix6": "2001:db8:8::/104", "prefix4": "10.0.0.0/8"},
+            {"prefix6": "2001:db8:7::1/128", "prefix4": "192.0.2.1/32"},
+            {"prefix6": EAM6, "prefix4": EAM4}]
+    assert eamt(inst) == want                   # in IPv4 order
+    assert cli_ok(inst, "eamt", "list") == (
+        "IPV6-PREFIX       IPV4-PREFIX\n"
+        "2001:db8:8::/104  10.0.0.0/8\n"
+        "2001:db8:7::1/128 192.0.2.1/32\n"
+        "2001:db8:6::/120  198.51.100.0/24\n")
+    cli_ok(inst, "eamt", "remove", "10.0.0.0/8")
+    assert eamt(inst) == want[1:]
+    cli_ok(inst, "eamt", "remove", "2001:db8:7::1/128")
+    assert eamt(inst) == want[2:]
+    cli_ok(inst, "eamt", "remove", EAM4, EAM6)
+    assert eamt(inst) == []
+    cli_ok(inst, "eamt", "add", EAM6, EAM4)
+    cli_ok(inst, "eamt", "add", "2001:db8:7::1", "192.0.2.1")
+    cli_ok(inst, "eamt", "flush")
+    assert eamt(inst) == []
+    cli_ok(inst, "eamt", "flush")               # flushing nothing is fine
+
+
+OVERLAP4 = "the IPv4 prefix overlaps EAMT entry %s %s" % (EAM6, EAM4)
+OVERLAP6 = "the IPv6 prefix overlaps EAMT entry %s %s" % (EAM6, EAM4)
+SUFFIX = ("the prefixes must have the same suffix length: "
+          "IPv6 length = 96 + IPv4 length (RFC 7757)")
+
+
+@pytest.mark.parametrize("p6,p4,message", [
+    ("2001:db8:7::/124", "198.51.100.16/28", OVERLAP4),    # inside
+    ("2001:db8:7::/112", "198.51.0.0/16", OVERLAP4),       # around
+    ("2001:db8:7::1", "198.51.100.255", OVERLAP4),
+    ("2001:db8:6::80/121", "192.0.2.0/25", OVERLAP6),
+    ("2001:db8::/96", "0.0.0.0/0", OVERLAP4),
+    ("2001:db8:6::/112", "192.0.0.0/16", OVERLAP6),
+    (EAM6, EAM4, "this EAMT entry already exists"),
+    ("2001:db8:7::/120", "192.0.2.0/25", SUFFIX),
+    ("2001:db8:7::/64", "192.0.2.0/24", SUFFIX),
+    ("2001:db8:7::/128", "192.0.2.0/24", SUFFIX),
+    ("2001:db8:7::1/120", "192.0.2.0/24",
+     "the IPv6 prefix has bits set after its length"),
+    ("2001:db8:7::/120", "192.0.2.1/24",
+     "the IPv4 prefix has bits set after its length"),
+])
+def test_eamt_add_refused(inst, p6, p4, message):
+    cli_ok(inst, "eamt", "add", EAM6, EAM4)
+    refused(inst, 1, message, "eamt", "add", p6, p4)
+    assert eamt(inst) == [{"prefix6": EAM6, "prefix4": EAM4}]
+
+
+@pytest.mark.parametrize("args,message", [
+    (["198.51.100.0/25"], "no EAMT entry has this IPv4 prefix"),
+    (["203.0.113.0/24"], "no EAMT entry has this IPv4 prefix"),
+    (["2001:db8:6::/121"], "no EAMT entry has this IPv6 prefix"),
+    (["2001:db8:9::/120"], "no EAMT entry has this IPv6 prefix"),
+    (["2001:db8:7::/120", EAM4],
+     "the IPv6 and IPv4 prefixes belong to different EAMT entries"),
+])
+def test_eamt_remove_refused(inst, args, message):
+    cli_ok(inst, "eamt", "add", EAM6, EAM4)
+    cli_ok(inst, "eamt", "add", "2001:db8:7::/120", "192.0.2.0/24")
+    before = eamt(inst)
+    refused(inst, 1, message, "eamt", "remove", *args)
+    assert eamt(inst) == before
+
+
+def test_eamt_remove_from_empty_table(inst):
+    refused(inst, 1, "no EAMT entry has this IPv6 prefix", "eamt", "remove",
+            EAM6)
+
+
+@pytest.mark.parametrize("args", [
+    ["eamt", "add", "192.0.2.0/24", "198.51.100.0/24"],
+    ["eamt", "add", EAM6, "2001:db8:7::/120"],
+    ["eamt", "remove", "192.0.2.0/24", "198.51.100.0/24"],
+])
+def test_eamt_family_usage_error(inst, args):
+    r = cli(inst, *args)
+    assert_error(r, 2, "needs one IPv6 and one IPv4 prefix")
+    assert eamt(inst) == []
+
+
+@pytest.mark.parametrize("p6,p4", [
+    (("192.0.2.0", 24), ("192.0.2.0", 24)),
+    (("2001:db8:7::", 120), ("2001:db8:7::", 120)),
+], ids=["ipv4-as-prefix6", "ipv6-as-prefix4"])
+def test_eamt_kernel_refuses_wrong_family(inst, p6, p4):
+    """A request with an IPv4 address where the IPv6 prefix goes (or the
+    reverse), which the CLI never sends: the nested policy refuses it."""
+    g = Genl(inst)
+    try:
+        err, text = g.request("TERN_CMD_EAMT_ADD", nest(
+            ATTR["TERN_A_EAM"], prefix(EAM_A["TERN_EAM_PREFIX6"], *p6),
+            prefix(EAM_A["TERN_EAM_PREFIX4"], *p4)))
+    finally:
+        g.close()
+    assert (err, text) == (34, "binary attribute size out of range")
+    assert eamt(inst) == []
+
+
+def test_eamt_needs_both_prefixes_kernel(inst):
+    g = Genl(inst)
+    try:
+        err, text = g.request("TERN_CMD_EAMT_ADD", nest(
+            ATTR["TERN_A_EAM"], prefix(EAM_A["TERN_EAM_PREFIX4"],
+                                       "192.0.2.0", 24)))
+        assert (err, text) == (22, "an EAMT entry needs an IPv6 and an "
+                               "IPv4 prefix")
+        err, text = g.request("TERN_CMD_EAMT_DEL", nest(ATTR["TERN_A_EAM"]))
+        assert (err, text) == (22, "name the EAMT entry by its IPv6 or "
+                               "IPv4 prefix")
+        err, text = g.request("TERN_CMD_ADDR_QUERY",
+                              nla(ATTR["TERN_A_ADDR"], b"\1\2\3"))
+        assert (err, text) == (22, "an address has 4 (IPv4) or 16 (IPv6) "
+                               "bytes")
+    finally:
+        g.close()
+    assert eamt(inst) == []
+
+
+def test_tables_need_an_instance(ns):
+    for args in (["eamt", "add", EAM6, EAM4], ["eamt", "list"],
+                 ["eamt", "flush"], ["denylist4", "add", "192.0.2.0/24"],
+                 ["denylist4", "list"], ["address", "query", "192.0.2.1"]):
+        refused(ns, 1, "no instance in this namespace", *args)
+    cli_ok(ns, "instance", "add", "t", "--siit", "--pool6", POOL6)
+    refused(ns, 1, "no instance by that name in this namespace",
+            "-i", "u", "eamt", "list")
+
+
+def test_tables_are_per_instance_and_go_with_it(inst):
+    cli_ok(inst, "eamt", "add", EAM6, EAM4)
+    cli_ok(inst, "denylist4", "add", "192.0.2.0/24")
+    cli_ok(inst, "instance", "remove", "t")
+    cli_ok(inst, "instance", "add", "t", "--siit", "--pool6", POOL6)
+    assert eamt(inst) == [] and deny(inst) == []
+
+
+def test_eamt_many_entries_dump_in_parts(inst):
+    """More entries than one dump message holds: every one listed once."""
+    for i in range(300):
+        cli_ok(inst, "eamt", "add", "2001:db8:7::%x" % i,
+               "10.0.%d.%d" % (i // 256, i % 256))
+    lst = eamt(inst)
+    assert len(lst) == 300
+    assert lst[0] == {"prefix6": "2001:db8:7::/128", "prefix4": "10.0.0.0/32"}
+    assert lst[299] == {"prefix6": "2001:db8:7::12b/128",
+                        "prefix4": "10.0.1.43/32"}
+    assert len({e["prefix4"] for e in lst}) == 300
+
+
+# --- denylist4 through the CLI ---------------------------------------------
+
+
+def test_denylist4_add_list_remove_flush(inst):
+    assert deny(inst) == []
+    cli_ok(inst, "denylist4", "add", "198.51.100.0/24")
+    cli_ok(inst, "denylist4", "add", "192.0.2.7")
+    cli_ok(inst, "-i", "t", "denylist4", "add", "10.0.0.0/8")
+    assert deny(inst) == ["10.0.0.0/8", "192.0.2.7/32", "198.51.100.0/24"]
+    assert cli_ok(inst, "denylist4", "list") == \
+        "PREFIX\n10.0.0.0/8\n192.0.2.7/32\n198.51.100.0/24\n"
+    cli_ok(inst, "denylist4", "remove", "192.0.2.7/32")
+    assert deny(inst) == ["10.0.0.0/8", "198.51.100.0/24"]
+    cli_ok(inst, "denylist4", "flush")
+    assert deny(inst) == []
+
+
+@pytest.mark.parametrize("args,message", [
+    (["add", "198.51.100.128/25"],
+     "the prefix overlaps denylist4 entry 198.51.100.0/24"),
+    (["add", "198.0.0.0/8"],
+     "the prefix overlaps denylist4 entry 198.51.100.0/24"),
+    (["add", "198.51.100.0/24"], "this prefix is already in denylist4"),
+    (["add", "192.0.2.1/24"], "the prefix has bits set after its length"),
+    (["remove", "198.51.100.0/25"], "this prefix is not in denylist4"),
+    (["remove", "192.0.2.0/24"], "this prefix is not in denylist4"),
+])
+def test_denylist4_refused(inst, args, message):
+    cli_ok(inst, "denylist4", "add", "198.51.100.0/24")
+    refused(inst, 1, message, "denylist4", *args)
+    assert deny(inst) == ["198.51.100.0/24"]
+
+
+# --- tern address query ----------------------------------------------------
+
+
+@pytest.mark.parametrize("addr,out", [
+    ("198.51.100.2", "198.51.100.2 -> 2001:db8:64::c633:6402 via pool6 "
+     "2001:db8:64::/96"),
+    ("2001:db8:64::c633:6402", "2001:db8:64::c633:6402 -> 198.51.100.2 "
+     "via pool6 2001:db8:64::/96"),
+    ("192.0.2.5", "192.0.2.5 -> 2001:db8:6::5 via eamt 2001:db8:6::/120 "
+     "192.0.2.0/24"),
+    ("2001:db8:6::ab", "2001:db8:6::ab -> 192.0.2.171 via eamt "
+     "2001:db8:6::/120 192.0.2.0/24"),
+    # The EAMT wins over pool6 (its IPv6 prefix is inside pool6).
+    ("2001:db8:64::a00:5", "2001:db8:64::a00:5 -> 203.0.113.5 via eamt "
+     "2001:db8:64::a00:0/120 203.0.113.0/24"),
+    ("10.0.0.5", "10.0.0.5 -> 2001:db8:64::a00:5 via pool6 "
+     "2001:db8:64::/96"),
+    ("203.0.113.5", "203.0.113.5 -> 2001:db8:64::a00:5 via eamt "
+     "2001:db8:64::a00:0/120 203.0.113.0/24"),
+    ("198.18.0.1", "198.18.0.1 not translated: in denylist4"),
+    ("2001:db8:64::c612:1", "2001:db8:64::c612:1 not translated: in "
+     "denylist4"),
+    ("2001:db8:99::1", "2001:db8:99::1 not translated: no mapping"),
+    ("127.0.0.1", "127.0.0.1 not translated: special IPv4 address "
+     "(RFC 6890)"),
+    ("2001:db8:64::e000:1", "2001:db8:64::e000:1 not translated: special "
+     "IPv4 address (RFC 6890)"),
+])
+def test_address_query(inst, addr, out):
+    cli_ok(inst, "eamt", "add", "2001:db8:6::/120", "192.0.2.0/24")
+    cli_ok(inst, "eamt", "add", "2001:db8:64::a00:0/120", "203.0.113.0/24")
+    cli_ok(inst, "denylist4", "add", "198.18.0.0/15")
+    # denylist4 does not touch the EAMT.
+    cli_ok(inst, "denylist4", "add", "192.0.2.0/24")
+    assert cli_ok(inst, "address", "query", addr) == out + "\n"
+
+
+def test_address_query_json(inst):
+    cli_ok(inst, "eamt", "add", "2001:db8:6::/120", "192.0.2.0/24")
+    cli_ok(inst, "denylist4", "add", "198.18.0.0/15")
+    q = cli_json(inst, "address", "query", "192.0.2.9")
+    assert q == {"address": "192.0.2.9", "translated": "2001:db8:6::9",
+                 "via": "eamt", "reason": None,
+                 "eam": {"prefix6": "2001:db8:6::/120",
+                         "prefix4": "192.0.2.0/24"}, "pool6": None}
+    q = cli_json(inst, "address", "query", "2001:db8:64::cb00:7101")
+    assert q == {"address": "2001:db8:64::cb00:7101",
+                 "translated": "203.0.113.1", "via": "pool6",
+                 "reason": None, "eam": None, "pool6": POOL6}
+    q = cli_json(inst, "-i", "t", "address", "query", "198.19.1.1")
+    assert q == {"address": "198.19.1.1", "translated": None, "via": "none",
+                 "reason": "denylist4", "eam": None, "pool6": None}
+    q = cli_json(inst, "address", "query", "::1")
+    assert q["via"] == "none" and q["reason"] == "no-mapping"
+    q = cli_json(inst, "address", "query", "240.0.0.1")
+    assert q["reason"] == "special4"
+
+
+def test_address_query_wkp_nonglobal(ns):
+    cli_ok(ns, "instance", "add", "w", "--siit", "--pool6", "64:ff9b::/96")
+    assert cli_ok(ns, "address", "query", "10.1.2.3") == (
+        "10.1.2.3 not translated: non-global IPv4 address with the "
+        "Well-Known Prefix (strict-wkp)\n")
+    assert cli_ok(ns, "address", "query", "64:ff9b::a01:203") == (
+        "64:ff9b::a01:203 not translated: non-global IPv4 address with the "
+        "Well-Known Prefix (strict-wkp)\n")
+    assert cli_ok(ns, "address", "query", "8.8.8.8") == \
+        "8.8.8.8 -> 64:ff9b::808:808 via pool6 64:ff9b::/96\n"
+    # An EAM is no Well-Known Prefix mapping.
+    cli_ok(ns, "eamt", "add", "2001:db8:6::/120", "10.1.2.0/24")
+    assert cli_ok(ns, "address", "query", "10.1.2.3") == \
+        "10.1.2.3 -> 2001:db8:6::3 via eamt 2001:db8:6::/120 10.1.2.0/24\n"
+
+
+# --- Traffic ---------------------------------------------------------------
+
+
+def udp6_from(src, dst, n=60, hlim=64):
+    return IPv6(src=src, dst=dst, hlim=hlim, tc=0, fl=0) / \
+        UDP(sport=40000, dport=4000) / Raw(PAYLOAD[:n])
+
+
+def udp4_to(dst, src=H4, n=60, ttl=64):
+    return IP(src=src, dst=dst, ttl=ttl, tos=0) / \
+        UDP(sport=4000, dport=40000) / Raw(PAYLOAD[:n])
+
+
+def neigh6(topo, addr):
+    """Lets xl send to ADDR on h6's link (h6's MAC); undone afterwards."""
+    topo.xl.ip("-6", "neigh", "replace", addr, "lladdr", H6_MAC, "dev", "v6",
+               "nud", "permanent")
+    topo.defer(lambda: topo.xl.ip("-6", "neigh", "del", addr, "dev", "v6",
+                                  check=False))
+
+
+def test_eam_traffic_both_ways(tables):
+    t = tables
+    cli_ok(t.xl, "eamt", "add", EAM6, EAM4)
+    neigh6(t, HP6)
+    c = t.counters()
+    with t.cap4() as cap:
+        t.send6(udp6_from(H6_LINK, SINK4_6))
+        f = cap.one(is_ip4(dst=SINK4))
+    assert_ipv4(f, src="198.51.100.2", dst=SINK4, ttl=63, proto=17, len=88)
+    assert bytes(f[UDP].payload)[:60] == PAYLOAD[:60]
+    with t.cap6() as cap:
+        t.send4(udp4_to("198.51.100.99"))
+        f = cap.one(is_ip6(src=H4_6))
+    assert_ipv6(f, src=H4_6, dst=HP6, hlim=63, nh=17, plen=68)
+    assert bytes(f[UDP].payload)[:60] == PAYLOAD[:60]
+    c.expect({"xlat-6to4": 1, "xlat-4to6": 1})
+
+
+def test_eam_suffix_kept_both_ways(tables):
+    """A /124 <-> /28 entry: the low 4 bits go across unchanged."""
+    t = tables
+    cli_ok(t.xl, "eamt", "add", "2001:db8:6::30/124", "198.51.100.80/28")
+    neigh6(t, "2001:db8:6::3b")
+    c = t.counters()
+    with t.cap4() as cap:
+        t.send6(udp6_from("2001:db8:6::3b", SINK4_6))
+        f = cap.one(is_ip4(dst=SINK4))
+    assert f[IP].src == "198.51.100.91"
+    with t.cap6() as cap:
+        t.send4(udp4_to("198.51.100.91"))
+        f = cap.one(is_ip6(src=H4_6))
+    assert_ipv6(f, src=H4_6, dst="2001:db8:6::3b", hlim=63, nh=17)
+    c.expect({"xlat-6to4": 1, "xlat-4to6": 1})
+
+
+def test_eamt_takes_precedence_over_pool6(tables):
+    """H6 (2001:db8:64::c633:6402, pool6 form of 198.51.100.2) inside an
+    EAM whose IPv4 side is 192.0.2.0/24: the EAMT wins both ways."""
+    t = tables
+    cli_ok(t.xl, "eamt", "add", "2001:db8:64::c633:6400/120", "192.0.2.0/24")
+    c = t.counters()
+    with t.cap4() as cap:
+        t.send6(udp6_from(H6, SINK4_6))
+        f = cap.one(is_ip4(dst=SINK4))
+    assert f[IP].src == "192.0.2.2"
+    with t.cap6() as cap:
+        t.send4(udp4_to("192.0.2.99"))
+        f = cap.one(is_ip6(src=H4_6))
+    assert_ipv6(f, src=H4_6, dst=SINK6, hlim=63, nh=17)
+    # And 198.51.100.99 (pool6 maps it to SINK6 too) still goes by pool6.
+    with t.cap6() as cap:
+        t.send4(udp4_to("198.51.100.99"))
+        f = cap.one(is_ip6(src=H4_6))
+    assert f[IPv6].dst == SINK6
+    c.expect({"xlat-6to4": 1, "xlat-4to6": 2})
+
+
+def test_denylist4_destination_both_ways(tables):
+    t = tables
+    cli_ok(t.xl, "denylist4", "add", "203.0.113.0/24")
+    cli_ok(t.xl, "denylist4", "add", "198.51.100.0/24")
+    c = t.counters()
+    with t.cap4() as cap4, t.cap6() as cap6:
+        t.send6(udp6_from(H6, SINK4_6))
+        t.send4(udp4_to("198.51.100.99"))
+        cap4.none(is_ip4(proto=17))
+        cap6.none(is_ip6(nh=17))
+    c.expect({"pass-no-mapping": 2})
+
+
+def test_denylist4_source_both_ways(tables):
+    t = tables
+    cli_ok(t.xl, "denylist4", "add", "198.51.100.2/32")   # H6's
+    cli_ok(t.xl, "denylist4", "add", "203.0.113.2/32")    # H4's
+    c = t.counters()
+    with t.cap4() as cap4, t.cap6() as cap6:
+        t.send6(udp6_from(H6, SINK4_6))
+        t.send4(udp4_to("198.51.100.99"))
+        cap4.none(is_ip4(proto=17))
+        cap6.none(is_ip6(nh=17))
+    c.expect({"drop-src-untranslatable": 2})
+    # The others still go through.
+    cli_ok(t.xl, "denylist4", "remove", "203.0.113.2/32")
+    with t.cap6() as cap:
+        t.send4(udp4_to("198.51.100.99"))
+        f = cap.one(is_ip6(src=H4_6))
+    assert f[IPv6].dst == SINK6
+    c.expect({"drop-src-untranslatable": 2, "xlat-4to6": 1})
+
+
+def test_denylist4_does_not_affect_eamt(tables):
+    t = tables
+    cli_ok(t.xl, "denylist4", "add", EAM4)
+    cli_ok(t.xl, "eamt", "add", EAM6, EAM4)
+    neigh6(t, HP6)
+    c = t.counters()
+    with t.cap6() as cap:
+        t.send4(udp4_to("198.51.100.99"))
+        f = cap.one(is_ip6(src=H4_6))
+    assert f[IPv6].dst == HP6
+    with t.cap4() as cap:
+        t.send6(udp6_from(H6_LINK, SINK4_6))
+        f = cap.one(is_ip4(dst=SINK4))
+    assert f[IP].src == "198.51.100.2"
+    c.expect({"xlat-6to4": 1, "xlat-4to6": 1})
+
+
+# --- Hairpinning -----------------------------------------------------------
+
+
+@pytest.fixture
+def hairpin(tables):
+    """h6 (2001:db8:6::2 = 198.51.100.2 by EAM6/EAM4) about to talk to
+    198.51.100.99 (2001:db8:6::63 by the same EAM) through its pool6 form.
+    xl routes 198.51.100.0/24 to h4, so what is not hairpinned shows up
+    there; 2001:db8:6::63 resolves to h6's MAC."""
+    t = tables
+    cli_ok(t.xl, "eamt", "add", EAM6, EAM4)
+    t.temp_route(t.xl, "198.51.100.0/24", "via", H4)
+    neigh6(t, HP6)
+    return t
+
+
+def send_watch(t, pkt):
+    """Sends PKT from h6; returns (frames at h4, frames at h6) that are UDP."""
+    with t.cap4() as cap4, t.cap6() as cap6:
+        t.send6(pkt)
+        cap4.none(lambda f: False, wait=1.0)
+        cap6.none(lambda f: False, wait=0.2)
+        return (cap4.matching(is_ip4(proto=17)),
+                cap6.matching(is_ip6(nh=17)))
+
+
+@pytest.mark.parametrize("mode", ["TERN_HAIRPIN_OFF", "TERN_HAIRPIN_SIMPLE",
+                                  "TERN_HAIRPIN_INTRINSIC"])
+def test_hairpin_to_pool6_address_of_eam(hairpin, mode):
+    t = hairpin
+    set_hairpin(t.xl, mode)
+    c = t.counters()
+    at4, at6 = send_watch(t, udp6_from(H6_LINK, SINK6))
+    if mode == "TERN_HAIRPIN_OFF":
+        assert at6 == [] and len(at4) == 1
+        assert_ipv4(at4[0], src="198.51.100.2", dst="198.51.100.99", ttl=63,
+                    proto=17, len=88)
+        c.expect({"xlat-6to4": 1})
+        return
+    assert at4 == [] and len(at6) == 1
+    # simple: both addresses back by the EAMT; intrinsic: the source by
+    # pool6, so that 2001:db8:6::63 answers through the translator.
+    src = H6_LINK if mode == "TERN_HAIRPIN_SIMPLE" else H6
+    assert_ipv6(at6[0], src=src, dst=HP6, hlim=63, nh=17, plen=68, tc=0)
+    assert bytes(at6[0][UDP].payload)[:60] == PAYLOAD[:60]
+    c.expect({"xlat-hairpin": 1, "xlat-4to6": 1})
+
+
+@pytest.mark.parametrize("mode", ["TERN_HAIRPIN_OFF", "TERN_HAIRPIN_SIMPLE",
+                                  "TERN_HAIRPIN_INTRINSIC"])
+def test_hairpin_to_eam_address(hairpin, mode):
+    """Destination mapped by the EAMT itself: only simple hairpins it."""
+    t = hairpin
+    set_hairpin(t.xl, mode)
+    c = t.counters()
+    at4, at6 = send_watch(t, udp6_from(H6_LINK, HP6))
+    if mode != "TERN_HAIRPIN_SIMPLE":
+        assert at6 == [] and len(at4) == 1
+        assert_ipv4(at4[0], src="198.51.100.2", dst="198.51.100.99", ttl=63,
+                    proto=17)
+        c.expect({"xlat-6to4": 1})
+        return
+    assert at4 == [] and len(at6) == 1
+    assert_ipv6(at6[0], src=H6_LINK, dst=HP6, hlim=63, nh=17, plen=68)
+    c.expect({"xlat-hairpin": 1, "xlat-4to6": 1})
+
+
+def test_hairpin_intrinsic_reply_comes_back(hairpin):
+    """A (2001:db8:6::4d = 198.51.100.77) writes to B's pool6 address
+    (SINK6, B = 2001:db8:6::63 = 198.51.100.99); B gets it from A's pool6
+    address, and B's answer there hairpins too and reaches A from SINK6,
+    the address A wrote to: the path is symmetric."""
+    t = hairpin
+    a6, a6_pool = "2001:db8:6::4d", embed("198.51.100.77")
+    neigh6(t, a6)
+    c = t.counters()
+    at4, at6 = send_watch(t, udp6_from(a6, SINK6))
+    assert at4 == [] and len(at6) == 1
+    assert_ipv6(at6[0], src=a6_pool, dst=HP6, hlim=63, nh=17)
+    at4, at6 = send_watch(t, udp6_from(HP6, a6_pool))
+    assert at4 == [] and len(at6) == 1
+    assert_ipv6(at6[0], src=SINK6, dst=a6, hlim=63, nh=17)
+    c.expect({"xlat-hairpin": 2, "xlat-4to6": 2})
+
+
+def test_hairpin_other_traffic_untouched(hairpin):
+    """Not towards an EAM: the ordinary path, in every mode."""
+    t = hairpin
+    for mode in ("TERN_HAIRPIN_SIMPLE", "TERN_HAIRPIN_INTRINSIC"):
+        set_hairpin(t.xl, mode)
+        c = t.counters()
+        with t.cap4() as cap:
+            t.send6(udp6_from(H6_LINK, SINK4_6))
+            f = cap.one(is_ip4(dst=SINK4))
+        assert f[IP].src == "198.51.100.2"
+        c.expect({"xlat-6to4": 1})
+
+
+def test_tables_cli_in_traffic_namespace_json_consistent(tables):
+    t = tables
+    cli_ok(t.xl, "eamt", "add", EAM6, EAM4)
+    assert json.loads(cli_ok(t.xl, "-i", "t", "eamt", "list", "--json")) == \
+        [{"prefix6": EAM6, "prefix4": EAM4}]
+    assert cli_ok(t.xl, "address", "query", H6_4) == \
+        "198.51.100.2 -> 2001:db8:6::2 via eamt %s %s\n" % (EAM6, EAM4)

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * tern CLI: tern denylist4 add|remove|list|flush.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "args.h"
+#include "output.h"
+#include "prefix.h"
+#include "tables.h"
+
+static const char help_denylist4[] =
+	"Usage: tern [-i NAME] denylist4 COMMAND [ARGS]\n"
+	"\n"
+	"Manage the IPv4 prefixes pool6 must not translate, in either\n"
+	"direction (the EAMT is not affected).\n"
+	"\n"
+	"Commands:\n"
+	"  add PREFIX4       add a prefix (ADDR/LEN; a bare ADDR is a /32)\n"
+	"  remove PREFIX4    remove it (exactly as added)\n"
+	"  list [--json]     show the prefixes\n"
+	"  flush             remove every prefix\n"
+	"\n"
+	"Prefixes may not overlap. Run 'tern denylist4 COMMAND --help' for details.\n";
+
+static const char help_add[] =
+	"Usage: tern [-i NAME] denylist4 add PREFIX4\n"
+	"\n"
+	"Stop pool6 from translating the addresses of PREFIX4 (ADDR/LEN, no\n"
+	"bits set past LEN; a bare ADDR is a /32).\n"
+	"\n"
+	"Options:\n"
+	"  -i, --instance NAME  the instance (default: the only one)\n"
+	"  -h, --help           show this help\n";
+
+static const char help_remove[] =
+	"Usage: tern [-i NAME] denylist4 remove PREFIX4\n"
+	"\n"
+	"Remove PREFIX4, exactly as it was added.\n"
+	"\n"
+	"Options:\n"
+	"  -i, --instance NAME  the instance (default: the only one)\n"
+	"  -h, --help           show this help\n";
+
+static const char help_list[] =
+	"Usage: tern [-i NAME] denylist4 list [--json]\n"
+	"\n"
+	"Show the prefixes, one per line under a PREFIX header, in address\n"
+	"order.\n"
+	"\n"
+	"Options:\n"
+	"  -i, --instance NAME  the instance (default: the only one)\n"
+	"  -j, --json           print a JSON array of prefix strings\n"
+	"  -h, --help           show this help\n";
+
+static const char help_flush[] =
+	"Usage: tern [-i NAME] denylist4 flush\n"
+	"\n"
+	"Remove every prefix.\n"
+	"\n"
+	"Options:\n"
+	"  -i, --instance NAME  the instance (default: the only one)\n"
+	"  -h, --help           show this help\n";
+
+static int put_prefix4(struct nl_msg *msg, const void *arg)
+{
+	return prefix_put(msg, TERN_A_PREFIX4, arg);
+}
+
+/* add and remove: one IPv4 prefix. */
+static int change(const char *cmd, const char *help, uint8_t nlcmd,
+		  int argc, char **argv, struct tern_opts *opts)
+{
+	struct tern_prefix p;
+	const char *pos[1];
+	int n, r;
+
+	if (table_help(argc, argv, help))
+		return TERN_EXIT_OK;
+	r = table_args(cmd, argc, argv, opts, pos, 1, &n, NULL);
+	if (r)
+		return r;
+	if (n < 1)
+		return args_missing(cmd, "PREFIX4");
+	if (prefix_parse_any(pos[0], true, &p) < 0 || p.family != AF_INET)
+		return tern_usage("invalid prefix '%s' (expected an IPv4 prefix %s)",
+				  pos[0], PREFIX4_FORMS);
+	return table_request(nlcmd, false, opts->instance, put_prefix4, &p,
+			     NULL, NULL);
+}
+
+struct deny_list {
+	char (*v)[PREFIX_STRLEN];
+	size_t n, cap;
+};
+
+static int list_reply(struct nlattr **tb, void *arg)
+{
+	struct deny_list *list = arg;
+	struct tern_prefix p;
+
+	if (!tb[TERN_A_PREFIX4] || prefix_get(tb[TERN_A_PREFIX4], &p) < 0)
+		return tern_fail("malformed reply from the kernel: bad denylist4 prefix");
+	if (list->n == list->cap) {
+		size_t cap = list->cap ? 2 * list->cap : 16;
+		void *v = realloc(list->v, cap * sizeof(*list->v));
+
+		if (!v)
+			return tern_fail("out of memory");
+		list->v = v;
+		list->cap = cap;
+	}
+	prefix_str(&p, list->v[list->n++]);
+	return TERN_EXIT_OK;
+}
+
+static int list(int argc, char **argv, struct tern_opts *opts)
+{
+	struct deny_list list = { 0 };
+	bool json = false;
+	int status, n;
+	size_t i;
+
+	if (table_help(argc, argv, help_list))
+		return TERN_EXIT_OK;
+	status = table_args("denylist4 list", argc, argv, opts, NULL, 0, &n,
+			    &json);
+	if (status)
+		return status;
+	status = table_request(TERN_CMD_DENY4_GET, true, opts->instance,
+			       NULL, NULL, list_reply, &list);
+	if (!status && json) {
+		putchar('[');
+		for (i = 0; i < list.n; i++) {
+			if (i)
+				putchar(',');
+			json_string(list.v[i]);
+		}
+		puts("]");
+	} else if (!status) {
+		puts("PREFIX");
+		for (i = 0; i < list.n; i++)
+			puts(list.v[i]);
+	}
+	free(list.v);
+	return status;
+}
+
+static int flush(int argc, char **argv, struct tern_opts *opts)
+{
+	int n, r;
+
+	if (table_help(argc, argv, help_flush))
+		return TERN_EXIT_OK;
+	r = table_args("denylist4 flush", argc, argv, opts, NULL, 0, &n, NULL);
+	if (r)
+		return r;
+	return table_request(TERN_CMD_DENY4_FLUSH, false, opts->instance,
+			     NULL, NULL, NULL, NULL);
+}
+
+int cmd_denylist4(int argc, char **argv, struct tern_opts *opts)
+{
+	const char *sub;
+
+	if (argc < 1)
+		return tern_usage("'denylist4' needs a command: add, remove, list or flush (try 'tern denylist4 --help')");
+	sub = argv[0];
+	if (args_is_help(sub) || !strcmp(sub, "help")) {
+		fputs(help_denylist4, stdout);
+		return TERN_EXIT_OK;
+	}
+	if (!strcmp(sub, "add"))
+		return change("denylist4 add", help_add, TERN_CMD_DENY4_ADD,
+			      argc - 1, argv + 1, opts);
+	if (!strcmp(sub, "remove"))
+		return change("denylist4 remove", help_remove,
+			      TERN_CMD_DENY4_DEL, argc - 1, argv + 1, opts);
+	if (!strcmp(sub, "list"))
+		return list(argc - 1, argv + 1, opts);
+	if (!strcmp(sub, "flush"))
+		return flush(argc - 1, argv + 1, opts);
+	return tern_usage("unknown command 'denylist4 %s' (try 'tern denylist4 --help')",
+			  sub);
+}

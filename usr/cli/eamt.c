@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * tern CLI: tern eamt add|remove|list|flush (RFC 7757 Explicit Address
+ * Mappings).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "args.h"
+#include "output.h"
+#include "prefix.h"
+#include "tables.h"
+
+static const char help_eamt[] =
+	"Usage: tern [-i NAME] eamt COMMAND [ARGS]\n"
+	"\n"
+	"Manage the Explicit Address Mapping Table (RFC 7757) of an instance:\n"
+	"pairs of an IPv6 and an IPv4 prefix with the same suffix length\n"
+	"(IPv6 length = 96 + IPv4 length) that translate into each other,\n"
+	"before pool6 and regardless of denylist4.\n"
+	"\n"
+	"Commands:\n"
+	"  add PREFIX6 PREFIX4       add an entry\n"
+	"  remove PREFIX6|PREFIX4    remove the entry with this prefix (or both)\n"
+	"  list [--json]             show the entries\n"
+	"  flush                     remove every entry\n"
+	"\n"
+	"A prefix is ADDR/LEN; a bare ADDR means the full length (/128, /32).\n"
+	"Run 'tern eamt COMMAND --help' for details.\n";
+
+static const char help_add[] =
+	"Usage: tern [-i NAME] eamt add PREFIX6 PREFIX4\n"
+	"\n"
+	"Map IPv6 prefix PREFIX6 to IPv4 prefix PREFIX4 and back, keeping the\n"
+	"suffix bits, e.g. 'tern eamt add 2001:db8:6::/120 198.51.100.0/24'.\n"
+	"The lengths must leave the same suffix; no bits may be set past them;\n"
+	"neither prefix may overlap one of an existing entry.\n"
+	"\n"
+	"Options:\n"
+	"  -i, --instance NAME  the instance (default: the only one)\n"
+	"  -h, --help           show this help\n";
+
+static const char help_remove[] =
+	"Usage: tern [-i NAME] eamt remove PREFIX6|PREFIX4 [PREFIX4|PREFIX6]\n"
+	"\n"
+	"Remove the entry with this IPv6 or IPv4 prefix (exactly); with both,\n"
+	"they must be the same entry's.\n"
+	"\n"
+	"Options:\n"
+	"  -i, --instance NAME  the instance (default: the only one)\n"
+	"  -h, --help           show this help\n";
+
+static const char help_list[] =
+	"Usage: tern [-i NAME] eamt list [--json]\n"
+	"\n"
+	"Show the entries, in IPv4 prefix order: IPV6-PREFIX IPV4-PREFIX.\n"
+	"\n"
+	"Options:\n"
+	"  -i, --instance NAME  the instance (default: the only one)\n"
+	"  -j, --json           print a JSON array of objects with the keys\n"
+	"                       prefix6 and prefix4\n"
+	"  -h, --help           show this help\n";
+
+static const char help_flush[] =
+	"Usage: tern [-i NAME] eamt flush\n"
+	"\n"
+	"Remove every entry.\n"
+	"\n"
+	"Options:\n"
+	"  -i, --instance NAME  the instance (default: the only one)\n"
+	"  -h, --help           show this help\n";
+
+/* The prefixes of a request: either may be absent (family 0). */
+struct eam_arg {
+	struct tern_prefix p6;
+	struct tern_prefix p4;
+};
+
+static int put_eam(struct nl_msg *msg, const void *arg)
+{
+	const struct eam_arg *e = arg;
+	struct nlattr *nest;
+
+	nest = nla_nest_start(msg, TERN_A_EAM | NLA_F_NESTED);
+	if (!nest)
+		return -1;
+	if ((e->p6.family && prefix_put(msg, TERN_EAM_PREFIX6, &e->p6) < 0) ||
+	    (e->p4.family && prefix_put(msg, TERN_EAM_PREFIX4, &e->p4) < 0))
+		return -1;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+/* Sorts 1 or 2 prefixes of different families into @e. */
+static int eam_prefixes(const char *cmd, const char **pos, int n,
+			struct eam_arg *e)
+{
+	struct tern_prefix p;
+	int i;
+
+	memset(e, 0, sizeof(*e));
+	for (i = 0; i < n; i++) {
+		if (prefix_parse_any(pos[i], true, &p) < 0)
+			return tern_usage("invalid prefix '%s' (expected ADDR/LEN, IPv6 or IPv4)",
+					  pos[i]);
+		if ((p.family == AF_INET6 ? e->p6 : e->p4).family)
+			return tern_usage("'%s' needs one IPv6 and one IPv4 prefix, not two %s ones",
+					  cmd, p.family == AF_INET6 ? "IPv6" : "IPv4");
+		if (p.family == AF_INET6)
+			e->p6 = p;
+		else
+			e->p4 = p;
+	}
+	return TERN_EXIT_OK;
+}
+
+static int eamt_add(int argc, char **argv, struct tern_opts *opts)
+{
+	const char *cmd = "eamt add";
+	const char *pos[2];
+	struct eam_arg e;
+	int n, r;
+
+	if (table_help(argc, argv, help_add))
+		return TERN_EXIT_OK;
+	r = table_args(cmd, argc, argv, opts, pos, 2, &n, NULL);
+	if (r)
+		return r;
+	if (n < 2)
+		return args_missing(cmd, "PREFIX6 and PREFIX4");
+	r = eam_prefixes(cmd, pos, n, &e);
+	if (r)
+		return r;
+	return table_request(TERN_CMD_EAMT_ADD, false, opts->instance,
+			     put_eam, &e, NULL, NULL);
+}
+
+static int eamt_remove(int argc, char **argv, struct tern_opts *opts)
+{
+	const char *cmd = "eamt remove";
+	const char *pos[2];
+	struct eam_arg e;
+	int n, r;
+
+	if (table_help(argc, argv, help_remove))
+		return TERN_EXIT_OK;
+	r = table_args(cmd, argc, argv, opts, pos, 2, &n, NULL);
+	if (r)
+		return r;
+	if (n < 1)
+		return args_missing(cmd, "PREFIX6 or PREFIX4");
+	r = eam_prefixes(cmd, pos, n, &e);
+	if (r)
+		return r;
+	return table_request(TERN_CMD_EAMT_DEL, false, opts->instance,
+			     put_eam, &e, NULL, NULL);
+}
+
+static int eamt_flush(int argc, char **argv, struct tern_opts *opts)
+{
+	int n, r;
+
+	if (table_help(argc, argv, help_flush))
+		return TERN_EXIT_OK;
+	r = table_args("eamt flush", argc, argv, opts, NULL, 0, &n, NULL);
+	if (r)
+		return r;
+	return table_request(TERN_CMD_EAMT_FLUSH, false, opts->instance,
+			     NULL, NULL, NULL, NULL);
+}
+
+struct eam_list {
+	struct {
+		char p6[PREFIX_STRLEN];
+		char p4[PREFIX_STRLEN];
+	} *v;
+	size_t n, cap;
+};
+
+static int list_reply(struct nlattr **tb, void *arg)
+{
+	static struct nla_policy policy[TERN_EAM_MAX + 1] = {
+		[TERN_EAM_PREFIX6] = { .type = NLA_NESTED },
+		[TERN_EAM_PREFIX4] = { .type = NLA_NESTED },
+	};
+	struct nlattr *e[TERN_EAM_MAX + 1];
+	struct eam_list *list = arg;
+	struct tern_prefix p6, p4;
+
+	if (!tb[TERN_A_EAM] ||
+	    nla_parse_nested(e, TERN_EAM_MAX, tb[TERN_A_EAM], policy) < 0 ||
+	    !e[TERN_EAM_PREFIX6] || !e[TERN_EAM_PREFIX4] ||
+	    prefix_get(e[TERN_EAM_PREFIX6], &p6) < 0 ||
+	    prefix_get(e[TERN_EAM_PREFIX4], &p4) < 0)
+		return tern_fail("malformed reply from the kernel: bad EAMT entry");
+	if (list->n == list->cap) {
+		size_t cap = list->cap ? 2 * list->cap : 16;
+		void *v = realloc(list->v, cap * sizeof(*list->v));
+
+		if (!v)
+			return tern_fail("out of memory");
+		list->v = v;
+		list->cap = cap;
+	}
+	prefix_str(&p6, list->v[list->n].p6);
+	prefix_str(&p4, list->v[list->n].p4);
+	list->n++;
+	return TERN_EXIT_OK;
+}
+
+static int eamt_list(int argc, char **argv, struct tern_opts *opts)
+{
+	struct eam_list list = { 0 };
+	bool json = false, first;
+	int status, n, w6;
+	size_t i;
+
+	if (table_help(argc, argv, help_list))
+		return TERN_EXIT_OK;
+	status = table_args("eamt list", argc, argv, opts, NULL, 0, &n, &json);
+	if (status)
+		return status;
+	status = table_request(TERN_CMD_EAMT_GET, true, opts->instance,
+			       NULL, NULL, list_reply, &list);
+	if (!status && json) {
+		putchar('[');
+		for (i = 0; i < list.n; i++) {
+			first = true;
+			printf("%s{", i ? "," : "");
+			json_key(&first, "prefix6");
+			json_string(list.v[i].p6);
+			json_key(&first, "prefix4");
+			json_string(list.v[i].p4);
+			putchar('}');
+		}
+		puts("]");
+	} else if (!status) {
+		w6 = strlen("IPV6-PREFIX");
+		for (i = 0; i < list.n; i++)
+			if ((int)strlen(list.v[i].p6) > w6)
+				w6 = strlen(list.v[i].p6);
+		printf("%-*s %s\n", w6, "IPV6-PREFIX", "IPV4-PREFIX");
+		for (i = 0; i < list.n; i++)
+			printf("%-*s %s\n", w6, list.v[i].p6, list.v[i].p4);
+	}
+	free(list.v);
+	return status;
+}
+
+int cmd_eamt(int argc, char **argv, struct tern_opts *opts)
+{
+	const char *sub;
+
+	if (argc < 1)
+		return tern_usage("'eamt' needs a command: add, remove, list or flush (try 'tern eamt --help')");
+	sub = argv[0];
+	if (args_is_help(sub) || !strcmp(sub, "help")) {
+		fputs(help_eamt, stdout);
+		return TERN_EXIT_OK;
+	}
+	if (!strcmp(sub, "add"))
+		return eamt_add(argc - 1, argv + 1, opts);
+	if (!strcmp(sub, "remove"))
+		return eamt_remove(argc - 1, argv + 1, opts);
+	if (!strcmp(sub, "list"))
+		return eamt_list(argc - 1, argv + 1, opts);
+	if (!strcmp(sub, "flush"))
+		return eamt_flush(argc - 1, argv + 1, opts);
+	return tern_usage("unknown command 'eamt %s' (try 'tern eamt --help')",
+			  sub);
+}
