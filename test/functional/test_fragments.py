@@ -408,3 +408,25 @@ def test_atomic_fragment_6to4(xlat, ident):
                         dst=SINK4)
     assert raw[20:] == udp_datagram(H6_4, SINK4, 40000, 4000, DATA[:100])
     c.expect({"xlat-6to4": 1})
+
+
+# --- Other transport protocols --------------------------------------------
+
+
+def test_other_protocol_fragments_4to6(xlat):
+    """RFC 7915 4.5: every transport protocol is forwarded; its fragments
+    are copied untouched (protocol 253, for experimentation)."""
+    c = xlat.counters()
+    data = DATA[:900]
+    frames = collect6(xlat, frags4(data, 253, [456], ident=0x0253))
+    assert check_frags6(frames, 0x0253, 253) == data
+    c.expect({"xlat-4to6": 2})
+
+
+def test_other_protocol_fragments_6to4(xlat):
+    """RFC 7915 5.5: the same, IPv6 fragments -> IPv4 fragments."""
+    c = xlat.counters()
+    data = DATA[:900]
+    frames = collect4(xlat, frags6(data, 253, [456], ident=0x00010253))
+    assert check_frags4(frames, 0x0253, 253) == data
+    c.expect({"xlat-6to4": 2})

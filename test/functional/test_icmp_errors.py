@@ -281,6 +281,22 @@ def test_informational_other_than_echo_4to6(xlat, type4):
     dropped46(xlat, pkt, "drop-icmp-info")
 
 
+@pytest.mark.parametrize("dst", ["224.0.0.22", SINK6_4],
+                         ids=["multicast", "unicast"])
+def test_igmp_not_translated_4to6(xlat, dst):
+    """RFC 7915 4.2: IGMP messages SHOULD be silently dropped (single-hop,
+    or multicast routing that must not cross a translator)."""
+    igmp = with_csum(bytes([0x16, 0, 0, 0]) + ternlib.addr4("239.1.2.3"), 2)
+    pkt = ip4_packet(H4, dst, 2, igmp, ttl=1 if dst != SINK6_4 else 64,
+                     options=bytes([148, 4, 0, 0]))     # Router Alert
+    c = xlat.counters()
+    with xlat.cap6() as cap:
+        xlat.send4(pkt)
+        cap.none(is_ip6(src=H4_6))
+    d = c.delta()
+    assert "xlat-4to6" not in d and sum(d.values()) == 1, d
+
+
 # Frag Needed -> Packet Too Big: MTU = max(1280, min(m + 20, IPv6 next-hop
 # MTU, MTU of the IPv4 interface the error came in on + 20)).
 @pytest.mark.parametrize("m,mtu4,mtu6,want", [
