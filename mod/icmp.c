@@ -8,6 +8,7 @@
 #include <linux/icmp.h>
 #include <linux/icmpv6.h>
 #include <net/icmp.h>
+#include <net/ipv6.h>
 #include <net/ip.h>
 #include <net/route.h>
 #include "icmp.h"
@@ -76,4 +77,186 @@ void tern_icmp4_error(struct sk_buff *skb, int type, int code, __be32 info)
 void tern_icmp6_error(struct sk_buff *skb, u8 type, u8 code, u32 info)
 {
 	icmpv6_send(skb, type, code, info);
+}
+
+/*
+ * RFC 7915 4.2: ICMPv4 error type/code -> ICMPv6. Returns 0, or -1 for a
+ * message the translator silently drops. *@ptr is set for the Parameter
+ * Problem that Protocol Unreachable becomes (pointer to Next Header).
+ */
+int tern_icmp4_err_map(u8 type, u8 code, u8 *type6, u8 *code6, int *ptr)
+{
+	*ptr = -1;
+	switch (type) {
+	case ICMP_DEST_UNREACH:
+		switch (code) {
+		case ICMP_NET_UNREACH:
+		case ICMP_HOST_UNREACH:
+		case ICMP_SR_FAILED:
+		case ICMP_NET_UNKNOWN:
+		case ICMP_HOST_UNKNOWN:
+		case ICMP_HOST_ISOLATED:
+		case ICMP_NET_UNR_TOS:
+		case ICMP_HOST_UNR_TOS:
+			*type6 = ICMPV6_DEST_UNREACH;
+			*code6 = ICMPV6_NOROUTE;
+			return 0;
+		case ICMP_NET_ANO:
+		case ICMP_HOST_ANO:
+		case ICMP_PKT_FILTERED:
+		case ICMP_PREC_CUTOFF:
+			*type6 = ICMPV6_DEST_UNREACH;
+			*code6 = ICMPV6_ADM_PROHIBITED;
+			return 0;
+		case ICMP_PORT_UNREACH:
+			*type6 = ICMPV6_DEST_UNREACH;
+			*code6 = ICMPV6_PORT_UNREACH;
+			return 0;
+		case ICMP_PROT_UNREACH:
+			*type6 = ICMPV6_PARAMPROB;
+			*code6 = ICMPV6_UNK_NEXTHDR;
+			*ptr = offsetof(struct ipv6hdr, nexthdr);
+			return 0;
+		case ICMP_FRAG_NEEDED:
+			*type6 = ICMPV6_PKT_TOOBIG;
+			*code6 = 0;
+			return 0;
+		}
+		return -1;	/* 14 (precedence violation) and unknown codes */
+	case ICMP_TIME_EXCEEDED:
+		*type6 = ICMPV6_TIME_EXCEED;
+		*code6 = code;
+		return 0;
+	case ICMP_PARAMETERPROB:
+		if (code != 0 && code != 2)
+			return -1;
+		*type6 = ICMPV6_PARAMPROB;
+		*code6 = ICMPV6_HDR_FIELD;
+		return 0;
+	}
+	return -1;	/* Source Quench, Redirect, anything else */
+}
+
+/* RFC 7915 5.2: ICMPv6 error type/code -> ICMPv4; 0 or -1 (dropped). */
+int tern_icmp6_err_map(u8 type, u8 code, u8 *type4, u8 *code4)
+{
+	switch (type) {
+	case ICMPV6_DEST_UNREACH:
+		*type4 = ICMP_DEST_UNREACH;
+		switch (code) {
+		case ICMPV6_NOROUTE:
+		case ICMPV6_NOT_NEIGHBOUR:
+		case ICMPV6_ADDR_UNREACH:
+			*code4 = ICMP_HOST_UNREACH;
+			return 0;
+		case ICMPV6_ADM_PROHIBITED:
+			*code4 = ICMP_HOST_ANO;
+			return 0;
+		case ICMPV6_PORT_UNREACH:
+			*code4 = ICMP_PORT_UNREACH;
+			return 0;
+		}
+		return -1;
+	case ICMPV6_PKT_TOOBIG:
+		*type4 = ICMP_DEST_UNREACH;
+		*code4 = ICMP_FRAG_NEEDED;
+		return 0;
+	case ICMPV6_TIME_EXCEED:
+		*type4 = ICMP_TIME_EXCEEDED;
+		*code4 = code;
+		return 0;
+	case ICMPV6_PARAMPROB:
+		if (code == ICMPV6_HDR_FIELD) {
+			*type4 = ICMP_PARAMETERPROB;
+			*code4 = 0;
+			return 0;
+		}
+		if (code == ICMPV6_UNK_NEXTHDR) {
+			*type4 = ICMP_DEST_UNREACH;
+			*code4 = ICMP_PROT_UNREACH;
+			return 0;
+		}
+		return -1;
+	}
+	return -1;
+}
+
+/* RFC 7915 Figure 3: IPv4 header byte -> IPv6 header byte, or -1. */
+int tern_icmp_ptr_4to6(u32 ptr)
+{
+	switch (ptr) {
+	case 0:
+		return 0;	/* Version/IHL -> Version/Traffic Class */
+	case 1:
+		return 1;	/* Type of Service -> Traffic Class/Flow Label */
+	case 2:
+	case 3:
+		return 4;	/* Total Length -> Payload Length */
+	case 8:
+		return 7;	/* Time to Live -> Hop Limit */
+	case 9:
+		return 6;	/* Protocol -> Next Header */
+	}
+	if (ptr >= 12 && ptr <= 15)
+		return 8;	/* Source Address */
+	if (ptr >= 16 && ptr <= 19)
+		return 24;	/* Destination Address */
+	return -1;
+}
+
+/* RFC 7915 Figure 6: IPv6 header byte -> IPv4 header byte, or -1. */
+int tern_icmp_ptr_6to4(u32 ptr)
+{
+	switch (ptr) {
+	case 0:
+		return 0;
+	case 1:
+		return 1;
+	case 4:
+	case 5:
+		return 2;
+	case 6:
+		return 9;
+	case 7:
+		return 8;
+	}
+	if (ptr >= 8 && ptr <= 23)
+		return 12;
+	if (ptr >= 24 && ptr <= 39)
+		return 16;
+	return -1;
+}
+
+/*
+ * RFC 7915 4.2: the MTU of a Packet Too Big made of a Fragmentation Needed
+ * advertising @mtu4 (0: a pre-RFC 1191 router; guess from the plateaus and
+ * the Total Length @tot_len of the packet in error). @mtu6_out: the IPv6
+ * next hop's; @mtu4_in: the IPv4 interface the error came in on.
+ */
+u32 tern_icmp_mtu_4to6(const u16 *plateaus, unsigned int n, u32 mtu4,
+		       u32 tot_len, u32 mtu6_out, u32 mtu4_in)
+{
+	unsigned int i;
+	u32 mtu;
+
+	if (!mtu4) {
+		mtu4 = IPV6_MIN_MTU;
+		for (i = 0; i < n; i++) {
+			if (plateaus[i] < tot_len && plateaus[i] >= IPV6_MIN_MTU) {
+				mtu4 = plateaus[i];
+				break;
+			}
+		}
+	}
+	mtu = min3(mtu4 + 20, mtu6_out, mtu4_in + 20);
+	return max_t(u32, mtu, IPV6_MIN_MTU);
+}
+
+/* RFC 7915 5.2: the MTU of a Fragmentation Needed made of a Packet Too Big. */
+u32 tern_icmp_mtu_6to4(u32 mtu6, u32 mtu4_out, u32 mtu6_in)
+{
+	u32 mtu = min3(mtu6 > 20 ? mtu6 - 20 : 0, mtu4_out,
+		       mtu6_in > 20 ? mtu6_in - 20 : 0);
+
+	return clamp_t(u32, mtu, 68, 0xffff);
 }

@@ -26,6 +26,16 @@ static const struct nla_policy tern_prefix4_policy[TERN_PREFIX_MAX + 1] = {
 	[TERN_PREFIX_LEN] = NLA_POLICY_MAX(NLA_U8, 32),
 };
 
+/*
+ * Not NLA_POLICY_RANGE: its bounds are s16, so 65535 would read as -1 (a
+ * WARN in nla_get_range_unsigned() and no upper bound at all). Not const:
+ * 6.1's nla_policy points to a mutable one.
+ */
+static struct netlink_range_validation tern_lowest_ipv6_mtu_range = {
+	.min = IPV6_MIN_MTU,
+	.max = IP_MAX_MTU,
+};
+
 static const struct nla_policy tern_globals_policy[TERN_G_MAX + 1] = {
 	[TERN_G_ENABLED] = NLA_POLICY_MAX(NLA_U8, 1),
 	[TERN_G_POOL6] = NLA_POLICY_NESTED(tern_prefix6_policy),
@@ -34,8 +44,8 @@ static const struct nla_policy tern_globals_policy[TERN_G_MAX + 1] = {
 	[TERN_G_OVERRIDE_TOS] = NLA_POLICY_MAX(NLA_U8, 1),
 	[TERN_G_TOS] = { .type = NLA_U8 },
 	[TERN_G_AMEND_UDP_CSUM0] = NLA_POLICY_MAX(NLA_U8, 1),
-	[TERN_G_LOWEST_IPV6_MTU] = NLA_POLICY_RANGE(NLA_U32, IPV6_MIN_MTU,
-						    IP_MAX_MTU),
+	[TERN_G_LOWEST_IPV6_MTU] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &tern_lowest_ipv6_mtu_range),
 	[TERN_G_MTU_PLATEAUS] = { .type = NLA_BINARY,
 				  .len = TERN_PLATEAUS_MAX * sizeof(u16) },
 	[TERN_G_RFC6791V4] = NLA_POLICY_NESTED(tern_prefix4_policy),

@@ -42,6 +42,9 @@ int tern_parse6(struct sk_buff *skb, struct tern_pkt *p)
 		return TERN_STAT_DROP_TRUNCATED;
 	nexthdr = ipv6_hdr(skb)->nexthdr;
 	p->rthdr_segleft_pos = -1;
+	p->frag6 = -1;
+	p->fragment = false;
+	p->nonfirst = false;
 
 	for (i = 0; ; i++) {
 		u8 buf[4];
@@ -53,7 +56,9 @@ int tern_parse6(struct sk_buff *skb, struct tern_pkt *p)
 		case NEXTHDR_DEST:
 			break;
 		case NEXTHDR_FRAGMENT:
-			return TERN_STAT_DROP_FRAGMENT;
+			if (p->frag6 >= 0)
+				return TERN_STAT_DROP_FRAGMENT;
+			break;
 		default:
 			goto upper;
 		}
@@ -69,8 +74,21 @@ int tern_parse6(struct sk_buff *skb, struct tern_pkt *p)
 			p->rthdr_segleft_pos = off + 3;
 			return TERN_STAT_DROP_ROUTING_HDR;
 		}
+		if (nexthdr == NEXTHDR_FRAGMENT) {
+			__be16 fo = *(const __be16 *)(h + 2);
+
+			p->frag6 = off;
+			p->nonfirst = !!(fo & htons(IP6_OFFSET));
+			p->fragment = !!(fo & htons(IP6_OFFSET | IP6_MF));
+			off += sizeof(struct frag_hdr);
+			/* Headers after it are in the fragmentable part. */
+			if (p->fragment && ipv6_ext_hdr(h[0]) &&
+			    h[0] != NEXTHDR_NONE)
+				return TERN_STAT_DROP_FRAGMENT;
+		} else {
+			off += ipv6_optlen((const struct ipv6_opt_hdr *)h);
+		}
 		nexthdr = h[0];
-		off += ipv6_optlen((const struct ipv6_opt_hdr *)h);
 	}
 
 upper:
@@ -78,7 +96,7 @@ upper:
 		return TERN_STAT_DROP_TRUNCATED;
 	p->l3len = off;
 	p->proto = nexthdr;
-	p->l4len = tern_l4len(nexthdr);
+	p->l4len = p->nonfirst ? 0 : tern_l4len(nexthdr);
 	if (!pskb_may_pull(skb, off + p->l4len))
 		return TERN_STAT_DROP_TRUNCATED;
 	return 0;
@@ -91,8 +109,11 @@ int tern_parse4(struct sk_buff *skb, struct tern_pkt *p)
 	p->l3len = iph->ihl * 4;
 	p->proto = iph->protocol;
 	p->rthdr_segleft_pos = -1;
+	p->frag6 = -1;
+	p->fragment = ip_is_fragment(iph);
+	p->nonfirst = !!(iph->frag_off & htons(IP_OFFSET));
 	/* Only the first fragment carries the transport header. */
-	p->l4len = ip_is_fragment(iph) ? 0 : tern_l4len(p->proto);
+	p->l4len = p->nonfirst ? 0 : tern_l4len(p->proto);
 	if (!pskb_may_pull(skb, p->l3len + p->l4len))
 		return TERN_STAT_DROP_TRUNCATED;
 	return 0;

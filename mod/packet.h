@@ -11,6 +11,9 @@ struct tern_pkt {
 	unsigned int l4len;	/* transport header bytes we touch */
 	u8 proto;		/* upper-layer protocol */
 	int rthdr_segleft_pos;	/* IPv6: offset of a non-zero Segments Left */
+	int frag6;		/* IPv6: offset of the Fragment header, or -1 */
+	bool fragment;		/* a fragment (offset or More Fragments) */
+	bool nonfirst;		/* a fragment other than the first */
 };
 
 int tern_parse6(struct sk_buff *skb, struct tern_pkt *p);

@@ -11,9 +11,13 @@
 #include <net/route.h>
 #include "route.h"
 
-/* Returns a referenced unicast (or local) route, or NULL. */
-struct dst_entry *tern_route4(struct net *net, const struct sk_buff *skb,
-			      __be32 saddr, __be32 daddr, u8 tos, u8 proto)
+/*
+ * Returns a referenced unicast (or local) route, or NULL. With @saddr 0,
+ * *@src gets the source the kernel would pick.
+ */
+struct dst_entry *tern_route4_src(struct net *net, const struct sk_buff *skb,
+				  __be32 saddr, __be32 daddr, u8 tos, u8 proto,
+				  __be32 *src)
 {
 	struct flowi4 fl4 = {
 		.daddr = daddr,
@@ -33,7 +37,16 @@ struct dst_entry *tern_route4(struct net *net, const struct sk_buff *skb,
 		ip_rt_put(rt);
 		return NULL;
 	}
+	*src = fl4.saddr;
 	return &rt->dst;
+}
+
+struct dst_entry *tern_route4(struct net *net, const struct sk_buff *skb,
+			      __be32 saddr, __be32 daddr, u8 tos, u8 proto)
+{
+	__be32 src;
+
+	return tern_route4_src(net, skb, saddr, daddr, tos, proto, &src);
 }
 
 struct dst_entry *tern_route6(struct net *net, const struct sk_buff *skb,

@@ -7,6 +7,9 @@
 struct net;
 struct in6_addr;
 
+struct dst_entry *tern_route4_src(struct net *net, const struct sk_buff *skb,
+				  __be32 saddr, __be32 daddr, u8 tos, u8 proto,
+				  __be32 *src);
 struct dst_entry *tern_route4(struct net *net, const struct sk_buff *skb,
 			      __be32 saddr, __be32 daddr, u8 tos, u8 proto);
 struct dst_entry *tern_route6(struct net *net, const struct sk_buff *skb,

@@ -16,32 +16,27 @@
 #include <net/netfilter/nf_conntrack.h>
 #include "compat.h"
 #include "csum.h"
+#include "frag.h"
 #include "icmp.h"
+#include "icmp_err.h"
 #include "mapping.h"
 #include "packet.h"
 #include "route.h"
 #include "xlat.h"
 
-struct tern_addrs6 {
-	struct in6_addr saddr;
-	struct in6_addr daddr;
-};
-
-/* Checks and address mapping; returns 0 to translate or sets a verdict. */
-static int tern_4to6_addrs(struct tern_instance *inst,
+/* Destination checks and mapping; returns 0 to go on or sets a verdict. */
+static int tern_4to6_daddr(struct tern_instance *inst,
 			   const struct tern_config *cfg,
-			   const struct iphdr *iph, struct tern_addrs6 *a6,
-			   unsigned int *verdict)
+			   const struct iphdr *iph, struct in6_addr *daddr,
+			   int *dvia, unsigned int *verdict)
 {
-	int svia, dvia;
-
 	if (tern_addr4_never_translated(iph->daddr) ||
 	    tern_addr4_never_translated(iph->saddr)) {
 		*verdict = tern_pass(inst, TERN_STAT_PASS_SPECIAL4);
 		return -1;
 	}
-	dvia = tern_map_4to6(inst, cfg, iph->daddr, &a6->daddr);
-	if (dvia == TERN_VIA_NONE) {
+	*dvia = tern_map_4to6(inst, cfg, iph->daddr, daddr);
+	if (*dvia == TERN_VIA_NONE) {
 		*verdict = tern_pass(inst, TERN_STAT_PASS_NO_MAPPING);
 		return -1;
 	}
@@ -49,18 +44,29 @@ static int tern_4to6_addrs(struct tern_instance *inst,
 		*verdict = tern_pass(inst, TERN_STAT_PASS_LOCAL);
 		return -1;
 	}
-	svia = tern_map_4to6(inst, cfg, iph->saddr, &a6->saddr);
-	if (svia == TERN_VIA_NONE) {
-		*verdict = tern_drop(inst, TERN_STAT_DROP_SRC_UNTRANSLATABLE);
-		return -1;
-	}
-	if (cfg->strict_wkp && tern_prefix6_is_wkp(&cfg->pool6) &&
-	    ((svia == TERN_VIA_POOL6 && tern_addr4_is_nonglobal(iph->saddr)) ||
-	     (dvia == TERN_VIA_POOL6 && tern_addr4_is_nonglobal(iph->daddr)))) {
-		*verdict = tern_drop(inst, TERN_STAT_DROP_WKP_NONGLOBAL);
-		return -1;
-	}
 	return 0;
+}
+
+/*
+ * Source mapping, and the Well-Known Prefix rule for both addresses.
+ * Returns TERN_VIA_NONE with *@why set if the packet cannot be translated.
+ */
+int tern_4to6_saddr(const struct tern_instance *inst,
+		    const struct tern_config *cfg, __be32 saddr, __be32 daddr,
+		    int dvia, struct in6_addr *a6, int *why)
+{
+	int svia = tern_map_4to6(inst, cfg, saddr, a6);
+
+	*why = TERN_STAT_DROP_SRC_UNTRANSLATABLE;
+	if (svia == TERN_VIA_NONE)
+		return svia;
+	if (cfg->strict_wkp && tern_prefix6_is_wkp(&cfg->pool6) &&
+	    ((svia == TERN_VIA_POOL6 && tern_addr4_is_nonglobal(saddr)) ||
+	     (dvia == TERN_VIA_POOL6 && tern_addr4_is_nonglobal(daddr)))) {
+		*why = TERN_STAT_DROP_WKP_NONGLOBAL;
+		return TERN_VIA_NONE;
+	}
+	return svia;
 }
 
 static void tern_gso_4to6(struct sk_buff *skb)
@@ -73,33 +79,128 @@ static void tern_gso_4to6(struct sk_buff *skb)
 	}
 }
 
+/* Checks of the transport header; returns 0 or the reason for a drop. */
+static int tern_4to6_l4_check(const struct tern_config *cfg,
+			      const struct sk_buff *skb,
+			      const struct tern_pkt *p, u8 *type6, bool *amend)
+{
+	const void *l4 = skb->data + p->l3len;
+
+	*amend = false;
+	if (p->proto == IPPROTO_ICMP) {
+		if (p->fragment)
+			return TERN_STAT_DROP_ICMP_FRAGMENT;
+		return tern_icmp_drop_reason(tern_icmp4_classify(*(u8 *)l4,
+								 type6));
+	}
+	/*
+	 * RFC 7915 4.5: IPv6 needs a UDP checksum. Computing it means reading
+	 * the whole datagram: only for unfragmented ones, and only when asked.
+	 */
+	if (p->proto == IPPROTO_UDP && !p->nonfirst &&
+	    !((struct udphdr *)l4)->check &&
+	    skb->ip_summed != CHECKSUM_PARTIAL) {
+		if (!cfg->amend_udp_csum0 || p->fragment)
+			return TERN_STAT_DROP_UDP_CSUM0;
+		*amend = true;
+	}
+	return 0;
+}
+
+/* The transport checksum, for the new pseudo-header. */
+static void tern_4to6_csum(struct sk_buff *skb, const struct tern_pkt *p,
+			   const struct iphdr *ip4, const struct in6_addr *a6,
+			   u8 type6, bool amend)
+{
+	unsigned int len = skb->len - p->l3len;
+	void *l4 = skb->data + p->l3len;
+
+	if (p->nonfirst)
+		return;
+	if (p->proto == IPPROTO_ICMP) {
+		struct icmphdr *ih = l4;
+
+		tern_csum_icmp(&ih->checksum, (u8 *)ih, type6,
+			       tern_csum_pseudo6(&a6[0], &a6[1], len,
+						 IPPROTO_ICMPV6), true);
+	} else if (amend) {
+		struct udphdr *uh = l4;
+
+		uh->check = csum_ipv6_magic(&a6[0], &a6[1], len, IPPROTO_UDP,
+					    skb_checksum(skb, p->l3len, len, 0));
+		if (!uh->check)
+			uh->check = CSUM_MANGLED_0;
+	} else {
+		tern_csum_l4_pseudo(skb, p->proto, l4,
+				    tern_csum_diff(&ip4->saddr, 8, a6, 32));
+	}
+}
+
+/* Writes the IPv6 header (and Fragment header) over the IPv4 one. */
+static void tern_4to6_header(struct sk_buff *skb, const struct tern_config *cfg,
+			     const struct iphdr *ip4, const struct tern_pkt *p,
+			     const struct in6_addr *a6, u8 proto)
+{
+	unsigned int hlen = sizeof(struct ipv6hdr) +
+			    (p->fragment ? sizeof(struct frag_hdr) : 0);
+	int hdiff = (int)hlen - (int)p->l3len;
+	struct ipv6hdr *ip6h;
+
+	if (hdiff >= 0)
+		skb_push(skb, hdiff);
+	else
+		skb_pull(skb, -hdiff);
+	skb_reset_network_header(skb);
+	skb_set_transport_header(skb, hlen);
+	ip6h = ipv6_hdr(skb);
+	ip6_flow_hdr(ip6h, cfg->zeroize_tc ? 0 : ip4->tos, 0);
+	ip6h->payload_len = htons(skb->len - sizeof(*ip6h));
+	ip6h->nexthdr = proto;
+	ip6h->hop_limit = ip4->ttl - 1;
+	ip6h->saddr = a6[0];
+	ip6h->daddr = a6[1];
+	if (p->fragment) {
+		struct frag_hdr *fh = (struct frag_hdr *)(ip6h + 1);
+		u16 fo = ntohs(ip4->frag_off);
+
+		ip6h->nexthdr = NEXTHDR_FRAGMENT;
+		fh->nexthdr = proto;
+		fh->reserved = 0;
+		fh->frag_off = htons((fo & IP_OFFSET) << 3 |
+				     (fo & IP_MF ? IP6_MF : 0));
+		fh->identification = htonl(ntohs(ip4->id));
+	}
+}
+
 unsigned int tern_xlat_4to6(struct tern_instance *inst, struct sk_buff *skb)
 {
 	const struct tern_config *cfg = tern_instance_config(inst);
-	struct tern_addrs6 a6;
+	struct in6_addr a6[2];	/* saddr, daddr */
 	struct dst_entry *dst;
-	struct ipv6hdr *ip6h;
 	struct iphdr ip4;
 	struct tern_pkt p;
-	unsigned int payload_len, mtu, verdict;
+	unsigned int len6, mtu, verdict, limit;
 	u8 proto, type6 = 0;
-	int hdiff, why;
-	bool df, amend = false;
-	void *l4;
+	int hdiff, why, dvia;
+	bool df, amend;
 
 	if (!cfg->enabled)
 		return tern_pass(inst, TERN_STAT_PASS_DISABLED);
 	if (skb->pkt_type != PACKET_HOST)
 		return tern_pass(inst, TERN_STAT_PASS_OTHERHOST);
 	ip4 = *ip_hdr(skb);
-	if (tern_4to6_addrs(inst, cfg, &ip4, &a6, &verdict))
+	if (tern_4to6_daddr(inst, cfg, &ip4, &a6[1], &dvia, &verdict))
 		return verdict;
 
 	why = tern_parse4(skb, &p);
 	if (why)
 		return tern_drop(inst, why);
-	if (ip_is_fragment(&ip4))
-		return tern_drop(inst, TERN_STAT_DROP_FRAGMENT);
+	if (p.proto == IPPROTO_ICMP && !p.fragment &&
+	    tern_icmp4_classify(skb->data[p.l3len], &type6) == TERN_ICMP_ERROR)
+		return tern_icmp_err_4to6(inst, cfg, skb, &p, &a6[1], dvia);
+	if (tern_4to6_saddr(inst, cfg, ip4.saddr, ip4.daddr, dvia, &a6[0],
+			    &why) == TERN_VIA_NONE)
+		return tern_drop(inst, why);
 	if (ip4.ttl <= 1) {
 		tern_icmp4_error(skb, ICMP_TIME_EXCEEDED, ICMP_EXC_TTL, 0);
 		return tern_drop(inst, TERN_STAT_DROP_TTL);
@@ -108,51 +209,46 @@ unsigned int tern_xlat_4to6(struct tern_instance *inst, struct sk_buff *skb)
 		tern_icmp4_error(skb, ICMP_DEST_UNREACH, ICMP_SR_FAILED, 0);
 		return tern_drop(inst, TERN_STAT_DROP_SRCROUTE);
 	}
-
-	proto = p.proto;
-	l4 = skb->data + p.l3len;
-	/*
-	 * RFC 7915 4.5: IPv6 needs a UDP checksum. Computing it means reading
-	 * the whole payload, so it is done only when asked (fragments, whose
-	 * payload is incomplete, never reach here).
-	 */
-	if (proto == IPPROTO_UDP && !((struct udphdr *)l4)->check &&
-	    skb->ip_summed != CHECKSUM_PARTIAL) {
-		if (!cfg->amend_udp_csum0)
-			return tern_drop(inst, TERN_STAT_DROP_UDP_CSUM0);
-		amend = true;
-	}
-	if (proto == IPPROTO_ICMP) {
-		why = tern_icmp_drop_reason(tern_icmp4_classify(*(u8 *)l4, &type6));
-		if (why)
-			return tern_drop(inst, why);
-		proto = IPPROTO_ICMPV6;
-	}
+	why = tern_4to6_l4_check(cfg, skb, &p, &type6, &amend);
+	if (why)
+		return tern_drop(inst, why);
+	proto = p.proto == IPPROTO_ICMP ? IPPROTO_ICMPV6 : p.proto;
 	if (skb_is_gso(skb) && (skb_shinfo(skb)->gso_type & ~TERN_GSO_OK))
 		return tern_drop(inst, TERN_STAT_DROP_OUTPUT);
 
-	payload_len = skb->len - p.l3len;
-
-	dst = tern_route6(inst->net, skb, &a6.saddr, &a6.daddr, proto);
+	dst = tern_route6(inst->net, skb, &a6[0], &a6[1], proto);
 	if (!dst) {
 		tern_icmp4_error(skb, ICMP_DEST_UNREACH, ICMP_HOST_UNREACH, 0);
 		return tern_drop(inst, TERN_STAT_DROP_NO_ROUTE);
 	}
 
-	df = ip4.frag_off & htons(IP_DF);
+	/* RFC 7915 4.1: fragments and DF=0 packets may be fragmented. */
+	df = (ip4.frag_off & htons(IP_DF)) && !p.fragment;
+	len6 = skb->len - p.l3len + sizeof(struct ipv6hdr) +
+	       (p.fragment ? sizeof(struct frag_hdr) : 0);
 	mtu = dst_mtu(dst);
 	skb_set_transport_header(skb, p.l3len);
-	if (df && payload_len + sizeof(*ip6h) > mtu &&
+	if (df && len6 > mtu &&
 	    !(skb_is_gso(skb) &&
-	      skb_gso_validate_network_len(skb, mtu + p.l3len - sizeof(*ip6h)))) {
+	      skb_gso_validate_network_len(skb, mtu + p.l3len -
+					   sizeof(struct ipv6hdr)))) {
 		dst_release(dst);
 		tern_icmp4_error(skb, ICMP_DEST_UNREACH, ICMP_FRAG_NEEDED,
 				 htonl(mtu - 20));
 		return tern_drop(inst, TERN_STAT_DROP_TOO_BIG);
 	}
+	limit = min(cfg->lowest_ipv6_mtu, mtu);
+	if (!df && skb_is_gso(skb) &&
+	    !skb_gso_validate_network_len(skb, limit + p.l3len -
+					  sizeof(struct ipv6hdr) -
+					  sizeof(struct frag_hdr))) {
+		/* Fragmenting a super-packet: not worth it, and very rare. */
+		dst_release(dst);
+		return tern_drop(inst, TERN_STAT_DROP_OUTPUT);
+	}
 
 	/* From here on the packet is modified: no way back to NF_ACCEPT. */
-	hdiff = (int)sizeof(*ip6h) - (int)p.l3len;
+	hdiff = (int)len6 - (int)skb->len;
 	if (skb_ensure_writable(skb, p.l3len + p.l4len) ||
 	    (hdiff > 0 && skb_cow_head(skb, hdiff)) ||
 	    (proto == IPPROTO_ICMPV6 && skb->ip_summed == CHECKSUM_PARTIAL &&
@@ -161,53 +257,20 @@ unsigned int tern_xlat_4to6(struct tern_instance *inst, struct sk_buff *skb)
 		return tern_drop(inst, TERN_STAT_DROP_NOMEM);
 	}
 	skb_forward_csum(skb);
-
-	l4 = skb->data + p.l3len;
-	if (proto == IPPROTO_ICMPV6) {
-		struct icmphdr *ih = l4;
-
-		tern_csum_icmp(&ih->checksum, (u8 *)ih, type6,
-			       tern_csum_pseudo6(&a6.saddr, &a6.daddr,
-						 payload_len, IPPROTO_ICMPV6),
-			       true);
-	} else if (amend) {
-		struct udphdr *uh = l4;
-
-		uh->check = csum_ipv6_magic(&a6.saddr, &a6.daddr, payload_len,
-					    IPPROTO_UDP,
-					    skb_checksum(skb, p.l3len, payload_len, 0));
-		if (!uh->check)
-			uh->check = CSUM_MANGLED_0;
-	} else {
-		tern_csum_l4_pseudo(skb, proto, l4,
-				    tern_csum_diff(&ip4.saddr, 8, &a6, 32));
-	}
-
-	if (hdiff >= 0)
-		skb_push(skb, hdiff);
-	else
-		skb_pull(skb, -hdiff);
-	skb_reset_network_header(skb);
-	skb_set_transport_header(skb, sizeof(*ip6h));
-	ip6h = ipv6_hdr(skb);
-	ip6_flow_hdr(ip6h, cfg->zeroize_tc ? 0 : ip4.tos, 0);
-	ip6h->payload_len = htons(payload_len);
-	ip6h->nexthdr = proto;
-	ip6h->hop_limit = ip4.ttl - 1;
-	ip6h->saddr = a6.saddr;
-	ip6h->daddr = a6.daddr;
+	tern_4to6_csum(skb, &p, &ip4, a6, type6, amend);
+	tern_4to6_header(skb, cfg, &ip4, &p, a6, proto);
 
 	skb->protocol = htons(ETH_P_IPV6);
 	if (skb_is_gso(skb))
 		tern_gso_4to6(skb);
 	memset(IP6CB(skb), 0, sizeof(*IP6CB(skb)));
-	if (!df && payload_len + sizeof(*ip6h) > TERN_LOWEST_IPV6_MTU) {
-		/* RFC 7915 4.1: fragment to fit the lowest IPv6 MTU. */
-		skb->ignore_df = 1;
-		IP6CB(skb)->frag_max_size = TERN_LOWEST_IPV6_MTU;
-	}
 	nf_reset_ct(skb);
 	skb_clear_tstamp(skb);
+	if (!df && !skb_is_gso(skb) && skb->len > limit) {
+		tern_frag6_output(inst->net, skb, dst, limit,
+				  htonl(ntohs(ip4.id)));
+		return tern_stolen(inst, TERN_STAT_XLAT_46);
+	}
 	tern_output(inst->net, skb, dst);
 	return tern_stolen(inst, TERN_STAT_XLAT_46);
 }

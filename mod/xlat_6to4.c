@@ -17,22 +17,21 @@
 #include "compat.h"
 #include "csum.h"
 #include "icmp.h"
+#include "icmp_err.h"
 #include "ipid.h"
 #include "mapping.h"
 #include "packet.h"
 #include "route.h"
 #include "xlat.h"
 
-/* Checks and address mapping; returns 0 to translate or a verdict. */
-static int tern_6to4_addrs(struct tern_instance *inst,
+/* Destination checks and mapping; returns 0 to go on or sets a verdict. */
+static int tern_6to4_daddr(struct tern_instance *inst,
 			   const struct tern_config *cfg,
-			   const struct ipv6hdr *ip6, __be32 *saddr,
-			   __be32 *daddr, unsigned int *verdict)
+			   const struct ipv6hdr *ip6, __be32 *daddr, int *dvia,
+			   unsigned int *verdict)
 {
-	int svia, dvia;
-
-	dvia = tern_map_6to4(inst, cfg, &ip6->daddr, daddr);
-	if (dvia == TERN_VIA_NONE) {
+	*dvia = tern_map_6to4(inst, cfg, &ip6->daddr, daddr);
+	if (*dvia == TERN_VIA_NONE) {
 		*verdict = tern_pass(inst, TERN_STAT_PASS_NO_MAPPING);
 		return -1;
 	}
@@ -40,23 +39,34 @@ static int tern_6to4_addrs(struct tern_instance *inst,
 		*verdict = tern_pass(inst, TERN_STAT_PASS_LOCAL);
 		return -1;
 	}
-	svia = tern_map_6to4(inst, cfg, &ip6->saddr, saddr);
-	if (svia == TERN_VIA_NONE) {
-		*verdict = tern_drop(inst, TERN_STAT_DROP_SRC_UNTRANSLATABLE);
-		return -1;
-	}
-	if (tern_addr4_never_translated(*saddr) ||
-	    tern_addr4_never_translated(*daddr)) {
-		*verdict = tern_drop(inst, TERN_STAT_DROP_SPECIAL4);
-		return -1;
+	return 0;
+}
+
+/*
+ * Source mapping and the checks on both IPv4 addresses. Returns
+ * TERN_VIA_NONE with *@why set if the packet cannot be translated.
+ */
+int tern_6to4_saddr(const struct tern_instance *inst,
+		    const struct tern_config *cfg, const struct in6_addr *saddr,
+		    __be32 daddr, int dvia, __be32 *a4, int *why)
+{
+	int svia = tern_map_6to4(inst, cfg, saddr, a4);
+
+	*why = TERN_STAT_DROP_SRC_UNTRANSLATABLE;
+	if (svia == TERN_VIA_NONE)
+		return svia;
+	if (tern_addr4_never_translated(*a4) ||
+	    tern_addr4_never_translated(daddr)) {
+		*why = TERN_STAT_DROP_SPECIAL4;
+		return TERN_VIA_NONE;
 	}
 	if (cfg->strict_wkp && tern_prefix6_is_wkp(&cfg->pool6) &&
-	    ((svia == TERN_VIA_POOL6 && tern_addr4_is_nonglobal(*saddr)) ||
-	     (dvia == TERN_VIA_POOL6 && tern_addr4_is_nonglobal(*daddr)))) {
-		*verdict = tern_drop(inst, TERN_STAT_DROP_WKP_NONGLOBAL);
-		return -1;
+	    ((svia == TERN_VIA_POOL6 && tern_addr4_is_nonglobal(*a4)) ||
+	     (dvia == TERN_VIA_POOL6 && tern_addr4_is_nonglobal(daddr)))) {
+		*why = TERN_STAT_DROP_WKP_NONGLOBAL;
+		return TERN_VIA_NONE;
 	}
-	return 0;
+	return svia;
 }
 
 static void tern_gso_6to4(struct sk_buff *skb)
@@ -69,9 +79,55 @@ static void tern_gso_6to4(struct sk_buff *skb)
 	}
 }
 
+/* The transport checksum, for the new pseudo-header. */
+static void tern_6to4_csum(struct sk_buff *skb, const struct tern_pkt *p,
+			   const struct ipv6hdr *ip6, const __be32 *addrs,
+			   u8 type4)
+{
+	void *l4 = skb->data + p->l3len;
+
+	if (p->nonfirst)
+		return;
+	if (p->proto == IPPROTO_ICMPV6) {
+		struct icmp6hdr *ih = l4;
+
+		tern_csum_icmp(&ih->icmp6_cksum, (u8 *)ih, type4,
+			       tern_csum_pseudo6(&ip6->saddr, &ip6->daddr,
+						 skb->len - p->l3len,
+						 IPPROTO_ICMPV6), false);
+	} else {
+		tern_csum_l4_pseudo(skb, p->proto, l4,
+				    tern_csum_diff(&ip6->saddr, 32, addrs, 8));
+	}
+}
+
+/*
+ * Identification and flags (RFC 7915 5.1, 5.1.1): from the Fragment
+ * header if there is one (DF clear); otherwise DF on packets that may not
+ * fit an IPv6 path, and a per-flow Identification on the others.
+ */
+static void tern_6to4_frag_fields(struct sk_buff *skb,
+				  const struct tern_pkt *p, struct iphdr *iph,
+				  const struct frag_hdr *fh, bool df)
+{
+	if (p->frag6 >= 0) {
+		u16 fo = ntohs(fh->frag_off);
+
+		iph->id = htons(ntohl(fh->identification) & 0xffff);
+		iph->frag_off = htons(fo >> 3 | (fo & IP6_MF ? IP_MF : 0));
+	} else if (df) {
+		iph->id = 0;
+		iph->frag_off = htons(IP_DF);
+	} else {
+		iph->id = tern_ipid_next(iph->saddr, iph->daddr, iph->protocol);
+		iph->frag_off = 0;
+	}
+}
+
 unsigned int tern_xlat_6to4(struct tern_instance *inst, struct sk_buff *skb)
 {
 	const struct tern_config *cfg = tern_instance_config(inst);
+	struct frag_hdr fh = { 0 };
 	struct dst_entry *dst;
 	struct ipv6hdr ip6;
 	struct tern_pkt p;
@@ -79,16 +135,15 @@ unsigned int tern_xlat_6to4(struct tern_instance *inst, struct sk_buff *skb)
 	unsigned int tot_len, mtu, verdict;
 	__be32 addrs[2];	/* saddr, daddr */
 	u8 proto, tos, type4 = 0;
+	int why, dvia;
 	bool df;
-	void *l4;
-	int why;
 
 	if (!cfg->enabled)
 		return tern_pass(inst, TERN_STAT_PASS_DISABLED);
 	if (skb->pkt_type != PACKET_HOST)
 		return tern_pass(inst, TERN_STAT_PASS_OTHERHOST);
 	ip6 = *ipv6_hdr(skb);
-	if (tern_6to4_addrs(inst, cfg, &ip6, &addrs[0], &addrs[1], &verdict))
+	if (tern_6to4_daddr(inst, cfg, &ip6, &addrs[1], &dvia, &verdict))
 		return verdict;
 
 	why = tern_parse6(skb, &p);
@@ -98,20 +153,34 @@ unsigned int tern_xlat_6to4(struct tern_instance *inst, struct sk_buff *skb)
 					 p.rthdr_segleft_pos);
 		return tern_drop(inst, why);
 	}
+	proto = p.proto;
+	if (proto == IPPROTO_ICMPV6 && !p.nonfirst) {
+		enum tern_icmp_kind k;
+
+		k = tern_icmp6_classify(skb->data[p.l3len], &type4);
+		if (k == TERN_ICMP_ERROR && !p.fragment)
+			return tern_icmp_err_6to4(inst, cfg, skb, &p, addrs[1],
+						  dvia);
+		why = tern_icmp_drop_reason(k);
+		if (why)
+			return tern_drop(inst, why);
+	}
+	if (proto == IPPROTO_ICMPV6) {
+		if (p.fragment)
+			return tern_drop(inst, TERN_STAT_DROP_ICMP_FRAGMENT);
+		proto = IPPROTO_ICMP;
+	}
+	if (tern_6to4_saddr(inst, cfg, &ip6.saddr, addrs[1], dvia, &addrs[0],
+			    &why) == TERN_VIA_NONE)
+		return tern_drop(inst, why);
 	if (ip6.hop_limit <= 1) {
 		tern_icmp6_error(skb, ICMPV6_TIME_EXCEED, ICMPV6_EXC_HOPLIMIT, 0);
 		return tern_drop(inst, TERN_STAT_DROP_TTL);
 	}
-
-	proto = p.proto;
-	if (proto == IPPROTO_ICMPV6) {
-		why = tern_icmp_drop_reason(tern_icmp6_classify(skb->data[p.l3len], &type4));
-		if (why)
-			return tern_drop(inst, why);
-		proto = IPPROTO_ICMP;
-	}
 	if (skb_is_gso(skb) && (skb_shinfo(skb)->gso_type & ~TERN_GSO_OK))
 		return tern_drop(inst, TERN_STAT_DROP_OUTPUT);
+	if (p.frag6 >= 0 && skb_copy_bits(skb, p.frag6, &fh, sizeof(fh)))
+		return tern_drop(inst, TERN_STAT_DROP_TRUNCATED);
 
 	tot_len = skb->len - p.l3len + sizeof(struct iphdr);
 	if (tot_len > IP_MAX_MTU)
@@ -125,12 +194,13 @@ unsigned int tern_xlat_6to4(struct tern_instance *inst, struct sk_buff *skb)
 	}
 
 	/* RFC 7915 5.1: DF only on packets that may not fit an IPv6 path. */
-	df = tot_len > TERN_DF_THRESHOLD;
+	df = p.frag6 < 0 && tot_len > TERN_DF_THRESHOLD;
 	mtu = dst_mtu(dst);
 	skb_set_transport_header(skb, p.l3len);
 	if (df && tot_len > mtu &&
 	    !(skb_is_gso(skb) &&
-	      skb_gso_validate_network_len(skb, mtu + p.l3len - sizeof(*iph)))) {
+	      skb_gso_validate_network_len(skb, mtu + p.l3len -
+					   sizeof(struct iphdr)))) {
 		dst_release(dst);
 		tern_icmp6_error(skb, ICMPV6_PKT_TOOBIG, 0,
 				 max_t(u32, mtu + 20, IPV6_MIN_MTU));
@@ -145,19 +215,7 @@ unsigned int tern_xlat_6to4(struct tern_instance *inst, struct sk_buff *skb)
 		return tern_drop(inst, TERN_STAT_DROP_NOMEM);
 	}
 	skb_forward_csum(skb);
-
-	l4 = skb->data + p.l3len;
-	if (proto == IPPROTO_ICMP) {
-		struct icmp6hdr *ih = l4;
-
-		tern_csum_icmp(&ih->icmp6_cksum, (u8 *)ih, type4,
-			       tern_csum_pseudo6(&ip6.saddr, &ip6.daddr,
-						 skb->len - p.l3len,
-						 IPPROTO_ICMPV6), false);
-	} else {
-		tern_csum_l4_pseudo(skb, proto, l4,
-				    tern_csum_diff(&ip6.saddr, 32, addrs, 8));
-	}
+	tern_6to4_csum(skb, &p, &ip6, addrs, type4);
 
 	skb_pull(skb, p.l3len - sizeof(*iph));
 	skb_reset_network_header(skb);
@@ -167,17 +225,11 @@ unsigned int tern_xlat_6to4(struct tern_instance *inst, struct sk_buff *skb)
 	iph->ihl = 5;
 	iph->tos = tos;
 	iph->tot_len = htons(tot_len);
-	if (df) {
-		iph->id = 0;
-		iph->frag_off = htons(IP_DF);
-	} else {
-		iph->id = tern_ipid_next(addrs[0], addrs[1], proto);
-		iph->frag_off = 0;
-	}
 	iph->ttl = ip6.hop_limit - 1;
 	iph->protocol = proto;
 	iph->saddr = addrs[0];
 	iph->daddr = addrs[1];
+	tern_6to4_frag_fields(skb, &p, iph, &fh, df);
 	ip_send_check(iph);
 
 	skb->protocol = htons(ETH_P_IP);

@@ -128,8 +128,13 @@ def xlat(_xlat_module):
 
 
 def _cli_value(v):
+    """A value of `global show --json` as `global set` takes it."""
     if isinstance(v, bool):
         return "true" if v else "false"
+    if v is None:
+        return "none"
+    if isinstance(v, list):
+        return ",".join(str(x) for x in v)
     return str(v)
 
 

@@ -17,9 +17,13 @@ import ternlib
 from ternlib import (GLOBAL_KINDS, POOL6, STAT_NAMES, Netns, assert_error,
                      cli, cli_ok, globals_, instances, stats)
 
+DEFAULT_PLATEAUS = [65535, 32000, 17914, 8166, 4352, 2002, 1492, 1006, 508,
+                    296, 68]
 DEFAULTS = {"enabled": True, "pool6": POOL6, "strict-wkp": True,
             "zeroize-traffic-class": False, "override-tos": False, "tos": 0,
-            "amend-udp-checksum-zero": False}
+            "amend-udp-checksum-zero": False, "lowest-ipv6-mtu": 1280,
+            "mtu-plateaus": DEFAULT_PLATEAUS, "rfc6791v4-prefix": None,
+            "rfc6791v6-prefix": None, "eam-hairpin-mode": "intrinsic"}
 ALLOWED_LENGTHS = ("32", "40", "48", "56", "64", "96")
 
 

@@ -125,20 +125,30 @@ def test_source_outside_pool6_dropped(xlat):
                    {"drop-src-untranslatable": 1})
 
 
-@pytest.mark.parametrize("pkt", [
-    IPv6(src=H6, dst=SINK4_6) / IPv6ExtHdrFragment(id=7, m=1, offset=0) /
-    UDP(sport=1, dport=2) / Raw(b"f" * 64),
-    IPv6(src=H6, dst=SINK4_6) / IPv6ExtHdrFragment(id=7, nh=17, m=0,
-                                                     offset=9) /
-    Raw(b"f" * 64),
-    IP(src=H4, dst=SINK6_4, flags="MF", id=99) / UDP(sport=1, dport=2) /
-    Raw(b"f" * 64),
-    IP(src=H4, dst=SINK6_4, frag=9, id=99, proto=17) / Raw(b"f" * 64),
-], ids=["v6-first", "v6-later", "v4-first", "v4-later"])
-def test_fragments_dropped(xlat, pkt):
+@pytest.mark.parametrize("pkt,counter", [
+    (IPv6(src=H6, dst=SINK4_6) / IPv6ExtHdrFragment(id=7, m=1, offset=0) /
+     IPv6ExtHdrFragment(id=8, nh=17, m=0, offset=0) /
+     UDP(sport=1, dport=2) / Raw(b"f" * 64), "drop-fragment"),
+    (IPv6(src=H6, dst=SINK4_6) / IPv6ExtHdrFragment(id=7, nh=60, m=1) /
+     Raw(b"\x11\x00" + b"\x01\x04\0\0\0\0" + b"f" * 64),
+     "drop-fragment"),
+    (IPv6(src=H6, dst=SINK4_6) / IPv6ExtHdrFragment(id=7, nh=58, m=1) /
+     Raw(b"\x80\x00\0\0\0\1\0\1" + b"f" * 64), "drop-icmp-fragment"),
+    (IPv6(src=H6, dst=SINK4_6) / IPv6ExtHdrFragment(id=7, nh=58, offset=9) /
+     Raw(b"f" * 64), "drop-icmp-fragment"),
+    (IP(src=H4, dst=SINK6_4, flags="MF", id=99, proto=1) /
+     Raw(b"\x08\x00\0\0\0\1\0\1" + b"f" * 64), "drop-icmp-fragment"),
+    (IP(src=H4, dst=SINK6_4, frag=9, id=99, proto=1) / Raw(b"f" * 64),
+     "drop-icmp-fragment"),
+    (IP(src=H4, dst=SINK6_4, flags="MF", id=99) /
+     UDP(sport=1, dport=2, chksum=0) / Raw(b"f" * 64), "drop-udp-csum0"),
+], ids=["v6-two-fragment-headers", "v6-exthdr-after-fragment",
+        "v6-icmp-first", "v6-icmp-later", "v4-icmp-first", "v4-icmp-later",
+        "v4-udp-csum0"])
+def test_untranslatable_fragments_dropped(xlat, pkt, counter):
     send = (lambda t: t.send6(pkt)) if IPv6 in pkt else \
         (lambda t: t.send4(pkt))
-    not_translated(xlat, send, {"drop-fragment": 1})
+    not_translated(xlat, send, {counter: 1})
 
 
 @pytest.mark.parametrize("pkt", [
@@ -248,13 +258,13 @@ def test_every_packet_bumps_exactly_one_counter(xlat):
         xlat.send4(udp4(dst="169.254.1.1"))                   # special
         xlat.send4(IP(src=H4, dst=SINK6_4) /
                    UDP(sport=1, dport=2, chksum=0))           # csum 0
-        xlat.send4(IP(src=H4, dst=SINK6_4, flags="MF") /
-                   UDP(sport=1, dport=2))                     # fragment
+        xlat.send4(IP(src=H4, dst=SINK6_4, flags="MF", proto=1) /
+                   Raw(b"\x08\0\0\0\0\1\0\1"))          # ICMP fragment
         xlat.send6(IPv6(src=H6, dst=SINK4_6, nh=17) / Raw(b"ab"))
         xlat.send4(udp4(ttl=1))                               # TTL
         c.expect({"xlat-6to4": 4, "xlat-4to6": 2, "pass-no-mapping": 1,
                   "drop-src-untranslatable": 1, "pass-special4": 1,
-                  "drop-udp-csum0": 1, "drop-fragment": 1,
+                  "drop-udp-csum0": 1, "drop-icmp-fragment": 1,
                   "drop-truncated": 1, "drop-ttl": 1})
         assert len(cap4.wait(is_ip4(src=H6_4, dst=SINK4), count=4)) == 4
         assert len(cap6.wait(is_ip6(src=H4_6, dst=SINK6), count=2)) == 2

@@ -216,23 +216,36 @@ QUOTE4 = IPerror(src=SINK6_4, dst=H4) / UDPerror(sport=40000, dport=4000)
 
 
 @pytest.mark.parametrize("err", [
-    ICMPv6DestUnreach(code=4), ICMPv6PacketTooBig(mtu=1280),
-    ICMPv6TimeExceeded(code=0), ICMPv6ParamProblem(code=0, ptr=6),
-], ids=["unreach", "toobig", "timex", "paramprob"])
-def test_icmpv6_errors_not_translated_yet(xlat, err):
+    ICMPv6DestUnreach(code=5), ICMPv6DestUnreach(code=6),
+    ICMPv6DestUnreach(code=7), ICMPv6ParamProblem(code=2, ptr=6),
+    ICMPv6ParamProblem(code=0, ptr=2), ICMPv6ParamProblem(code=0, ptr=40),
+    ICMPv6TimeExceeded(code=0),
+], ids=["unreach-5", "unreach-6", "unreach-7", "paramprob-2",
+        "paramprob-ptr2", "paramprob-ptr40", "timex-hlim1"])
+def test_icmpv6_errors_without_equivalent_dropped(xlat, err):
     c = xlat.counters()
-    pkt = IPv6(src=H6, dst=SINK4_6) / err / QUOTE6
-    with xlat.cap4() as cap:
+    hlim = 1 if isinstance(err, ICMPv6TimeExceeded) else 64
+    pkt = IPv6(src=H6, dst=SINK4_6, hlim=hlim) / err / QUOTE6
+    with xlat.cap4() as cap, xlat.cap6() as cap6:
         xlat.send6(pkt)
         cap.none(is_ip4(src=H6_4))
-    c.expect({"drop-icmp-error": 1})
+        # Never an ICMP error about an ICMP error.
+        cap6.none(is_ip6(dst=H6, nh=58))
+    c.expect({"drop-ttl" if hlim == 1 else "drop-icmp-error": 1})
 
 
-@pytest.mark.parametrize("type4,code", [(3, 3), (11, 0), (12, 0), (5, 1)],
-                         ids=["unreach", "timex", "paramprob", "redirect"])
-def test_icmpv4_errors_not_translated_yet(xlat, type4, code):
+@pytest.mark.parametrize("type4,code,ptr", [
+    (5, 1, 0), (4, 0, 0), (3, 14, 0), (3, 16, 0), (12, 1, 0), (12, 0, 4),
+    (12, 0, 10), (12, 0, 20),
+], ids=["redirect", "source-quench", "unreach-14", "unreach-16",
+        "paramprob-1", "paramprob-ptr4", "paramprob-ptr10",
+        "paramprob-ptr20"])
+def test_icmpv4_errors_without_equivalent_dropped(xlat, type4, code, ptr):
     c = xlat.counters()
-    pkt = IP(src=H4, dst=SINK6_4) / ICMP(type=type4, code=code) / QUOTE4
+    icmp = ICMP(type=type4, code=code)
+    if type4 == 12:
+        icmp.ptr = ptr
+    pkt = IP(src=H4, dst=SINK6_4) / icmp / QUOTE4
     with xlat.cap6() as cap:
         xlat.send4(pkt)
         cap.none(is_ip6(src=H4_6))

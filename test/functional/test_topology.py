@@ -29,7 +29,10 @@ def test_topology_header_lists():
     assert ternlib.GLOBAL_KINDS == {
         "enabled": "BOOL", "pool6": "PREFIX6", "strict-wkp": "BOOL",
         "zeroize-traffic-class": "BOOL", "override-tos": "BOOL",
-        "tos": "U8", "amend-udp-checksum-zero": "BOOL"}
+        "tos": "U8", "amend-udp-checksum-zero": "BOOL",
+        "lowest-ipv6-mtu": "U32", "mtu-plateaus": "PLATEAUS",
+        "rfc6791v4-prefix": "PREFIX4_OPT", "rfc6791v6-prefix": "PREFIX6_OPT",
+        "eam-hairpin-mode": "HAIRPIN"}
 
 
 @pytest.mark.parametrize("pool,expected", [

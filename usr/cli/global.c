@@ -16,10 +16,21 @@
 #include "prefix.h"
 #include "tern.h"
 
+/*
+ * Most values a PLATEAUS argument may list. The kernel takes 1 to
+ * TERN_PLATEAUS_MAX and says so; the CLI only needs a bound for its buffer.
+ */
+#define PLATEAUS_PARSE_MAX	1024
+
 union gvalue {
 	bool b;
 	uint8_t u8;
-	struct tern_prefix prefix;
+	uint32_t u32;
+	struct tern_prefix prefix;	/* family 0: an optional prefix unset */
+	struct {
+		uint16_t v[PLATEAUS_PARSE_MAX];
+		unsigned int n;
+	} plateaus;
 };
 
 /* What a kind of global (enum tern_global_kind) knows. */
@@ -79,9 +90,11 @@ static int hexval(char c)
 	return -1;
 }
 
-static int u8_parse(const char *s, union gvalue *v)
+/* An unsigned integer up to @max, decimal or 0x hex; no sign, no blanks. */
+static int uint_parse(const char *s, uint32_t max, uint32_t *out)
 {
-	unsigned int base = 10, n = 0;
+	unsigned int base = 10;
+	uint64_t n = 0;
 	int d;
 
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
@@ -95,9 +108,19 @@ static int u8_parse(const char *s, union gvalue *v)
 		if (d < 0 || (unsigned int)d >= base)
 			return -1;
 		n = n * base + d;
-		if (n > 255)
+		if (n > max)
 			return -1;
 	}
+	*out = n;
+	return 0;
+}
+
+static int u8_parse(const char *s, union gvalue *v)
+{
+	uint32_t n;
+
+	if (uint_parse(s, 255, &n) < 0)
+		return -1;
 	v->u8 = n;
 	return 0;
 }
@@ -141,6 +164,192 @@ static int prefix6_print(struct nlattr *a, bool json)
 	return 0;
 }
 
+/* U32 */
+
+static int u32_parse(const char *s, union gvalue *v)
+{
+	return uint_parse(s, UINT32_MAX, &v->u32);
+}
+
+static int u32_put(struct nl_msg *msg, int attr, const union gvalue *v)
+{
+	return nla_put_u32(msg, attr, v->u32);
+}
+
+static int u32_print(struct nlattr *a, bool json)
+{
+	(void)json;
+	if (nla_len(a) != sizeof(uint32_t))
+		return -1;
+	printf("%u", nla_get_u32(a));
+	return 0;
+}
+
+/*
+ * PLATEAUS: "1500,1280,576" (blanks allowed around each value) to an array
+ * of u16 in host order. The empty string is an empty list, which the kernel
+ * refuses with its own message; so are values under 68 and too many values.
+ */
+static int plateaus_parse(const char *s, union gvalue *v)
+{
+	const char *p = s;
+
+	v->plateaus.n = 0;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!*p)
+		return 0;
+	for (;;) {
+		uint32_t n = 0;
+		const char *start;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		start = p;
+		for (; *p >= '0' && *p <= '9'; p++) {
+			n = n * 10 + (*p - '0');
+			if (n > UINT16_MAX)
+				return -1;
+		}
+		if (p == start || v->plateaus.n == PLATEAUS_PARSE_MAX)
+			return -1;
+		v->plateaus.v[v->plateaus.n++] = n;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p)
+			return 0;
+		if (*p++ != ',')
+			return -1;
+	}
+}
+
+static int plateaus_put(struct nl_msg *msg, int attr, const union gvalue *v)
+{
+	return nla_put(msg, attr, v->plateaus.n * sizeof(uint16_t),
+		       v->plateaus.v);
+}
+
+/* Text: "65535,32000,..."; JSON: [65535, 32000, ...]. */
+static int plateaus_print(struct nlattr *a, bool json)
+{
+	const uint8_t *d = nla_data(a);
+	int i, n = nla_len(a) / (int)sizeof(uint16_t);
+	uint16_t x;
+
+	if (nla_len(a) % sizeof(uint16_t))
+		return -1;
+	if (json)
+		putchar('[');
+	for (i = 0; i < n; i++) {
+		memcpy(&x, d + i * sizeof(x), sizeof(x));
+		printf("%s%u", i ? (json ? ", " : ",") : "", x);
+	}
+	if (json)
+		putchar(']');
+	return 0;
+}
+
+/*
+ * PREFIX4_OPT, PREFIX6_OPT: a prefix, or "none"/"unset" for no prefix,
+ * which travels as an empty nest both ways. Shown as "none" in text and
+ * null in JSON.
+ */
+static bool is_none(const char *s)
+{
+	return !strcasecmp(s, "none") || !strcasecmp(s, "unset");
+}
+
+static int prefix4_opt_parse(const char *s, union gvalue *v)
+{
+	if (is_none(s)) {
+		memset(&v->prefix, 0, sizeof(v->prefix));
+		return 0;
+	}
+	return prefix4_parse(s, &v->prefix);
+}
+
+static int prefix6_opt_parse(const char *s, union gvalue *v)
+{
+	if (is_none(s)) {
+		memset(&v->prefix, 0, sizeof(v->prefix));
+		return 0;
+	}
+	return prefix6_parse(s, &v->prefix);
+}
+
+static int prefix_opt_put(struct nl_msg *msg, int attr, const union gvalue *v)
+{
+	/* Not nla_nest_start/end: libnl drops a nest left empty. */
+	if (!v->prefix.family)
+		return nla_put(msg, attr | NLA_F_NESTED, 0, NULL);
+	return prefix_put(msg, attr, &v->prefix);
+}
+
+static int prefix_opt_print(struct nlattr *a, int family, bool json)
+{
+	struct tern_prefix p;
+	char buf[PREFIX_STRLEN];
+
+	if (nla_len(a) == 0) {
+		fputs(json ? "null" : "none", stdout);
+		return 0;
+	}
+	if (prefix_get(a, &p) < 0 || p.family != family)
+		return -1;
+	prefix_str(&p, buf);
+	if (json)
+		json_string(buf);
+	else
+		fputs(buf, stdout);
+	return 0;
+}
+
+static int prefix4_opt_print(struct nlattr *a, bool json)
+{
+	return prefix_opt_print(a, AF_INET, json);
+}
+
+static int prefix6_opt_print(struct nlattr *a, bool json)
+{
+	return prefix_opt_print(a, AF_INET6, json);
+}
+
+/* HAIRPIN: enum tern_hairpin_mode by name. */
+
+static const char *const hairpin_modes[] = {
+	[TERN_HAIRPIN_OFF] = "off",
+	[TERN_HAIRPIN_SIMPLE] = "simple",
+	[TERN_HAIRPIN_INTRINSIC] = "intrinsic",
+};
+
+static int hairpin_parse(const char *s, union gvalue *v)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(hairpin_modes); i++) {
+		if (!strcasecmp(s, hairpin_modes[i])) {
+			v->u8 = i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* A mode this CLI has no name for is shown as its number. */
+static int hairpin_print(struct nlattr *a, bool json)
+{
+	uint8_t m = nla_get_u8(a);
+
+	if (m < ARRAY_SIZE(hairpin_modes) && hairpin_modes[m]) {
+		if (json)
+			json_string(hairpin_modes[m]);
+		else
+			fputs(hairpin_modes[m], stdout);
+	} else {
+		printf("%u", m);
+	}
+	return 0;
+}
 
 static const struct gkind gkinds[] = {
 	[TERN_KIND_BOOL] = {
@@ -167,7 +376,55 @@ static const struct gkind gkinds[] = {
 		.put = prefix6_put,
 		.print = prefix6_print,
 	},
+	[TERN_KIND_U32] = {
+		.name = "U32",
+		.forms = "an integer 0..4294967295, decimal or 0x hex",
+		.nla_type = NLA_U32,
+		.parse = u32_parse,
+		.put = u32_put,
+		.print = u32_print,
+	},
+	[TERN_KIND_PLATEAUS] = {
+		.name = "PLATEAUS",
+		.forms = "comma-separated integers 0..65535, e.g. 1500,1280,576",
+		.nla_type = NLA_UNSPEC,
+		.parse = plateaus_parse,
+		.put = plateaus_put,
+		.print = plateaus_print,
+	},
+	[TERN_KIND_PREFIX4_OPT] = {
+		.name = "PREFIX4_OPT",
+		.forms = "an IPv4 prefix " PREFIX4_FORMS ", or none",
+		.nla_type = NLA_NESTED,
+		.parse = prefix4_opt_parse,
+		.put = prefix_opt_put,
+		.print = prefix4_opt_print,
+	},
+	[TERN_KIND_PREFIX6_OPT] = {
+		.name = "PREFIX6_OPT",
+		.forms = "an IPv6 prefix " PREFIX6_FORMS ", or none",
+		.nla_type = NLA_NESTED,
+		.parse = prefix6_opt_parse,
+		.put = prefix_opt_put,
+		.print = prefix6_opt_print,
+	},
+	[TERN_KIND_HAIRPIN] = {
+		.name = "HAIRPIN",
+		.forms = "off, simple or intrinsic",
+		.nla_type = NLA_U8,
+		.parse = hairpin_parse,
+		.put = u8_put,
+		.print = hairpin_print,
+	},
 };
+
+/* The kind of @gl, or NULL if this CLI lacks it (a bug: tern_names.h grew). */
+static const struct gkind *gkind_of(const struct tern_global_name *gl)
+{
+	if ((size_t)gl->kind >= ARRAY_SIZE(gkinds) || !gkinds[gl->kind].print)
+		return NULL;
+	return &gkinds[gl->kind];
+}
 
 #define global tern_global_name
 #define globals tern_global_names
@@ -220,12 +477,15 @@ static void print_help_set(void)
 	      "  -h, --help           show this help\n"
 	      "\n"
 	      "Keys:\n", stdout);
-	for (i = 0; globals[i].key; i++)
-		printf("  %-24s %s\n", globals[i].key,
-		       gkinds[globals[i].kind].name);
+	for (i = 0; globals[i].key; i++) {
+		const struct gkind *k = gkind_of(&globals[i]);
+
+		printf("  %-24s %s\n", globals[i].key, k ? k->name : "?");
+	}
 	fputs("\nValues:\n", stdout);
 	for (i = 0; i < ARRAY_SIZE(gkinds); i++)
-		printf("  %-8s %s\n", gkinds[i].name, gkinds[i].forms);
+		if (gkinds[i].name)
+			printf("  %-12s %s\n", gkinds[i].name, gkinds[i].forms);
 }
 
 /* "enabled, pool6, ..." */
@@ -252,8 +512,12 @@ static int show_reply(struct nlattr **tb, void *arg)
 	if (!tb[TERN_A_GLOBALS])
 		return tern_fail("malformed reply from the kernel: no globals");
 	memset(policy, 0, sizeof(policy));
-	for (i = 0; globals[i].key; i++)
-		policy[globals[i].attr].type = gkinds[globals[i].kind].nla_type;
+	for (i = 0; globals[i].key; i++) {
+		if (!gkind_of(&globals[i]))
+			return tern_fail("internal error: no value kind for global %s",
+					 globals[i].key);
+		policy[globals[i].attr].type = gkind_of(&globals[i])->nla_type;
+	}
 	if (nla_parse_nested(g, TERN_G_MAX, tb[TERN_A_GLOBALS], policy) < 0)
 		return tern_fail("malformed reply from the kernel: bad globals");
 
@@ -269,7 +533,7 @@ static int show_reply(struct nlattr **tb, void *arg)
 			printf("%s: ", gl->key);
 		if (!a)
 			fputs(json ? "null" : "-", stdout);
-		else if (gkinds[gl->kind].print(a, json) < 0)
+		else if (gkind_of(gl)->print(a, json) < 0)
 			return tern_fail("malformed reply from the kernel: bad %s",
 					 gl->key);
 		if (!json)
@@ -359,7 +623,9 @@ static int global_set(int argc, char **argv, struct tern_opts *opts)
 		key_list(keys, sizeof(keys));
 		return tern_usage("unknown global '%s' (known: %s)", key, keys);
 	}
-	kind = &gkinds[gl->kind];
+	kind = gkind_of(gl);
+	if (!kind)
+		return tern_fail("internal error: no value kind for global %s", key);
 	if (!value)
 		return tern_usage("'global set %s' needs a VALUE (%s)",
 				  key, kind->forms);

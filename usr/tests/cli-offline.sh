@@ -141,7 +141,9 @@ done
 
 run global set --help
 missing=
-for key in enabled pool6 strict-wkp zeroize-traffic-class override-tos tos; do
+for key in enabled pool6 strict-wkp zeroize-traffic-class override-tos tos \
+	   amend-udp-checksum-zero lowest-ipv6-mtu mtu-plateaus \
+	   rfc6791v4-prefix rfc6791v6-prefix eam-hairpin-mode; do
 	grep -q "^  $key " "$tmp/out" || missing="$missing $key"
 done
 if [ -z "$missing" ]; then
@@ -234,6 +236,54 @@ for v in nope 198.51.100.0/24 2001:db8::/129 2001:db8::; do
 done
 parses prefix6-accepts global set pool6 2001:db8:1::/48
 parses prefix6-len-not-checked global set pool6 2001:db8:1::/47
+
+# U32: syntax only; the kernel owns the range (lowest-ipv6-mtu 1280..65535)
+for v in 4294967296 -1 1280.0 abc 0x 0x1g "" " 1280" 1280x +1280 99999999999; do
+	usage "u32-rejects-'$v'" "invalid value '.*' for lowest-ipv6-mtu \(expected an integer 0\.\.4294967295, decimal or 0x hex\)" \
+		global set lowest-ipv6-mtu "$v"
+done
+for v in 1280 1500 65535 0 1279 65536 4294967295 0x500 0XFFFFFFFF; do
+	parses "u32-accepts-$v" global set lowest-ipv6-mtu "$v"
+done
+
+# PLATEAUS: comma-separated 0..65535; "" is an empty list (the kernel
+# refuses it, as it refuses values under 68 and more than 64 values)
+for v in abc 1500, ,1500 1500,,1280 65536 1500,65536 -1 1500:1280 \
+	 "1500 1280" 0x5dc 1500.0 +1500 "1500;1280"; do
+	usage "plateaus-rejects-'$v'" "invalid value '.*' for mtu-plateaus \(expected comma-separated integers 0\.\.65535, e\.g\. 1500,1280,576\)" \
+		global set mtu-plateaus "$v"
+done
+for v in 1500 1500,1280,576 "1500, 1280, 576" " 1500 " 65535,68 0 67 "" \
+	 576,1500,576 "$(seq -s, 100 199)"; do
+	parses "plateaus-accepts-'${v:0:20}'" global set mtu-plateaus "$v"
+done
+usage plateaus-too-many-for-buffer "invalid value" \
+	global set mtu-plateaus "$(seq -s, 1000 2100)"
+
+# PREFIX4_OPT / PREFIX6_OPT: a prefix of the family, or none/unset
+for v in nope 2001:db8::/64 192.0.2.0/33 192.0.2.0 192.0.2.0/ "" non; do
+	usage "prefix4opt-rejects-'$v'" "invalid value '.*' for rfc6791v4-prefix \(expected an IPv4 prefix ADDR/LEN.*, or none\)" \
+		global set rfc6791v4-prefix "$v"
+done
+for v in 192.0.2.0/24 192.0.2.1/32 0.0.0.0/0 192.0.2.1/24 none unset NONE Unset; do
+	parses "prefix4opt-accepts-$v" global set rfc6791v4-prefix "$v"
+done
+for v in nope 192.0.2.0/24 2001:db8::/129 2001:db8:: "" null; do
+	usage "prefix6opt-rejects-'$v'" "invalid value '.*' for rfc6791v6-prefix \(expected an IPv6 prefix ADDR/LEN.*, or none\)" \
+		global set rfc6791v6-prefix "$v"
+done
+for v in 2001:db8:6791::/64 2001:db8::1/128 ::/0 2001:db8::1/64 none unset; do
+	parses "prefix6opt-accepts-$v" global set rfc6791v6-prefix "$v"
+done
+
+# HAIRPIN: names only
+for v in 0 1 2 3 on true simpl intrinsic2 "" " off"; do
+	usage "hairpin-rejects-'$v'" "invalid value '.*' for eam-hairpin-mode \(expected off, simple or intrinsic\)" \
+		global set eam-hairpin-mode "$v"
+done
+for v in off simple intrinsic OFF Intrinsic; do
+	parses "hairpin-accepts-$v" global set eam-hairpin-mode "$v"
+done
 
 # --- -i forms
 parses i-before-command -i t global show
