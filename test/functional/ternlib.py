@@ -977,3 +977,312 @@ def tcp_exchange(server_ns, server_family, server_addr, client_ns,
         return t.join(timeout), got
     finally:
         srv.close()
+
+
+# ---------------------------------------------------------------------------
+# Raw packets, for the ICMP error and fragment tests (RFC 7915 sections 4
+# and 5). They are built byte by byte, and the translation the RFC expects
+# is computed here from the original bytes, independently of scapy and of
+# the translator: a test compares what arrives with it field by field and
+# byte by byte.
+
+
+def addr4(a):
+    return ipaddress.IPv4Address(a).packed
+
+
+def addr6(a):
+    return ipaddress.IPv6Address(a).packed
+
+
+def extract(addr6_, pool=POOL6):
+    """The IPv4 address embedded in ADDR6_ under POOL (RFC 6052); inverse
+    of embed()."""
+    net = ipaddress.IPv6Network(pool)
+    b = ipaddress.IPv6Address(addr6_).packed
+    n = net.prefixlen // 8
+    if n == 12:
+        v4 = b[12:16]
+    else:
+        v4 = bytes(b[i] for i in range(n, 16) if i != 8)[:4]
+    return str(ipaddress.IPv4Address(v4))
+
+
+def pseudo4(src, dst, proto, length):
+    return addr4(src) + addr4(dst) + struct.pack("!BBH", 0, proto, length)
+
+
+def pseudo6(src, dst, nh, length):
+    return addr6(src) + addr6(dst) + struct.pack("!IxxxB", length, nh)
+
+
+def pseudo(src, dst, proto, length):
+    """The pseudo-header of the family of SRC (IPv6 if it has a colon)."""
+    if ":" in src:
+        return pseudo6(src, dst, proto, length)
+    return pseudo4(src, dst, proto, length)
+
+
+def with_csum(data, off, pre=b""):
+    """DATA with the 16-bit checksum at OFF computed over PRE + DATA."""
+    d = bytearray(data)
+    d[off:off + 2] = b"\0\0"
+    d[off:off + 2] = struct.pack("!H", inet_csum(pre + bytes(d)))
+    return bytes(d)
+
+
+def ip4_packet(src, dst, proto, payload, ttl=64, tos=0, ident=0, df=False,
+               mf=False, offset=0, options=b"", total_length=None):
+    """IPv4 packet; OFFSET in bytes (a multiple of 8); TOTAL_LENGTH, if
+    given, is written instead of the real length (a declared length)."""
+    assert len(options) % 4 == 0 and offset % 8 == 0
+    ihl = 5 + len(options) // 4
+    tl = ihl * 4 + len(payload) if total_length is None else total_length
+    ff = (0x4000 if df else 0) | (0x2000 if mf else 0) | (offset >> 3)
+    hdr = struct.pack("!BBHHHBBH4s4s", 0x40 | ihl, tos, tl, ident, ff, ttl,
+                      proto, 0, addr4(src), addr4(dst)) + options
+    return with_csum(hdr, 10) + payload
+
+
+def ip6_packet(src, dst, nh, payload, hlim=64, tc=0, fl=0, plen=None):
+    first = (6 << 28) | (tc << 20) | fl
+    return struct.pack("!IHBB16s16s", first,
+                       len(payload) if plen is None else plen, nh, hlim,
+                       addr6(src), addr6(dst)) + payload
+
+
+def frag6_header(nh, offset, more, ident):
+    """IPv6 Fragment header; OFFSET in bytes (a multiple of 8)."""
+    assert offset % 8 == 0
+    return struct.pack("!BBHI", nh, 0, offset | (1 if more else 0), ident)
+
+
+def udp_datagram(src, dst, sport, dport, payload, checksum=True):
+    """UDP header + PAYLOAD with the checksum of the family of SRC."""
+    n = 8 + len(payload)
+    u = struct.pack("!HHHH", sport, dport, n, 0) + payload
+    if not checksum:
+        return u
+    c = inet_csum(pseudo(src, dst, 17, n) + u) or 0xFFFF
+    return u[:6] + struct.pack("!H", c) + u[8:]
+
+
+def tcp_segment_bytes(src, dst, sport, dport, seq, ack, flags=0x18,
+                      window=29200, payload=b"", options=b""):
+    assert len(options) % 4 == 0
+    doff = (20 + len(options)) // 4
+    t = struct.pack("!HHIIBBHHH", sport, dport, seq, ack, doff << 4, flags,
+                    window, 0, 0) + options + payload
+    return with_csum(t, 16, pseudo(src, dst, 6, len(t)))
+
+
+def icmp4_message(type_, code, rest=b"\0\0\0\0", body=b""):
+    return with_csum(struct.pack("!BBH", type_, code, 0) + rest + body, 2)
+
+
+def icmp6_message(src, dst, type_, code, rest=b"\0\0\0\0", body=b""):
+    m = struct.pack("!BBH", type_, code, 0) + rest + body
+    return with_csum(m, 2, pseudo6(src, dst, 58, len(m)))
+
+
+ECHO_4TO6 = {8: 128, 0: 129}
+ECHO_6TO4 = {128: 8, 129: 0}
+IPV6_SKIPPED_EXTHDRS = (0, 43, 60)      # Hop-by-Hop, Routing, Dest. Options
+
+
+def _l4_for(proto, seg, src, dst, l4len):
+    """SEG (a whole transport segment) with the checksum it has over the
+    pseudo-header of SRC/DST (L4LEN long), and the ICMP echo type of the
+    other family. PROTO is the new protocol (58 or 1 for ICMP)."""
+    if proto == 17:
+        if seg[6:8] == b"\0\0":
+            return seg
+        ulen = struct.unpack("!H", seg[4:6])[0]
+        c = inet_csum(pseudo(src, dst, 17, ulen) + seg[:6] + b"\0\0"
+                      + seg[8:]) or 0xFFFF
+        return seg[:6] + struct.pack("!H", c) + seg[8:]
+    if proto == 6:
+        return with_csum(seg, 16, pseudo(src, dst, 6, l4len))
+    if proto == 58:
+        seg = bytes([ECHO_4TO6.get(seg[0], seg[0])]) + seg[1:]
+        return with_csum(seg, 2, pseudo6(src, dst, 58, l4len))
+    if proto == 1:
+        seg = bytes([ECHO_6TO4.get(seg[0], seg[0])]) + seg[1:]
+        return with_csum(seg, 2)
+    return seg
+
+
+def xlat_inner_4to6(pkt, pool=POOL6):
+    """What RFC 7915 4.3 (with 4.1) makes of the whole IPv4 packet PKT as
+    the packet in error of an ICMPv4 error: an IPv6 header with the
+    declared length translated (Total Length - IHL*4), the TTL and TOS
+    kept, ICMP 1 -> 58, addresses mapped with POOL; no options; the
+    transport checksum as it is over the new pseudo-header. PKT must be
+    whole (the translator updates the checksum incrementally, which gives
+    the same value)."""
+    ihl = (pkt[0] & 15) * 4
+    tos, tl = pkt[1], struct.unpack("!H", pkt[2:4])[0]
+    ttl, proto = pkt[8], pkt[9]
+    src = embed(str(ipaddress.IPv4Address(pkt[12:16])), pool)
+    dst = embed(str(ipaddress.IPv4Address(pkt[16:20])), pool)
+    nh = 58 if proto == 1 else proto
+    seg = _l4_for(nh, pkt[ihl:], src, dst, len(pkt) - ihl)
+    return ip6_packet(src, dst, nh, seg, hlim=ttl, tc=tos, plen=tl - ihl)
+
+
+def xlat_inner_6to4(pkt, pool=POOL6):
+    """What RFC 7915 5.3 (with 5.1) makes of the whole IPv6 packet PKT as
+    the packet in error of an ICMPv6 error: an IPv4 header (IHL 5, ID 0,
+    DF set, Total Length = Payload Length + 20 minus the skipped extension
+    headers, TTL = Hop Limit, TOS = Traffic Class, 58 -> 1), extension
+    headers removed, the transport checksum over the new pseudo-header."""
+    tc = ((pkt[0] & 15) << 4) | (pkt[1] >> 4)
+    plen, nh, hlim = struct.unpack("!HBB", pkt[4:8])
+    src = extract(str(ipaddress.IPv6Address(pkt[8:24])), pool)
+    dst = extract(str(ipaddress.IPv6Address(pkt[24:40])), pool)
+    off = 40
+    while nh in IPV6_SKIPPED_EXTHDRS:
+        nh, hlen = pkt[off], (pkt[off + 1] + 1) * 8
+        off += hlen
+    proto = 1 if nh == 58 else nh
+    seg = _l4_for(proto, pkt[off:], src, dst, len(pkt) - off)
+    return ip4_packet(src, dst, proto, seg, ttl=hlim, tos=tc, ident=0,
+                      df=True, total_length=plen - (off - 40) + 20)
+
+
+def ipv6_fields(frame):
+    """The IPv6 header of FRAME as a dict (from the bytes on the wire)."""
+    raw = ip_bytes(frame)
+    first = struct.unpack("!I", raw[:4])[0]
+    return {"version": first >> 28, "tc": (first >> 20) & 0xFF,
+            "fl": first & 0xFFFFF, "plen": struct.unpack("!H", raw[4:6])[0],
+            "nh": raw[6], "hlim": raw[7],
+            "src": str(ipaddress.IPv6Address(raw[8:24])),
+            "dst": str(ipaddress.IPv6Address(raw[24:40]))}
+
+
+def ipv4_fields(frame):
+    """The IPv4 header of FRAME as a dict; "offset" in bytes, "flags" as
+    the 3-bit field (DF 2, MF 1)."""
+    raw = ip_bytes(frame)
+    ff = struct.unpack("!H", raw[6:8])[0]
+    return {"version": raw[0] >> 4, "ihl": raw[0] & 15, "tos": raw[1],
+            "len": struct.unpack("!H", raw[2:4])[0],
+            "id": struct.unpack("!H", raw[4:6])[0], "flags": ff >> 13,
+            "offset": (ff & 0x1FFF) * 8, "ttl": raw[8], "proto": raw[9],
+            "src": str(ipaddress.IPv4Address(raw[12:16])),
+            "dst": str(ipaddress.IPv4Address(raw[16:20]))}
+
+
+def _frame_from_xl(frame, to_h6):
+    e = frame[Ether]
+    assert (e.src, e.dst) == ((XL6_MAC, H6_MAC) if to_h6
+                              else (XL4_MAC, H4_MAC)), \
+        "frame %s -> %s" % (e.src, e.dst)
+
+
+def assert_frame6(frame, **want):
+    """FRAME, sent by the translator to h6, has the IPv6 header fields WANT
+    (version 6 and flow label 0 unless given); if it carries ICMPv6 (no
+    extension header), its checksum is valid. Returns the IPv6 packet."""
+    _frame_from_xl(frame, True)
+    got = ipv6_fields(frame)
+    want = dict({"version": 6, "fl": 0}, **want)
+    assert {k: got[k] for k in want} == want
+    raw = ip_bytes(frame)
+    assert len(raw) == 40 + got["plen"]
+    if got["nh"] == 58:
+        assert inet_csum(raw[8:40] + struct.pack(
+            "!IxxxB", got["plen"], 58) + raw[40:]) == 0, "bad ICMPv6 checksum"
+    return raw
+
+
+def assert_frame4(frame, **want):
+    """FRAME, sent by the translator to h4, has the IPv4 header fields WANT
+    (version 4 and IHL 5 unless given) and a valid header checksum; an
+    unfragmented ICMP message has a valid checksum. Returns the packet."""
+    _frame_from_xl(frame, False)
+    got = ipv4_fields(frame)
+    want = dict({"version": 4, "ihl": 5}, **want)
+    assert {k: got[k] for k in want} == want
+    raw = ip_bytes(frame)
+    ihl = got["ihl"] * 4
+    assert inet_csum(raw[:ihl]) == 0, "bad IPv4 header checksum"
+    if got["proto"] == 1 and got["offset"] == 0 and not got["flags"] & 1:
+        assert inet_csum(raw[ihl:]) == 0, "bad ICMP checksum"
+    return raw
+
+
+def fragment6_parts(frame):
+    """(IPv6 fields, Fragment header dict, fragment data) of FRAME, whose
+    IPv6 header is followed directly by a Fragment header."""
+    f = ipv6_fields(frame)
+    raw = ip_bytes(frame)
+    assert f["nh"] == 44, "no Fragment header: next header %d" % f["nh"]
+    nh, res, om, ident = struct.unpack("!BBHI", raw[40:48])
+    return f, {"nh": nh, "res": res, "offset": om & 0xFFF8,
+               "res2": (om >> 1) & 3, "m": om & 1, "id": ident}, raw[48:]
+
+
+def reassemble(parts):
+    """PARTS: [(offset, more, data)], in any order. Asserts they cover one
+    datagram without holes or overlaps, the last one with more == 0 and
+    the others with more == 1; returns the datagram."""
+    parts = sorted(parts)
+    data = b""
+    for i, (off, more, chunk) in enumerate(parts):
+        assert off == len(data), "fragment at %d, expected %d (offsets %s)" \
+            % (off, len(data), [p[0] for p in parts])
+        last = i == len(parts) - 1
+        assert more == (0 if last else 1), \
+            "fragment at %d: more %d" % (off, more)
+        if not last:
+            assert len(chunk) % 8 == 0
+        data += chunk
+    return data
+
+
+def set_mtu(topo, ns, dev, mtu):
+    """Sets DEV's MTU in NS for the rest of the test (put back to 1500)."""
+    ns.ip("link", "set", dev, "mtu", str(mtu))
+    topo.defer(lambda: ns.ip("link", "set", dev, "mtu", "1500",
+                             check=False))
+
+
+def require_global(topo, key):
+    """Skips the test when the CLI cannot show or set global KEY yet."""
+    import pytest
+    r = cli(topo.xl.name, "global", "show", "--json")
+    try:
+        ok = r.rc == 0 and key in json.loads(r.out)
+    except ValueError:
+        ok = False
+    if not ok:
+        pytest.skip("the tern CLI cannot handle global %r yet (rc %d, %r)"
+                    % (key, r.rc, r.err.strip()[:200]))
+
+
+def require_command(topo, *words):
+    """Skips the test when the CLI has no command WORDS yet."""
+    import pytest
+    r = cli(topo.xl.name, *words, "--help")
+    if r.rc != 0:
+        pytest.skip("the tern CLI has no '%s' command yet (rc %d, %r)"
+                    % (" ".join(words), r.rc, r.err.strip()[:200]))
+
+
+def link_stats(ns, dev):
+    """{"rx_packets", "rx_bytes", "tx_packets", "tx_bytes"} of DEV in NS."""
+    out = json.loads(Netns.exec(ns, "ip", "-j", "-s", "link", "show",
+                                "dev", dev).out)[0]
+    s = out["stats64"]
+    return {"rx_packets": s["rx"]["packets"], "rx_bytes": s["rx"]["bytes"],
+            "tx_packets": s["tx"]["packets"], "tx_bytes": s["tx"]["bytes"]}
+
+
+def snmp(ns, proto="Tcp"):
+    """The PROTO line pair of /proc/net/snmp in NS as a dict."""
+    out = Netns.exec(ns, "cat", "/proc/net/snmp").out
+    rows = [line.split()[1:] for line in out.splitlines()
+            if line.startswith(proto + ":")]
+    return dict(zip(rows[0], (int(v) for v in rows[1])))
