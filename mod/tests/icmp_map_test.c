@@ -301,13 +301,19 @@ static u32 ref_mtu_4to6(const u16 *pl, unsigned int n, u32 mtu4, u32 tot_len,
 	u32 m;
 
 	if (!mtu4) {
-		/* The greatest plateau less than the Total Length. */
+		/*
+		 * RFC 7915 4.2: the greatest plateau less than the Total
+		 * Length "but that is larger than or equal to 1280"; none:
+		 * the IPv6 minimum.
+		 */
 		for (i = 0; i < n; i++) {
-			if (pl[i] < tot_len) {
+			if (pl[i] < tot_len && pl[i] >= 1280) {
 				mtu4 = pl[i];
 				break;
 			}
 		}
+		if (!mtu4)
+			return 1280;
 	}
 	m = min3(mtu4 + 20, mtu6_out, mtu4_in + 20);
 	return m < 1280 ? 1280 : m;
@@ -359,7 +365,7 @@ static void mtu_4to6_plateaus(struct kunit *test)
 	/* The plateau term is still limited by the two others. */
 	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 0, 9000, 1500, 9000), 1500U);
 	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 0, 9000, 9000, 1400), 1420U);
-	/* Plateaus below 1260: the IPv6 minimum, 1280. */
+	/* No plateau of at least 1280 below the Total Length: 1280. */
 	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 0, 1492, 9000, 9000), 1280U);
 	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 0, 1400, 9000, 9000), 1280U);
 	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 0, 1200, 9000, 9000), 1280U);
