@@ -16,6 +16,7 @@ Roles in the standard topology:
         sent to 198.51.100.7.
 """
 
+import ipaddress
 import struct
 
 import pytest
@@ -852,6 +853,23 @@ def test_rfc6791_pool_6to4(xlat):
     inner = inner6_udp()
     check64(xlat, error6(3, 0, inner, src=H6_LINK),
             expected64(11, 0, inner), src4="192.0.2.77")
+
+
+def test_rfc6791_pool_prefix_6to4(xlat):
+    """A pool of several addresses: the source is one of them, the same
+    for errors from the same router (Tern: chosen by a hash of its
+    address)."""
+    require_global(xlat, "rfc6791v4-prefix")
+    xlat.set_global("rfc6791v4-prefix", "192.0.2.64/29")
+    inner = inner6_udp()
+    pkt = error6(3, 0, inner, src=H6_LINK)
+    with xlat.cap4() as cap:
+        xlat.send6(pkt)
+        f = cap.one(is_ip4(dst=SINK4, proto=1))
+    src = ternlib.ipv4_fields(f)["src"]
+    assert ipaddress.IPv4Address(src) in \
+        ipaddress.IPv4Network("192.0.2.64/29"), src
+    check64(xlat, pkt, expected64(11, 0, inner), src4=src)
 
 
 def test_rfc6791_unset_uses_translator_address_6to4(xlat):
