@@ -104,6 +104,8 @@ if tree=$(bash test/kernel/build.sh 2>"$log/kernel-build.log"); then
 		# kernel (the whole suite takes ~6x longer there than on
 		# Debian's kernels: see docs/testing.md).
 		echo "-- functional suite (packet path) on $krel"
+		# Without the KUnit suites: they ran above, and would run again.
+		bash test/build-mod.sh "$krel" "$tree" >>"$log/build-$krel.log" 2>&1
 		VM_KERNEL=$tree/arch/x86/boot/bzImage VM_MEMORY=3G VM_TIMEOUT=2400 \
 			bash test/vm.sh "$krel" test/run-functional.sh \
 			$(cat test/functional/debug-kernel.list) \
