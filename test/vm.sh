@@ -16,6 +16,6 @@ mkdir -p "$top/.build/results"
 cd "$top"
 # The guest gets the command line as one string: quote each word.
 cmd=$(printf '%q ' "$top/test/in-vm.sh" "$@")
-exec timeout "${VM_TIMEOUT:-1800}" vng --run "$kernel" --disable-kvm --force-9p \
+exec timeout "${VM_TIMEOUT:-2400}" vng --run "$kernel" --disable-kvm --force-9p \
 	--cpus 2 --memory "${VM_MEMORY:-2G}" --user root \
 	--rwdir="$top/.build/results" -- "$cmd"
