@@ -8,6 +8,7 @@
  */
 
 #include <kunit/test.h>
+#include <linux/rcupdate.h>
 #include <linux/icmp.h>
 #include <linux/icmpv6.h>
 #include <linux/ip.h>
@@ -185,18 +186,29 @@ static struct tern_instance *inst_of(struct kunit *test)
 	return &((struct inner_ctx *)test->priv)->ki.inst;
 }
 
+/* The mapping reads the instance's tables under RCU, as the hooks do. */
 static int call4to6(struct kunit *test, const u8 *in, unsigned int in_len,
 		    u8 *out, unsigned int out_size, u32 *tot_len)
 {
-	return tern_inner_4to6(inst_of(test), cfg_of(test), in, in_len, out,
-			       out_size, tot_len);
+	int n;
+
+	rcu_read_lock();
+	n = tern_inner_4to6(inst_of(test), cfg_of(test), in, in_len, out,
+			    out_size, tot_len);
+	rcu_read_unlock();
+	return n;
 }
 
 static int call6to4(struct kunit *test, const u8 *in, unsigned int in_len,
 		    u8 *out, unsigned int out_size)
 {
-	return tern_inner_6to4(inst_of(test), cfg_of(test), in, in_len, out,
-			       out_size);
+	int n;
+
+	rcu_read_lock();
+	n = tern_inner_6to4(inst_of(test), cfg_of(test), in, in_len, out,
+			    out_size);
+	rcu_read_unlock();
+	return n;
 }
 
 /*
