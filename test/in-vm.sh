@@ -11,8 +11,11 @@ export TERN=$top/usr/cli/tern
 export TERN_REQUIRE_MODULE=1
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin:$PATH
 
+# Only what the kernel logged from the module's load on: an emulated boot
+# of the debug kernel now and then logs a report of its own before that.
+boot_lines=0
 kernel_problems() {
-	dmesg | grep -E 'WARNING:|BUG:|Oops|general protection fault|KASAN:|possible (recursive|circular) locking|inconsistent lock state|suspicious RCU usage|suspected memory leak|kernel BUG|Call Trace:'
+	dmesg | tail -n +$((boot_lines + 1)) | grep -E 'WARNING:|BUG:|Oops|general protection fault|KASAN:|possible (recursive|circular) locking|inconsistent lock state|suspicious RCU usage|suspected memory leak|kernel BUG|Call Trace:'
 }
 
 status=ok
@@ -31,6 +34,7 @@ if [ "$(basename "${1:-}")" = run-kunit.sh ] && ! bash "$top/test/kunit-net.sh";
 	status="kunit-net.sh failed"
 	rc=1
 fi
+boot_lines=$(dmesg | wc -l)
 if ! insmod "$ko"; then
 	echo "in-vm: cannot load $ko" >&2
 	status="insmod failed"
