@@ -8,13 +8,13 @@ tarball=$(ls /usr/src/linux-source-6.1.tar.xz)
 if [ ! -f "$cache/scripts/checkpatch.pl" ] || [ "$tarball" -nt "$cache/scripts/checkpatch.pl" ]; then
 	rm -rf "$cache"
 	mkdir -p "$cache"
-	tar -xJf "$tarball" -C "$cache" --strip-components=1 --wildcards \
+	tar -xmJf "$tarball" -C "$cache" --strip-components=1 --wildcards \
 		'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
 		'*/scripts/const_structs.checkpatch'
 fi
 cd "$top"
 rc=0
-for f in mod/*.c mod/*.h mod/tests/*.c include/*.h; do
+for f in mod/*.c mod/*.h mod/tests/*.c mod/tests/*.h include/*.h; do
 	out=$(perl "$cache/scripts/checkpatch.pl" --no-tree --terse --show-types \
 		-f "$f" || true)
 	if echo "$out" | grep -qE ': (ERROR|WARNING):'; then
