@@ -235,7 +235,10 @@ out:
 	return ret;
 }
 
-int tern_nl_eamt_flush(struct sk_buff *skb, struct genl_info *info)
+/* Empties a table of the request's instance with @clear, under the lock. */
+static int tern_nl_table_flush(struct genl_info *info,
+			       void (*clear)(struct tern_net *tn,
+					     struct tern_instance *inst))
 {
 	struct tern_net *tn = tern_net(genl_info_net(info));
 	struct tern_instance *inst;
@@ -243,9 +246,19 @@ int tern_nl_eamt_flush(struct sk_buff *skb, struct genl_info *info)
 	mutex_lock(&tn->lock);
 	inst = tern_nl_instance(tn, info->attrs, info->extack);
 	if (!IS_ERR(inst))
-		tern_eamt_publish(tn, inst, NULL);
+		clear(tn, inst);
 	mutex_unlock(&tn->lock);
 	return PTR_ERR_OR_ZERO(inst);
+}
+
+static void tern_eamt_clear(struct tern_net *tn, struct tern_instance *inst)
+{
+	tern_eamt_publish(tn, inst, NULL);
+}
+
+int tern_nl_eamt_flush(struct sk_buff *skb, struct genl_info *info)
+{
+	return tern_nl_table_flush(info, tern_eamt_clear);
 }
 
 /*
@@ -376,17 +389,14 @@ int tern_nl_deny4_del(struct sk_buff *skb, struct genl_info *info)
 	return tern_nl_deny4_change(info, false);
 }
 
+static void tern_deny4_clear(struct tern_net *tn, struct tern_instance *inst)
+{
+	tern_deny4_publish(tn, inst, NULL);
+}
+
 int tern_nl_deny4_flush(struct sk_buff *skb, struct genl_info *info)
 {
-	struct tern_net *tn = tern_net(genl_info_net(info));
-	struct tern_instance *inst;
-
-	mutex_lock(&tn->lock);
-	inst = tern_nl_instance(tn, info->attrs, info->extack);
-	if (!IS_ERR(inst))
-		tern_deny4_publish(tn, inst, NULL);
-	mutex_unlock(&tn->lock);
-	return PTR_ERR_OR_ZERO(inst);
+	return tern_nl_table_flush(info, tern_deny4_clear);
 }
 
 static int tern_deny4_put(struct sk_buff *skb, struct tern_instance *inst,

@@ -177,23 +177,16 @@ static int address_query(int argc, char **argv, struct tern_opts *opts)
 	if (strchr(pos[0], '/') || prefix_parse_any(pos[0], true, &q.addr) < 0)
 		return tern_usage("invalid address '%s' (expected an IPv6 or IPv4 address)",
 				  pos[0]);
-	return table_request(TERN_CMD_ADDR_QUERY, false, opts->instance,
-			     put_addr, &q.addr, query_reply, &q);
+	return tern_nl_request(TERN_CMD_ADDR_QUERY, false, opts->instance,
+			       put_addr, &q.addr, query_reply, &q);
 }
 
 int cmd_address(int argc, char **argv, struct tern_opts *opts)
 {
-	const char *sub;
+	static const struct table_cmd cmds[] = {
+		{ "query", address_query }, { NULL, NULL },
+	};
 
-	if (argc < 1)
-		return tern_usage("'address' needs a command: query (try 'tern address --help')");
-	sub = argv[0];
-	if (args_is_help(sub) || !strcmp(sub, "help")) {
-		fputs(help_address, stdout);
-		return TERN_EXIT_OK;
-	}
-	if (!strcmp(sub, "query"))
-		return address_query(argc - 1, argv + 1, opts);
-	return tern_usage("unknown command 'address %s' (try 'tern address --help')",
-			  sub);
+	return table_dispatch("address", help_address, cmds, argc, argv,
+			      opts);
 }

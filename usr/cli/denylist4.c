@@ -88,8 +88,8 @@ static int change(const char *cmd, const char *help, uint8_t nlcmd,
 	if (prefix_parse_any(pos[0], true, &p) < 0 || p.family != AF_INET)
 		return tern_usage("invalid prefix '%s' (expected an IPv4 prefix %s)",
 				  pos[0], PREFIX4_FORMS);
-	return table_request(nlcmd, false, opts->instance, put_prefix4, &p,
-			     NULL, NULL);
+	return tern_nl_request(nlcmd, false, opts->instance, put_prefix4, &p,
+			       NULL, NULL);
 }
 
 struct deny_list {
@@ -101,18 +101,14 @@ static int list_reply(struct nlattr **tb, void *arg)
 {
 	struct deny_list *list = arg;
 	struct tern_prefix p;
+	int status;
 
 	if (!tb[TERN_A_PREFIX4] || prefix_get(tb[TERN_A_PREFIX4], &p) < 0)
 		return tern_fail("malformed reply from the kernel: bad denylist4 prefix");
-	if (list->n == list->cap) {
-		size_t cap = list->cap ? 2 * list->cap : 16;
-		void *v = realloc(list->v, cap * sizeof(*list->v));
-
-		if (!v)
-			return tern_fail("out of memory");
-		list->v = v;
-		list->cap = cap;
-	}
+	status = table_room((void **)&list->v, list->n, &list->cap,
+			    sizeof(*list->v));
+	if (status)
+		return status;
 	prefix_str(&p, list->v[list->n++]);
 	return TERN_EXIT_OK;
 }
@@ -130,8 +126,8 @@ static int list(int argc, char **argv, struct tern_opts *opts)
 			    &json);
 	if (status)
 		return status;
-	status = table_request(TERN_CMD_DENY4_GET, true, opts->instance,
-			       NULL, NULL, list_reply, &list);
+	status = tern_nl_request(TERN_CMD_DENY4_GET, true, opts->instance,
+				 NULL, NULL, list_reply, &list);
 	if (!status && json) {
 		putchar('[');
 		for (i = 0; i < list.n; i++) {
@@ -151,38 +147,29 @@ static int list(int argc, char **argv, struct tern_opts *opts)
 
 static int flush(int argc, char **argv, struct tern_opts *opts)
 {
-	int n, r;
+	return table_flush("denylist4 flush", help_flush, TERN_CMD_DENY4_FLUSH,
+			   argc, argv, opts);
+}
 
-	if (table_help(argc, argv, help_flush))
-		return TERN_EXIT_OK;
-	r = table_args("denylist4 flush", argc, argv, opts, NULL, 0, &n, NULL);
-	if (r)
-		return r;
-	return table_request(TERN_CMD_DENY4_FLUSH, false, opts->instance,
-			     NULL, NULL, NULL, NULL);
+static int add(int argc, char **argv, struct tern_opts *opts)
+{
+	return change("denylist4 add", help_add, TERN_CMD_DENY4_ADD,
+		      argc, argv, opts);
+}
+
+static int remove_(int argc, char **argv, struct tern_opts *opts)
+{
+	return change("denylist4 remove", help_remove, TERN_CMD_DENY4_DEL,
+		      argc, argv, opts);
 }
 
 int cmd_denylist4(int argc, char **argv, struct tern_opts *opts)
 {
-	const char *sub;
+	static const struct table_cmd cmds[] = {
+		{ "add", add }, { "remove", remove_ }, { "list", list },
+		{ "flush", flush }, { NULL, NULL },
+	};
 
-	if (argc < 1)
-		return tern_usage("'denylist4' needs a command: add, remove, list or flush (try 'tern denylist4 --help')");
-	sub = argv[0];
-	if (args_is_help(sub) || !strcmp(sub, "help")) {
-		fputs(help_denylist4, stdout);
-		return TERN_EXIT_OK;
-	}
-	if (!strcmp(sub, "add"))
-		return change("denylist4 add", help_add, TERN_CMD_DENY4_ADD,
-			      argc - 1, argv + 1, opts);
-	if (!strcmp(sub, "remove"))
-		return change("denylist4 remove", help_remove,
-			      TERN_CMD_DENY4_DEL, argc - 1, argv + 1, opts);
-	if (!strcmp(sub, "list"))
-		return list(argc - 1, argv + 1, opts);
-	if (!strcmp(sub, "flush"))
-		return flush(argc - 1, argv + 1, opts);
-	return tern_usage("unknown command 'denylist4 %s' (try 'tern denylist4 --help')",
-			  sub);
+	return table_dispatch("denylist4", help_denylist4, cmds, argc, argv,
+			      opts);
 }

@@ -133,8 +133,8 @@ static int eamt_add(int argc, char **argv, struct tern_opts *opts)
 	r = eam_prefixes(cmd, pos, n, &e);
 	if (r)
 		return r;
-	return table_request(TERN_CMD_EAMT_ADD, false, opts->instance,
-			     put_eam, &e, NULL, NULL);
+	return tern_nl_request(TERN_CMD_EAMT_ADD, false, opts->instance,
+			       put_eam, &e, NULL, NULL);
 }
 
 static int eamt_remove(int argc, char **argv, struct tern_opts *opts)
@@ -154,21 +154,14 @@ static int eamt_remove(int argc, char **argv, struct tern_opts *opts)
 	r = eam_prefixes(cmd, pos, n, &e);
 	if (r)
 		return r;
-	return table_request(TERN_CMD_EAMT_DEL, false, opts->instance,
-			     put_eam, &e, NULL, NULL);
+	return tern_nl_request(TERN_CMD_EAMT_DEL, false, opts->instance,
+			       put_eam, &e, NULL, NULL);
 }
 
 static int eamt_flush(int argc, char **argv, struct tern_opts *opts)
 {
-	int n, r;
-
-	if (table_help(argc, argv, help_flush))
-		return TERN_EXIT_OK;
-	r = table_args("eamt flush", argc, argv, opts, NULL, 0, &n, NULL);
-	if (r)
-		return r;
-	return table_request(TERN_CMD_EAMT_FLUSH, false, opts->instance,
-			     NULL, NULL, NULL, NULL);
+	return table_flush("eamt flush", help_flush, TERN_CMD_EAMT_FLUSH,
+			   argc, argv, opts);
 }
 
 struct eam_list {
@@ -188,6 +181,7 @@ static int list_reply(struct nlattr **tb, void *arg)
 	struct nlattr *e[TERN_EAM_MAX + 1];
 	struct eam_list *list = arg;
 	struct tern_prefix p6, p4;
+	int status;
 
 	if (!tb[TERN_A_EAM] ||
 	    nla_parse_nested(e, TERN_EAM_MAX, tb[TERN_A_EAM], policy) < 0 ||
@@ -195,15 +189,10 @@ static int list_reply(struct nlattr **tb, void *arg)
 	    prefix_get(e[TERN_EAM_PREFIX6], &p6) < 0 ||
 	    prefix_get(e[TERN_EAM_PREFIX4], &p4) < 0)
 		return tern_fail("malformed reply from the kernel: bad EAMT entry");
-	if (list->n == list->cap) {
-		size_t cap = list->cap ? 2 * list->cap : 16;
-		void *v = realloc(list->v, cap * sizeof(*list->v));
-
-		if (!v)
-			return tern_fail("out of memory");
-		list->v = v;
-		list->cap = cap;
-	}
+	status = table_room((void **)&list->v, list->n, &list->cap,
+			    sizeof(*list->v));
+	if (status)
+		return status;
 	prefix_str(&p6, list->v[list->n].p6);
 	prefix_str(&p4, list->v[list->n].p4);
 	list->n++;
@@ -222,8 +211,8 @@ static int eamt_list(int argc, char **argv, struct tern_opts *opts)
 	status = table_args("eamt list", argc, argv, opts, NULL, 0, &n, &json);
 	if (status)
 		return status;
-	status = table_request(TERN_CMD_EAMT_GET, true, opts->instance,
-			       NULL, NULL, list_reply, &list);
+	status = tern_nl_request(TERN_CMD_EAMT_GET, true, opts->instance,
+				 NULL, NULL, list_reply, &list);
 	if (!status && json) {
 		putchar('[');
 		for (i = 0; i < list.n; i++) {
@@ -251,23 +240,10 @@ static int eamt_list(int argc, char **argv, struct tern_opts *opts)
 
 int cmd_eamt(int argc, char **argv, struct tern_opts *opts)
 {
-	const char *sub;
+	static const struct table_cmd cmds[] = {
+		{ "add", eamt_add }, { "remove", eamt_remove },
+		{ "list", eamt_list }, { "flush", eamt_flush }, { NULL, NULL },
+	};
 
-	if (argc < 1)
-		return tern_usage("'eamt' needs a command: add, remove, list or flush (try 'tern eamt --help')");
-	sub = argv[0];
-	if (args_is_help(sub) || !strcmp(sub, "help")) {
-		fputs(help_eamt, stdout);
-		return TERN_EXIT_OK;
-	}
-	if (!strcmp(sub, "add"))
-		return eamt_add(argc - 1, argv + 1, opts);
-	if (!strcmp(sub, "remove"))
-		return eamt_remove(argc - 1, argv + 1, opts);
-	if (!strcmp(sub, "list"))
-		return eamt_list(argc - 1, argv + 1, opts);
-	if (!strcmp(sub, "flush"))
-		return eamt_flush(argc - 1, argv + 1, opts);
-	return tern_usage("unknown command 'eamt %s' (try 'tern eamt --help')",
-			  sub);
+	return table_dispatch("eamt", help_eamt, cmds, argc, argv, opts);
 }

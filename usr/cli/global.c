@@ -572,7 +572,8 @@ static int global_show(int argc, char **argv, struct tern_opts *opts)
 		}
 	}
 
-	return tern_nl_request(TERN_CMD_GLOBAL_GET, false, opts->instance, show_reply, &json);
+	return tern_nl_request(TERN_CMD_GLOBAL_GET, false, opts->instance,
+			       NULL, NULL, show_reply, &json);
 }
 
 /* tern global set */

@@ -10,6 +10,7 @@
 #include "nl.h"
 #include "output.h"
 #include "prefix.h"
+#include "tables.h"
 #include "tern.h"
 
 static const char help_instance[] =
@@ -81,16 +82,30 @@ static const char *enum_str(const char *const *names, size_t n, unsigned int v,
 
 /* tern instance add */
 
+struct add_arg {
+	uint8_t type;
+	uint8_t fw;
+	struct tern_prefix pool6;
+};
+
+static int put_add(struct nl_msg *msg, const void *arg)
+{
+	const struct add_arg *a = arg;
+
+	if (nla_put_u8(msg, TERN_A_TYPE, a->type) < 0 ||
+	    nla_put_u8(msg, TERN_A_FRAMEWORK, a->fw) < 0 ||
+	    prefix_put(msg, TERN_A_POOL6, &a->pool6) < 0)
+		return -1;
+	return 0;
+}
+
 static int instance_add(int argc, char **argv)
 {
 	const char *cmd = "instance add";
 	const char *name = NULL, *pool6 = NULL, *val;
-	struct tern_prefix prefix;
-	struct tern_nl *nl;
-	struct nl_msg *msg;
+	struct add_arg add;
 	int type = 0, fw = 0;
 	bool opts_done = false;
-	int status;
 	int i, r;
 
 	if (args_want_help(argc, argv)) {
@@ -142,31 +157,16 @@ static int instance_add(int argc, char **argv)
 		return args_missing(cmd, "--siit or --nat64");
 	if (!pool6)
 		return args_missing(cmd, "--pool6 PREFIX");
-	if (prefix6_parse(pool6, &prefix) < 0)
+	if (prefix6_parse(pool6, &add.pool6) < 0)
 		return tern_usage("invalid --pool6 '%s' (expected %s)",
 				  pool6, PREFIX6_FORMS);
 	if (!fw)
 		fw = TERN_FW_NETFILTER;
 
-	status = tern_nl_open(&nl);
-	if (status)
-		return status;
-	msg = tern_nl_msg(nl, TERN_CMD_INSTANCE_ADD, false);
-	if (!msg) {
-		tern_nl_close(nl);
-		return TERN_EXIT_FAIL;
-	}
-	if (tern_nl_put_instance(msg, name) < 0 ||
-	    nla_put_u8(msg, TERN_A_TYPE, type) < 0 ||
-	    nla_put_u8(msg, TERN_A_FRAMEWORK, fw) < 0 ||
-	    prefix_put(msg, TERN_A_POOL6, &prefix) < 0) {
-		nlmsg_free(msg);
-		tern_nl_close(nl);
-		return tern_nl_build_error();
-	}
-	status = tern_nl_run(nl, msg, NULL, NULL);
-	tern_nl_close(nl);
-	return status;
+	add.type = type;
+	add.fw = fw;
+	return tern_nl_request(TERN_CMD_INSTANCE_ADD, false, name, put_add, &add,
+			       NULL, NULL);
 }
 
 /* tern instance remove */
@@ -199,7 +199,8 @@ static int instance_remove(int argc, char **argv)
 	if (!name)
 		return args_missing(cmd, "an instance NAME");
 
-	return tern_nl_request(TERN_CMD_INSTANCE_DEL, false, name, NULL, NULL);
+	return tern_nl_request(TERN_CMD_INSTANCE_DEL, false, name,
+			       NULL, NULL, NULL, NULL);
 }
 
 /* tern instance list */
@@ -223,19 +224,15 @@ static int list_reply(struct nlattr **tb, void *arg)
 	struct instance *in;
 	struct tern_prefix prefix;
 	char buf[12];
+	int status;
 
 	if (!tb[TERN_A_INSTANCE] || !tb[TERN_A_TYPE] || !tb[TERN_A_FRAMEWORK])
 		return tern_fail("malformed reply from the kernel: instance without name, type or framework");
 
-	if (list->n == list->cap) {
-		size_t cap = list->cap ? 2 * list->cap : 8;
-		struct instance *v = realloc(list->v, cap * sizeof(*v));
-
-		if (!v)
-			return tern_fail("out of memory");
-		list->v = v;
-		list->cap = cap;
-	}
+	status = table_room((void **)&list->v, list->n, &list->cap,
+			    sizeof(*list->v));
+	if (status)
+		return status;
 	in = &list->v[list->n];
 	memset(in, 0, sizeof(*in));
 
@@ -342,8 +339,8 @@ static int instance_list(int argc, char **argv)
 			return args_unknown(cmd, a);
 	}
 
-	status = tern_nl_request(TERN_CMD_INSTANCE_GET, true, NULL, list_reply,
-				 &list);
+	status = tern_nl_request(TERN_CMD_INSTANCE_GET, true, NULL, NULL, NULL,
+				 list_reply, &list);
 
 	if (!status) {
 		if (json)

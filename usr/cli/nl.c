@@ -359,6 +359,7 @@ int tern_nl_run(struct tern_nl *nl, struct nl_msg *msg, tern_nl_reply_fn fn,
 }
 
 int tern_nl_request(uint8_t cmd, bool dump, const char *instance,
+		    tern_nl_put_fn put, const void *put_arg,
 		    tern_nl_reply_fn fn, void *arg)
 {
 	struct tern_nl *nl;
@@ -373,7 +374,8 @@ int tern_nl_request(uint8_t cmd, bool dump, const char *instance,
 		tern_nl_close(nl);
 		return TERN_EXIT_FAIL;
 	}
-	if (tern_nl_put_instance(msg, instance) < 0) {
+	if (tern_nl_put_instance(msg, instance) < 0 ||
+	    (put && put(msg, put_arg) < 0)) {
 		nlmsg_free(msg);
 		tern_nl_close(nl);
 		return tern_nl_build_error();

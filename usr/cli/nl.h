@@ -53,12 +53,16 @@ int tern_nl_build_error(void);
 int tern_nl_run(struct tern_nl *nl, struct nl_msg *msg, tern_nl_reply_fn fn,
 		void *arg);
 
+/* Adds a request's attributes to @msg; returns 0 or -1 (too long). */
+typedef int (*tern_nl_put_fn)(struct nl_msg *msg, const void *arg);
+
 /*
- * A whole exchange for a request that carries at most the instance name
- * (NULL: none): open, send, read replies with @fn, close. Returns the exit
- * status.
+ * A whole exchange: open, send command @cmd for @instance (NULL: none) with
+ * the attributes @put adds (may be NULL), read the replies with @fn (may be
+ * NULL), close. Returns the exit status.
  */
 int tern_nl_request(uint8_t cmd, bool dump, const char *instance,
+		    tern_nl_put_fn put, const void *put_arg,
 		    tern_nl_reply_fn fn, void *arg);
 
 #endif /* TERN_CLI_NL_H */

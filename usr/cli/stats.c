@@ -121,5 +121,6 @@ int cmd_stats(int argc, char **argv, struct tern_opts *opts)
 		}
 	}
 
-	return tern_nl_request(TERN_CMD_STATS_GET, false, opts->instance, stats_reply, &sa);
+	return tern_nl_request(TERN_CMD_STATS_GET, false, opts->instance,
+			       NULL, NULL, stats_reply, &sa);
 }

@@ -3,6 +3,7 @@
  * tern CLI: what the address table commands share.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "args.h"
@@ -36,33 +37,6 @@ int table_args(const char *cmd, int argc, char **argv, struct tern_opts *opts,
 	return TERN_EXIT_OK;
 }
 
-int table_request(uint8_t cmd, bool dump, const char *instance,
-		  table_put_fn put, const void *put_arg,
-		  tern_nl_reply_fn fn, void *arg)
-{
-	struct tern_nl *nl;
-	struct nl_msg *msg;
-	int status;
-
-	status = tern_nl_open(&nl);
-	if (status)
-		return status;
-	msg = tern_nl_msg(nl, cmd, dump);
-	if (!msg) {
-		tern_nl_close(nl);
-		return TERN_EXIT_FAIL;
-	}
-	if (tern_nl_put_instance(msg, instance) < 0 ||
-	    (put && put(msg, put_arg) < 0)) {
-		nlmsg_free(msg);
-		tern_nl_close(nl);
-		return tern_nl_build_error();
-	}
-	status = tern_nl_run(nl, msg, fn, arg);
-	tern_nl_close(nl);
-	return status;
-}
-
 bool table_help(int argc, char **argv, const char *help)
 {
 	if (args_want_help(argc, argv) ||
@@ -71,4 +45,60 @@ bool table_help(int argc, char **argv, const char *help)
 		return true;
 	}
 	return false;
+}
+
+int table_room(void **v, size_t n, size_t *cap, size_t size)
+{
+	size_t c;
+	void *nv;
+
+	if (n < *cap)
+		return TERN_EXIT_OK;
+	c = *cap ? 2 * *cap : 16;
+	nv = realloc(*v, c * size);
+	if (!nv)
+		return tern_fail("out of memory");
+	*v = nv;
+	*cap = c;
+	return TERN_EXIT_OK;
+}
+
+int table_flush(const char *cmd, const char *help, uint8_t nlcmd,
+		int argc, char **argv, struct tern_opts *opts)
+{
+	int n, r;
+
+	if (table_help(argc, argv, help))
+		return TERN_EXIT_OK;
+	r = table_args(cmd, argc, argv, opts, NULL, 0, &n, NULL);
+	if (r)
+		return r;
+	return tern_nl_request(nlcmd, false, opts->instance, NULL, NULL,
+			       NULL, NULL);
+}
+
+int table_dispatch(const char *table, const char *help,
+		   const struct table_cmd *cmds, int argc, char **argv,
+		   struct tern_opts *opts)
+{
+	const struct table_cmd *c;
+	char names[128] = "";
+	size_t len = 0;
+
+	if (argc > 0 && (args_is_help(argv[0]) || !strcmp(argv[0], "help"))) {
+		fputs(help, stdout);
+		return TERN_EXIT_OK;
+	}
+	for (c = cmds; argc > 0 && c->name; c++)
+		if (!strcmp(argv[0], c->name))
+			return c->fn(argc - 1, argv + 1, opts);
+	if (argc > 0)
+		return tern_usage("unknown command '%s %s' (try 'tern %s --help')",
+				  table, argv[0], table);
+	for (c = cmds; c->name && len < sizeof(names); c++)
+		len += snprintf(names + len, sizeof(names) - len, "%s%s",
+				c == cmds ? "" : c[1].name ? ", " : " or ",
+				c->name);
+	return tern_usage("'%s' needs a command: %s (try 'tern %s --help')",
+			  table, names, table);
 }

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * tern CLI: what the address table commands (eamt, denylist4, address)
- * share: their argument loop and their requests.
+ * tern CLI: what the table commands (eamt, denylist4, address, instance)
+ * share: their argument loop, help, dispatch and growing reply lists.
  */
 #ifndef TERN_CLI_TABLES_H
 #define TERN_CLI_TABLES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "nl.h"
@@ -21,19 +22,36 @@
 int table_args(const char *cmd, int argc, char **argv, struct tern_opts *opts,
 	       const char **pos, int max, int *npos, bool *json);
 
-/* Adds the request's attributes to @msg; returns 0 or -1 (too long). */
-typedef int (*table_put_fn)(struct nl_msg *msg, const void *arg);
-
-/*
- * One request of command @cmd for @instance (NULL: the only one) with the
- * attributes @put adds (may be NULL), replies to @fn. Returns the exit
- * status.
- */
-int table_request(uint8_t cmd, bool dump, const char *instance,
-		  table_put_fn put, const void *put_arg,
-		  tern_nl_reply_fn fn, void *arg);
-
 /* Prints @help if the arguments ask for it (or are "help"); true if so. */
 bool table_help(int argc, char **argv, const char *help);
+
+/*
+ * Makes room for element @n of the growing array *@v (room for *@cap
+ * elements of @size bytes). Returns TERN_EXIT_OK, or an exit status after
+ * reporting that memory ran out.
+ */
+int table_room(void **v, size_t n, size_t *cap, size_t size);
+
+/*
+ * "tern TABLE flush" (@cmd, e.g. "eamt flush"): no arguments but -i; sends
+ * @nlcmd. Returns the exit status.
+ */
+int table_flush(const char *cmd, const char *help, uint8_t nlcmd,
+		int argc, char **argv, struct tern_opts *opts);
+
+struct table_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv, struct tern_opts *opts);
+};
+
+/*
+ * "tern TABLE COMMAND ...": runs the entry of @cmds (ended by one without
+ * a name) named argv[0] with the arguments after it, prints @help for
+ * "help"/--help, and reports a missing or unknown command. Returns the
+ * exit status.
+ */
+int table_dispatch(const char *table, const char *help,
+		   const struct table_cmd *cmds, int argc, char **argv,
+		   struct tern_opts *opts);
 
 #endif /* TERN_CLI_TABLES_H */
