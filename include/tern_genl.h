@@ -123,6 +123,7 @@ enum tern_query_attr {
 	TERN_Q_WHY,		/* u8, enum tern_query_why (VIA_NONE only) */
 	TERN_Q_EAM,		/* nested, enum tern_eam_attr: entry used */
 	TERN_Q_POOL6,		/* nested, enum tern_prefix_attr: prefix used */
+	TERN_Q_LOCAL,		/* flag: an address of this host */
 	__TERN_Q_MAX
 };
 #define TERN_Q_MAX (__TERN_Q_MAX - 1)

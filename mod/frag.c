@@ -10,7 +10,9 @@
 #include <linux/ipv6.h>
 #include <net/dst.h>
 #include <net/ipv6.h>
+#include "compat.h"
 #include "frag.h"
+#include "route.h"
 
 /*
  * @skb is a translated IPv6 packet, with a Fragment header right after the
@@ -90,5 +92,44 @@ int tern_frag6_output(struct net *net, struct sk_buff *skb,
 out:
 	dst_release(dst);
 	consume_skb(skb);
+	return ret;
+}
+
+/*
+ * @skb is a translated IPv6 TCP super-packet (GSO) from IPv4 segments sent
+ * with DF=0 (e.g. merged by GRO), and its segments are bigger than @mtu:
+ * cuts it into its segments in software and sends each, as fragments if it
+ * is still too big. Segment n was IPv4 packet @id + n (GRO merges DF=0
+ * packets only when their IDs are consecutive) unless @fixedid, when all
+ * had @id. Consumes
+ * @skb and the reference on @dst; returns 0 or a negative error (nothing
+ * sent if segmenting failed).
+ */
+int tern_frag6_gso_output(struct net *net, struct sk_buff *skb,
+			  struct dst_entry *dst, unsigned int mtu, u16 id,
+			  bool fixedid)
+{
+	struct sk_buff *segs, *seg, *next;
+	int ret = 0;
+
+	segs = skb_gso_segment(skb, 0);
+	if (IS_ERR_OR_NULL(segs)) {
+		ret = segs ? PTR_ERR(segs) : -EINVAL;
+		kfree_skb(skb);
+		goto out;
+	}
+	consume_skb(skb);
+	skb_list_walk_safe(segs, seg, next) {
+		skb_mark_not_on_list(seg);
+		if (seg->len > mtu)
+			tern_frag6_output(net, seg, dst_clone(dst), mtu,
+					  htonl(id));
+		else
+			tern_output(net, seg, dst_clone(dst));
+		if (!fixedid)
+			id++;
+	}
+out:
+	dst_release(dst);
 	return ret;
 }

@@ -41,15 +41,14 @@ bool tern_hairpin_src_by_pool6(const struct tern_instance *inst, __be32 a4)
 	       this_cpu_read(tern_hairpin_src4) == a4;
 }
 
-static bool tern_hairpins(const struct tern_instance *inst,
-			  const struct tern_config *cfg,
-			  const struct iphdr *iph,
-			  const struct in6_addr *daddr6)
+bool tern_hairpins(const struct tern_instance *inst,
+		   const struct tern_config *cfg, __be32 daddr4,
+		   const struct in6_addr *daddr6)
 {
 	__be32 tmp;
 
 	if (cfg->eam_hairpin == TERN_HAIRPIN_OFF ||
-	    !tern_map_eamt_covers4(inst, iph->daddr))
+	    !tern_map_eamt_covers4(inst, daddr4))
 		return false;
 	if (cfg->eam_hairpin == TERN_HAIRPIN_SIMPLE)
 		return true;
@@ -64,22 +63,21 @@ static void tern_ttl_add(struct iphdr *iph, int delta)
 
 unsigned int tern_hairpin_output(struct tern_instance *inst,
 				 const struct tern_config *cfg,
-				 struct sk_buff *skb, struct dst_entry *dst,
-				 const struct in6_addr *daddr6)
+				 struct sk_buff *skb, struct dst_entry *dst)
 {
 	struct iphdr *iph = ip_hdr(skb);
 	bool intrinsic = cfg->eam_hairpin == TERN_HAIRPIN_INTRINSIC;
 	unsigned int verdict;
 
-	if (!tern_hairpins(inst, cfg, iph, daddr6)) {
-		tern_output(inst->net, skb, dst);
-		return tern_stolen(inst, TERN_STAT_XLAT_64);
-	}
-
 	tern_ttl_add(iph, 1);
-	/* As if routed back to us: ICMP errors of the second pass have a route. */
+	/*
+	 * As if routed back to us: with an IPv4 route toward the destination,
+	 * ICMP errors of the second pass have a route to go by (none are sent
+	 * without one).
+	 */
 	skb_dst_drop(skb);
-	skb_dst_set(skb, dst);
+	if (dst)
+		skb_dst_set(skb, dst);
 
 	local_bh_disable();
 	/*
@@ -96,10 +94,14 @@ unsigned int tern_hairpin_output(struct tern_instance *inst,
 
 	if (verdict == NF_ACCEPT) {
 		/* Not for IPv6 after all (e.g. addressed to this host). */
-		tern_ttl_add(ip_hdr(skb), -1);
-		dst = skb_dst(skb);
-		skb->dev = dst->dev;
-		dst_output(inst->net, NULL, skb);
+		iph = ip_hdr(skb);
+		tern_ttl_add(iph, -1);
+		dst = skb_dst(skb) ? dst_clone(skb_dst(skb)) :
+		      tern_route4(inst->net, skb, iph->saddr, iph->daddr,
+				  iph->tos, iph->protocol);
+		if (!dst)
+			return tern_drop(inst, TERN_STAT_DROP_NO_ROUTE);
+		tern_output(inst->net, skb, dst);
 		return tern_stolen(inst, TERN_STAT_XLAT_64);
 	}
 	tern_stats_inc(inst->stats, TERN_STAT_XLAT_HAIRPIN);

@@ -8,18 +8,25 @@
 struct dst_entry;
 
 /*
- * The last step of IPv6 -> IPv4: sends the translated packet @skb along
- * its IPv4 route @dst (counted xlat-6to4), or, when eam-hairpin-mode says
- * it hairpins (RFC 7757 4.2), translates it back to IPv6 and sends that
- * instead (xlat-hairpin; the 4->6 pass bumps its own counter too).
- * @daddr6 is the packet's original IPv6 destination. Always consumes the
+ * Does the IPv4 packet of 6->4 translation to @daddr4, whose original IPv6
+ * destination was @daddr6, hairpin (eam-hairpin-mode, RFC 7757 4.2)?
+ * Caller holds RCU.
+ */
+bool tern_hairpins(const struct tern_instance *inst,
+		   const struct tern_config *cfg, __be32 daddr4,
+		   const struct in6_addr *daddr6);
+
+/*
+ * The last step of IPv6 -> IPv4 for a packet that hairpins: translates
+ * @skb back to IPv6 and sends that (xlat-hairpin; the 4->6 pass bumps its
+ * own counter too). @dst is the IPv4 route toward the destination, or NULL
+ * if there is none (the U-turn does not need one). Always consumes the
  * reference on @dst; consumes @skb unless the verdict is NF_DROP (the
  * caller's netfilter core frees it then).
  */
 unsigned int tern_hairpin_output(struct tern_instance *inst,
 				 const struct tern_config *cfg,
-				 struct sk_buff *skb, struct dst_entry *dst,
-				 const struct in6_addr *daddr6);
+				 struct sk_buff *skb, struct dst_entry *dst);
 
 /*
  * True while this CPU translates back an intrinsically hairpinned packet

@@ -7,6 +7,8 @@
  */
 
 #include <linux/kernel.h>
+#include <linux/inetdevice.h>
+#include <net/addrconf.h>
 #include <net/genetlink.h>
 #include <net/sock.h>
 #include "compat.h"
@@ -420,13 +422,14 @@ int tern_nl_deny4_dump(struct sk_buff *skb, struct netlink_callback *cb)
 
 static int tern_query_put(struct sk_buff *msg, int alen,
 			  const struct tern_map_answer *ans,
-			  const struct tern_prefix6 *pool6)
+			  const struct tern_prefix6 *pool6, bool local)
 {
 	struct nlattr *nest = nla_nest_start(msg, TERN_A_QUERY);
 
 	if (!nest)
 		return -EMSGSIZE;
-	if (nla_put_u8(msg, TERN_Q_VIA, ans->via))
+	if (nla_put_u8(msg, TERN_Q_VIA, ans->via) ||
+	    (local && nla_put_flag(msg, TERN_Q_LOCAL)))
 		goto err;
 	if (ans->via == TERN_VIA_NONE) {
 		if (nla_put_u8(msg, TERN_Q_WHY, ans->why))
@@ -458,6 +461,7 @@ int tern_nl_addr_query(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	void *hdr;
 	int alen, ret;
+	bool local;
 
 	if (GENL_REQ_ATTR_CHECK(info, TERN_A_ADDR))
 		return -EINVAL;
@@ -486,14 +490,18 @@ int tern_nl_addr_query(struct sk_buff *skb, struct genl_info *info)
 	}
 	rcu_read_lock();
 	cfg = tern_instance_config(inst);
-	if (alen == 16)
+	/* The packet path lets packets to the host's own addresses pass. */
+	if (alen == 16) {
 		tern_map_explain6(inst, cfg, nla_data(attr), &ans);
-	else
+		local = ipv6_chk_addr(inst->net, nla_data(attr), NULL, 0);
+	} else {
 		tern_map_explain4(inst, cfg, nla_get_in_addr(attr), &ans);
+		local = __ip_dev_find(inst->net, nla_get_in_addr(attr), false);
+	}
 	pool6 = cfg->pool6;
 	rcu_read_unlock();
 	ret = nla_put_string(msg, TERN_A_INSTANCE, inst->name) ? -EMSGSIZE :
-	      tern_query_put(msg, alen, &ans, &pool6);
+	      tern_query_put(msg, alen, &ans, &pool6, local);
 	mutex_unlock(&tn->lock);
 	if (ret)
 		goto err;

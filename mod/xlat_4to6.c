@@ -182,7 +182,7 @@ unsigned int tern_xlat_4to6(struct tern_instance *inst, struct sk_buff *skb)
 	unsigned int len6, mtu, verdict, limit;
 	u8 proto, type6 = 0;
 	int hdiff, why, dvia;
-	bool df, amend;
+	bool df, amend, gso_frag, fixedid;
 
 	if (!cfg->enabled)
 		return tern_pass(inst, TERN_STAT_PASS_DISABLED);
@@ -241,11 +241,14 @@ unsigned int tern_xlat_4to6(struct tern_instance *inst, struct sk_buff *skb)
 		return tern_drop(inst, TERN_STAT_DROP_TOO_BIG);
 	}
 	limit = min(cfg->lowest_ipv6_mtu, mtu);
-	if (!df && skb_is_gso(skb) &&
-	    !skb_gso_validate_network_len(skb, limit + p.l3len -
-					  sizeof(struct ipv6hdr) -
-					  sizeof(struct frag_hdr))) {
-		/* Fragmenting a super-packet: not worth it, and very rare. */
+	/* A DF=0 super-packet whose segments will need fragmenting. */
+	gso_frag = !df && skb_is_gso(skb) &&
+		   !skb_gso_validate_network_len(skb, limit + p.l3len -
+						 sizeof(struct ipv6hdr));
+	fixedid = skb_is_gso(skb) &&
+		  (skb_shinfo(skb)->gso_type & SKB_GSO_TCP_FIXEDID);
+	if (gso_frag && skb->ip_summed != CHECKSUM_PARTIAL) {
+		/* GRO leaves CHECKSUM_PARTIAL; segmenting wants it. */
 		dst_release(dst);
 		return tern_drop(inst, TERN_STAT_DROP_OUTPUT);
 	}
@@ -269,6 +272,12 @@ unsigned int tern_xlat_4to6(struct tern_instance *inst, struct sk_buff *skb)
 	memset(IP6CB(skb), 0, sizeof(*IP6CB(skb)));
 	nf_reset_ct(skb);
 	skb_clear_tstamp(skb);
+	if (gso_frag) {
+		if (tern_frag6_gso_output(inst->net, skb, dst, limit,
+					  ntohs(ip4.id), fixedid))
+			return tern_stolen(inst, TERN_STAT_DROP_OUTPUT);
+		return tern_stolen(inst, TERN_STAT_XLAT_46);
+	}
 	if (!df && !skb_is_gso(skb) && skb->len > limit) {
 		tern_frag6_output(inst->net, skb, dst, limit,
 				  htonl(ntohs(ip4.id)));

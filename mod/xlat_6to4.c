@@ -137,7 +137,7 @@ unsigned int tern_xlat_6to4(struct tern_instance *inst, struct sk_buff *skb)
 	__be32 addrs[2];	/* saddr, daddr */
 	u8 proto, tos, type4 = 0;
 	int why, dvia;
-	bool df;
+	bool df, hairpin;
 
 	if (!cfg->enabled)
 		return tern_pass(inst, TERN_STAT_PASS_DISABLED);
@@ -188,15 +188,17 @@ unsigned int tern_xlat_6to4(struct tern_instance *inst, struct sk_buff *skb)
 		return tern_drop(inst, TERN_STAT_DROP_TOO_BIG);
 	tos = cfg->override_tos ? cfg->tos : ipv6_get_dsfield(&ip6);
 
+	/* A hairpin goes back to IPv6: an IPv4 route is optional. */
+	hairpin = tern_hairpins(inst, cfg, addrs[1], &ip6.daddr);
 	dst = tern_route4(inst->net, skb, addrs[0], addrs[1], tos, proto);
-	if (!dst) {
+	if (!dst && !hairpin) {
 		tern_icmp6_error(skb, ICMPV6_DEST_UNREACH, ICMPV6_NOROUTE, 0);
 		return tern_drop(inst, TERN_STAT_DROP_NO_ROUTE);
 	}
 
 	/* RFC 7915 5.1: DF only on packets that may not fit an IPv6 path. */
 	df = p.frag6 < 0 && tot_len > TERN_DF_THRESHOLD;
-	mtu = dst_mtu(dst);
+	mtu = hairpin ? IP_MAX_MTU : dst_mtu(dst);
 	skb_set_transport_header(skb, p.l3len);
 	if (df && tot_len > mtu &&
 	    !(skb_is_gso(skb) &&
@@ -239,5 +241,8 @@ unsigned int tern_xlat_6to4(struct tern_instance *inst, struct sk_buff *skb)
 	memset(IPCB(skb), 0, sizeof(*IPCB(skb)));
 	nf_reset_ct(skb);
 	skb_clear_tstamp(skb);
-	return tern_hairpin_output(inst, cfg, skb, dst, &ip6.daddr);
+	if (hairpin)
+		return tern_hairpin_output(inst, cfg, skb, dst);
+	tern_output(inst->net, skb, dst);
+	return tern_stolen(inst, TERN_STAT_XLAT_64);
 }

@@ -411,18 +411,42 @@ def test_address_query_json(inst):
     assert q == {"address": "192.0.2.9", "translated": "2001:db8:6::9",
                  "via": "eamt", "reason": None,
                  "eam": {"prefix6": "2001:db8:6::/120",
-                         "prefix4": "192.0.2.0/24"}, "pool6": None}
+                         "prefix4": "192.0.2.0/24"}, "pool6": None,
+                 "local": False}
     q = cli_json(inst, "address", "query", "2001:db8:64::cb00:7101")
     assert q == {"address": "2001:db8:64::cb00:7101",
                  "translated": "203.0.113.1", "via": "pool6",
-                 "reason": None, "eam": None, "pool6": POOL6}
+                 "reason": None, "eam": None, "pool6": POOL6,
+                 "local": False}
     q = cli_json(inst, "-i", "t", "address", "query", "198.19.1.1")
     assert q == {"address": "198.19.1.1", "translated": None, "via": "none",
-                 "reason": "denylist4", "eam": None, "pool6": None}
+                 "reason": "denylist4", "eam": None, "pool6": None,
+                 "local": False}
     q = cli_json(inst, "address", "query", "::1")
     assert q["via"] == "none" and q["reason"] == "no-mapping"
     q = cli_json(inst, "address", "query", "240.0.0.1")
     assert q["reason"] == "special4"
+
+
+def test_address_query_local(inst):
+    """The packet path passes packets addressed to the host itself
+    (pass-local); the query says so on a second line and in "local"."""
+    inst.ip("link", "set", "lo", "up")
+    inst.ip("addr", "add", "198.51.100.2/32", "dev", "lo")
+    inst.ip("addr", "add", "2001:db8:64::c633:6402/128", "dev", "lo",
+            "nodad")
+    assert cli_ok(inst, "address", "query", "198.51.100.2") == (
+        "198.51.100.2 -> 2001:db8:64::c633:6402 via pool6 2001:db8:64::/96\n"
+        "198.51.100.2 is an address of this host: packets to it are "
+        "delivered here, not translated\n")
+    assert cli_ok(inst, "address", "query", "2001:db8:64::c633:6402") == (
+        "2001:db8:64::c633:6402 -> 198.51.100.2 via pool6 "
+        "2001:db8:64::/96\n"
+        "2001:db8:64::c633:6402 is an address of this host: packets to it "
+        "are delivered here, not translated\n")
+    assert cli_json(inst, "address", "query", "198.51.100.2")["local"] is True
+    assert cli_json(inst, "address", "query", "198.51.100.3")["local"] is \
+        False
 
 
 def test_address_query_wkp_nonglobal(ns):
@@ -665,6 +689,24 @@ def test_hairpin_other_traffic_untouched(hairpin):
             f = cap.one(is_ip4(dst=SINK4))
         assert f[IP].src == "198.51.100.2"
         c.expect({"xlat-6to4": 1})
+
+
+@pytest.mark.parametrize("mode", ["TERN_HAIRPIN_SIMPLE",
+                                  "TERN_HAIRPIN_INTRINSIC"])
+def test_hairpin_needs_no_ipv4_route(tables, mode):
+    """The U-turn never leaves on IPv4: no IPv4 route toward the EAM's
+    prefix is needed (the hairpin fixture has one; this test has none)."""
+    t = tables
+    cli_ok(t.xl, "eamt", "add", EAM6, EAM4)
+    neigh6(t, HP6)
+    assert t.xl.ip("route", "get", "198.51.100.99", check=False).rc != 0
+    set_hairpin(t.xl, mode)
+    c = t.counters()
+    at4, at6 = send_watch(t, udp6_from(H6_LINK, SINK6))
+    assert at4 == [] and len(at6) == 1
+    src = H6_LINK if mode == "TERN_HAIRPIN_SIMPLE" else H6
+    assert_ipv6(at6[0], src=src, dst=HP6, hlim=63, nh=17, plen=68, tc=0)
+    c.expect({"xlat-hairpin": 1, "xlat-4to6": 1})
 
 
 def test_tables_cli_in_traffic_namespace_json_consistent(tables):

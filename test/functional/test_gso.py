@@ -17,7 +17,10 @@ import time
 
 import pytest
 
-from ternlib import (H4, H4_6, H6, H6_4, link_stats, sha256, snmp, stats,
+from scapy.layers.inet6 import IPv6, IPv6ExtHdrFragment
+
+from ternlib import (H4, H4_6, H6, H6_4, Capture, link_stats, sha256, snmp,
+                     stats,
                      tcp_exchange)
 
 MB = 1 << 20
@@ -82,6 +85,58 @@ def test_gso_tcp_4to6_intact_and_unsegmented(xlat):
     assert len(got) == len(data) and sha256(got) == sha256(data)
     assert back == b"done"
     print(flow.check(len(data)))
+
+
+def _snmp6(ns):
+    out = ns.exec("cat", "/proc/net/snmp6").out
+    return {k: int(v) for k, v in (line.split() for line in out.splitlines())}
+
+
+def test_gso_tcp_4to6_df0_fragmented(xlat):
+    """The IPv4 host sends with DF=0 (ip_no_pmtu_disc), so its 1500-byte
+    segments, 1520 in IPv6, must be fragmented to lowest-ipv6-mtu (1280,
+    RFC 7915 4.1). Tern still translates each super-packet once, cuts it
+    into segments itself and fragments those: the IPv6 host reassembles
+    the data intact, nothing is dropped, and each segment's fragments carry
+    its own IPv4 ID: the IDs of one super-packet's segments are consecutive
+    (the sender numbers them so); between super-packets Linux may skip
+    some."""
+    data = os.urandom(1 * MB)
+    xlat.h4.sysctl({"net/ipv4/ip_no_pmtu_disc": 1})
+    try:
+        reasm0 = _snmp6(xlat.h6)
+        with Capture(xlat.h6, "eth0") as cap, \
+                Flow(xlat, xlat.h6, "xlat-4to6") as flow:
+            got, back = tcp_exchange(xlat.h6, socket.AF_INET6, H6, xlat.h4,
+                                     socket.AF_INET, H6_4, data, b"done")
+        reasm1 = _snmp6(xlat.h6)
+    finally:
+        xlat.h4.sysctl({"net/ipv4/ip_no_pmtu_disc": 0})
+    assert len(got) == len(data) and sha256(got) == sha256(data)
+    assert back == b"done"
+    info = flow.check(len(data))
+    frags = [f for f in cap.frames
+             if IPv6 in f and IPv6ExtHdrFragment in f and f[IPv6].src == H4_6]
+    nseg = len(data) // MSS_MAX
+    assert len(frags) >= 2 * nseg, "%d fragments, %s" % (len(frags), info)
+    for f in frags:
+        assert len(f[IPv6]) <= 1280, f.summary()
+        assert f[IPv6ExtHdrFragment].nh == 6
+    # Segments: the first fragments (offset 0), each with a last one (M=0)
+    # of the same ID. Within a super-packet IDs go up by one, so all but
+    # one step per translated packet is 1; none is 0 (an ID reused).
+    firsts = [f[IPv6ExtHdrFragment].id for f in frags
+              if f[IPv6ExtHdrFragment].offset == 0]
+    lasts = {f[IPv6ExtHdrFragment].id for f in frags
+             if f[IPv6ExtHdrFragment].m == 0}
+    assert len(firsts) >= nseg and set(firsts) <= lasts
+    assert all(i < 0x10000 for i in firsts)
+    steps = [(b - a) & 0xffff for a, b in zip(firsts, firsts[1:])]
+    assert 0 not in steps, "an ID on two segments: %s" % info
+    assert steps.count(1) >= len(firsts) - flow.xlat, \
+        "ID steps: %d of 1 in %d, %s" % (steps.count(1), len(steps), info)
+    reasm = reasm1["Ip6ReasmOKs"] - reasm0["Ip6ReasmOKs"]
+    assert reasm == len(firsts), "ReasmOKs %d, %s" % (reasm, info)
 
 
 def _iperf_env():

@@ -27,12 +27,17 @@ static const char help_address[] =
 	"                    169.254/16, multicast, 240/4)\n"
 	"  non-global IPv4 address with the Well-Known Prefix (strict-wkp)\n"
 	"\n"
+	"An address of this host (in the instance's namespace) is said so on a\n"
+	"second line: packets addressed to it are delivered here, never\n"
+	"translated.\n"
+	"\n"
 	"Options:\n"
 	"  -i, --instance NAME  the instance (default: the only one)\n"
 	"  -j, --json           print one JSON object: address, translated\n"
 	"                       (null if not), via (eamt, pool6 or none),\n"
 	"                       reason (null if translated), eam ({prefix6,\n"
-	"                       prefix4} or null) and pool6 (or null)\n"
+	"                       prefix4} or null), pool6 (or null) and local\n"
+	"                       (true for an address of this host)\n"
 	"  -h, --help           show this help\n";
 
 static const char *const reasons[][2] = {
@@ -74,6 +79,7 @@ static int query_reply(struct nlattr **tb, void *arg)
 		[TERN_Q_WHY] = { .type = NLA_U8 },
 		[TERN_Q_EAM] = { .type = NLA_NESTED },
 		[TERN_Q_POOL6] = { .type = NLA_NESTED },
+		[TERN_Q_LOCAL] = { .type = NLA_FLAG },
 	};
 	static struct nla_policy eam_policy[TERN_EAM_MAX + 1] = {
 		[TERN_EAM_PREFIX6] = { .type = NLA_NESTED },
@@ -86,7 +92,7 @@ static int query_reply(struct nlattr **tb, void *arg)
 	struct nlattr *a[TERN_Q_MAX + 1], *e[TERN_EAM_MAX + 1];
 	struct tern_prefix p;
 	unsigned int via, why = TERN_WHY_NONE;
-	bool first = true;
+	bool first = true, local;
 	int ofam = q->addr.family == AF_INET6 ? AF_INET : AF_INET6;
 
 	if (!tb[TERN_A_QUERY] ||
@@ -94,6 +100,7 @@ static int query_reply(struct nlattr **tb, void *arg)
 	    !a[TERN_Q_VIA])
 		return tern_fail("malformed reply from the kernel: bad query answer");
 	via = nla_get_u8(a[TERN_Q_VIA]);
+	local = a[TERN_Q_LOCAL];
 	if (a[TERN_Q_WHY])
 		why = nla_get_u8(a[TERN_Q_WHY]);
 	if (why >= ARRAY_SIZE(reasons) || via > TERN_VIA_POOL6 ||
@@ -148,6 +155,8 @@ static int query_reply(struct nlattr **tb, void *arg)
 		}
 		json_key(&first, "pool6");
 		print_json_str_or_null(pool[0] ? pool : NULL);
+		json_key(&first, "local");
+		fputs(local ? "true" : "false", stdout);
 		puts("}");
 	} else if (via == TERN_VIA_EAMT) {
 		printf("%s -> %s via eamt %s %s\n", in, out, p6, p4);
@@ -156,6 +165,9 @@ static int query_reply(struct nlattr **tb, void *arg)
 	} else {
 		printf("%s not translated: %s\n", in, reasons[why][1]);
 	}
+	if (local && !q->json)
+		printf("%s is an address of this host: packets to it are delivered here, not translated\n",
+		       in);
 	return TERN_EXIT_OK;
 }
 
