@@ -27,8 +27,14 @@ void tern_ipid_init(void)
 
 __be16 tern_ipid_next(__be32 saddr, __be32 daddr, u8 proto)
 {
+	return tern_ipid_reserve(saddr, daddr, proto, 1);
+}
+
+__be16 tern_ipid_reserve(__be32 saddr, __be32 daddr, u8 proto, u16 n)
+{
 	u32 h = hsiphash_3u32((__force u32)saddr, (__force u32)daddr, proto,
 			      &tern_ipid_key);
+	atomic_t *ctr = &tern_ipid_ctr[h >> (32 - TERN_IPID_BITS)];
 
-	return htons((u16)atomic_inc_return(&tern_ipid_ctr[h >> (32 - TERN_IPID_BITS)]));
+	return htons((u16)(atomic_add_return(n, ctr) - n + 1));
 }

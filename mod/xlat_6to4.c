@@ -9,6 +9,8 @@
 #include <linux/icmpv6.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
+#include <linux/tcp.h>
+#include <linux/udp.h>
 #include <net/addrconf.h>
 #include <net/dsfield.h>
 #include <net/ip.h>
@@ -102,10 +104,34 @@ static void tern_6to4_csum(struct sk_buff *skb, const struct tern_pkt *p,
 	}
 }
 
+/* Transport bytes of a full segment of super-packet @skb. */
+static unsigned int tern_gso_l4seg(const struct sk_buff *skb)
+{
+	const struct skb_shared_info *si = skb_shinfo(skb);
+
+	if (si->gso_type & SKB_GSO_UDP_L4)
+		return sizeof(struct udphdr) + si->gso_size;
+	return tcp_hdrlen(skb) + si->gso_size;
+}
+
+/* How many packets @skb stands for (a GSO one: at least its segments). */
+static u16 tern_gso_segs(const struct sk_buff *skb)
+{
+	const struct skb_shared_info *si = skb_shinfo(skb);
+
+	if (!skb_is_gso(skb))
+		return 1;
+	if (si->gso_segs)
+		return si->gso_segs;
+	return min_t(unsigned int, DIV_ROUND_UP(skb->len, si->gso_size),
+		     U16_MAX);
+}
+
 /*
  * Identification and flags (RFC 7915 5.1, 5.1.1): from the Fragment
  * header if there is one (DF clear); otherwise DF on packets that may not
- * fit an IPv6 path, and a per-flow Identification on the others.
+ * fit an IPv6 path, and a per-flow Identification on the others (one for
+ * each segment of a super-packet: segmentation counts up from it).
  */
 static void tern_6to4_frag_fields(struct sk_buff *skb,
 				  const struct tern_pkt *p, struct iphdr *iph,
@@ -120,7 +146,8 @@ static void tern_6to4_frag_fields(struct sk_buff *skb,
 		iph->id = 0;
 		iph->frag_off = htons(IP_DF);
 	} else {
-		iph->id = tern_ipid_next(iph->saddr, iph->daddr, iph->protocol);
+		iph->id = tern_ipid_reserve(iph->saddr, iph->daddr,
+					    iph->protocol, tern_gso_segs(skb));
 		iph->frag_off = 0;
 	}
 }
@@ -133,7 +160,7 @@ unsigned int tern_xlat_6to4(struct tern_instance *inst, struct sk_buff *skb)
 	struct ipv6hdr ip6;
 	struct tern_pkt p;
 	struct iphdr *iph;
-	unsigned int tot_len, mtu, verdict;
+	unsigned int tot_len, len4, mtu, verdict;
 	__be32 addrs[2];	/* saddr, daddr */
 	u8 proto, tos, type4 = 0;
 	int why, dvia;
@@ -196,10 +223,15 @@ unsigned int tern_xlat_6to4(struct tern_instance *inst, struct sk_buff *skb)
 		return tern_drop(inst, TERN_STAT_DROP_NO_ROUTE);
 	}
 
-	/* RFC 7915 5.1: DF only on packets that may not fit an IPv6 path. */
-	df = p.frag6 < 0 && tot_len > TERN_DF_THRESHOLD;
-	mtu = hairpin ? IP_MAX_MTU : dst_mtu(dst);
+	/*
+	 * RFC 7915 5.1: DF only on packets that may not fit an IPv6 path;
+	 * those of a super-packet are its segments.
+	 */
 	skb_set_transport_header(skb, p.l3len);
+	len4 = skb_is_gso(skb) ? sizeof(struct iphdr) + tern_gso_l4seg(skb) :
+				 tot_len;
+	df = p.frag6 < 0 && len4 > TERN_DF_THRESHOLD;
+	mtu = hairpin ? IP_MAX_MTU : dst_mtu(dst);
 	if (df && tot_len > mtu &&
 	    !(skb_is_gso(skb) &&
 	      skb_gso_validate_network_len(skb, mtu + p.l3len -

@@ -62,6 +62,24 @@ static void ipid_per_flow_counter(struct kunit *test)
 				(u16)(first + i));
 }
 
+/* A reservation of n takes n consecutive values of the flow's counter. */
+static void ipid_reserve_block(struct kunit *test)
+{
+	__be32 s = htonl(0xc6336403), d = htonl(0xcb007103);
+	u16 first = ntohs(tern_ipid_next(s, d, IPPROTO_TCP));
+
+	KUNIT_EXPECT_EQ(test, ntohs(tern_ipid_reserve(s, d, IPPROTO_TCP, 45)),
+			(u16)(first + 1));
+	KUNIT_EXPECT_EQ(test, ntohs(tern_ipid_next(s, d, IPPROTO_TCP)),
+			(u16)(first + 46));
+	KUNIT_EXPECT_EQ(test, ntohs(tern_ipid_reserve(s, d, IPPROTO_TCP,
+						      65535)),
+			(u16)(first + 47));
+	/* 65535 later: the counter wrapped around to just before that. */
+	KUNIT_EXPECT_EQ(test, ntohs(tern_ipid_next(s, d, IPPROTO_TCP)),
+			(u16)(first + 46));
+}
+
 /* Many flows do not all start at the same value (random starts). */
 static void ipid_random_starts(struct kunit *test)
 {
@@ -78,6 +96,7 @@ static struct kunit_case tern_icmp_ipid_cases[] = {
 	KUNIT_CASE(icmp6_classes),
 	KUNIT_CASE(icmp4_classes),
 	KUNIT_CASE(ipid_per_flow_counter),
+	KUNIT_CASE(ipid_reserve_block),
 	KUNIT_CASE(ipid_random_starts),
 	{}
 };

@@ -17,10 +17,11 @@ import time
 
 import pytest
 
+from scapy.layers.inet import IP, TCP
 from scapy.layers.inet6 import IPv6, IPv6ExtHdrFragment
 
-from ternlib import (H4, H4_6, H6, H6_4, Capture, link_stats, sha256, snmp,
-                     stats,
+from ternlib import (H4, H4_6, H6, H6_4, XL6, Capture, link_stats, sha256,
+                     snmp, stats,
                      tcp_exchange)
 
 MB = 1 << 20
@@ -85,6 +86,34 @@ def test_gso_tcp_4to6_intact_and_unsegmented(xlat):
     assert len(got) == len(data) and sha256(got) == sha256(data)
     assert back == b"done"
     print(flow.check(len(data)))
+
+
+def test_gso_tcp_6to4_small_segments_df0(xlat):
+    """h6's path MTU to the IPv4 host is 1280, so its segments translate to
+    1260-byte IPv4 packets, which RFC 7915 5.1 sends with DF=0 and an
+    Identification. DF is decided per segment, not on the super-packet's
+    size, and each super-packet reserves one ID per segment (segmentation
+    counts up from the first): no ID repeats within the flow."""
+    xlat.temp_route(xlat.h6, H4_6 + "/128", "via", XL6, "dev", "eth0",
+                    "src", H6, "mtu", "1280")
+    data = os.urandom(1 * MB)
+    with Capture(xlat.h4, "eth0") as cap, \
+            Flow(xlat, xlat.h4, "xlat-6to4") as flow:
+        got, back = tcp_exchange(xlat.h4, socket.AF_INET, H4, xlat.h6,
+                                 socket.AF_INET6, H4_6, data, b"done")
+    assert len(got) == len(data) and sha256(got) == sha256(data)
+    assert back == b"done"
+    info = flow.check(len(data))
+    segs = [f for f in cap.frames if IP in f and f[IP].src == H6_4
+            and TCP in f and f[IP].len > 40]
+    assert len(segs) >= len(data) // 1220, "%d segments, %s" % (len(segs),
+                                                                info)
+    assert max(f[IP].len for f in segs) == 1260, info
+    for f in segs:
+        assert int(f[IP].flags) == 0 and f[IP].frag == 0, f.summary()
+    ids = [f[IP].id for f in segs]
+    assert len(set(ids)) == len(ids), \
+        "%d IDs repeated, %s" % (len(ids) - len(set(ids)), info)
 
 
 def _snmp6(ns):

@@ -298,3 +298,29 @@ def test_rfc6052_prefix_lengths(xlat, pool):
     assert_ipv6(f, src=embed(H4, pool), dst=embed(SINK6_4, pool), nh=17,
                 plen=38)
     c.expect({"xlat-6to4": 1, "xlat-4to6": 1})
+
+
+# --- Other transport protocols (RFC 7915 4.5, 5.5) --------------------------
+
+
+def test_unknown_protocol_4to6_passed_through(xlat):
+    """An unfragmented packet of a protocol Tern does not know (253, for
+    experimentation) keeps its number as Next Header and its payload byte
+    for byte."""
+    c = xlat.counters()
+    data = PAYLOAD[:64]
+    f = xlat46(xlat, IP(src=H4, dst=SINK6_4, ttl=64, tos=0, flags="DF",
+                        proto=253) / Raw(data))
+    assert_ipv6(f, tc=0, plen=64, nh=253, hlim=63, src=H4_6, dst=SINK6)
+    assert ip_bytes(f)[40:] == data
+    c.expect({"xlat-4to6": 1})
+
+
+def test_unknown_protocol_6to4_passed_through(xlat):
+    c = xlat.counters()
+    data = PAYLOAD[:64]
+    f = xlat64(xlat, IPv6(src=H6, dst=SINK4_6, hlim=64, tc=0, fl=0,
+                          nh=253) / Raw(data))
+    assert_ipv4(f, tos=0, len=84, ttl=63, proto=253, src=H6_4, dst=SINK4)
+    assert ip_bytes(f)[20:] == data
+    c.expect({"xlat-6to4": 1})
