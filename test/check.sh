@@ -66,61 +66,87 @@ for k in "${kernels[@]}"; do
 	record "dkms add . && dkms build for $k" $? "$log/dkms-$k.log"
 done
 
-step "functional suite in VMs"
-for k in "${kernels[@]}"; do
-	echo "-- $k (booting a VM under software emulation; the log is in $log/vm-$k.log)"
-	bash test/vm.sh "$k" test/run-functional.sh >"$log/vm-$k.log" 2>&1
-	grep -E '^(FAILED|ERROR) |passed|failed' "$res/run-$k.log" 2>/dev/null | tail -n 30
-	[ -f "$res/functional-$k.xml" ] ||
-		record "functional suite produced results on $k" 1 "$log/vm-$k.log"
-	st=$(cat "$res/vm-$k.status" 2>/dev/null || echo "no status (VM failed)")
+# report_vm TAG CONSOLE-LOG WHAT: the outcome of one VM run (in-vm.sh wrote
+# $res/run-TAG.log and $res/vm-TAG.status); FUNCTIONAL=1 also wants the
+# junit file of KREL.
+report_vm() {
+	local tag=$1 console=$2 what=$3 st
+	grep -E '^(FAILED|ERROR) |passed|failed' "$res/run-$tag.log" 2>/dev/null | tail -n 30
+	st=$(cat "$res/vm-$tag.status" 2>/dev/null || echo "no status (VM failed)")
 	if [ "$st" != ok ]; then
-		echo "      | $st; kernel log: $res/dmesg-$k.log"
-		grep -E 'WARNING:|BUG:|Oops|KASAN|lockdep|leak' "$res/dmesg-$k.log" 2>/dev/null |
+		echo "      | $st; kernel log: $res/dmesg-$tag.log"
+		grep -E 'WARNING:|BUG:|Oops|KASAN|lockdep|leak' "$res/dmesg-$tag.log" 2>/dev/null |
 			head -n 20 | sed 's/^/      | /'
 	fi
-	record "VM $k: module loads and unloads, kernel log clean" \
-		"$([ "$st" = ok ] && echo 0 || echo 1)" "$log/vm-$k.log"
+	record "$what" "$([ "$st" = ok ] && echo 0 || echo 1)" "$console"
+}
+
+# Two VMs at a time, one virtual CPU each: a test run keeps about one
+# emulated CPU busy, so two runs side by side take the time of one.
+export VM_CPUS=1
+
+# The debug kernel (built only when its cache is missing: ~20 minutes of
+# both CPUs) builds at the lowest priority while the VMs below run, in the
+# CPU time their tests leave idle (waits for packets that must not come).
+nice -n 19 bash test/kernel/build.sh >"$log/kernel-tree" 2>"$log/kernel-build.log" &
+kbuild=$!
+
+step "functional suite in VMs (${kernels[*]} side by side)"
+pids=()
+for k in "${kernels[@]}"; do
+	echo "-- $k (booting a VM under software emulation; the log is in $log/vm-$k.log)"
+	bash test/vm.sh "$k" test/run-functional.sh >"$log/vm-$k.log" 2>&1 &
+	pids+=($!)
+done
+wait "${pids[@]}"
+for k in "${kernels[@]}"; do
+	echo "-- $k"
+	[ -f "$res/functional-$k.xml" ] ||
+		record "functional suite produced results on $k" 1 "$log/vm-$k.log"
+	report_vm "$k" "$log/vm-$k.log" "VM $k: module loads and unloads, kernel log clean"
 done
 
-step "KUnit on the debug kernel (KUnit, KASAN, lockdep, kmemleak)"
-if tree=$(bash test/kernel/build.sh 2>"$log/kernel-build.log"); then
+step "debug kernel (KUnit, KASAN, lockdep, kmemleak): KUnit and the packet-path functional tests side by side"
+if wait "$kbuild" && tree=$(cat "$log/kernel-tree") && [ -n "$tree" ]; then
 	krel=$(make -s -C "$tree" kernelrelease)
-	bash test/build-mod.sh "$krel" "$tree" TERN_KUNIT=1 >"$log/build-$krel.log" 2>&1
+	bash test/build-mod.sh "$krel" "$tree" TERN_KUNIT=1 >"$log/build-$krel-kunit.log" 2>&1
 	rc=$?
-	grep -qi 'warning:' "$log/build-$krel.log" && rc=1
-	record "build tern.ko W=1 with KUnit suites for the debug kernel $krel" "$rc" "$log/build-$krel.log"
+	grep -qi 'warning:' "$log/build-$krel-kunit.log" && rc=1
+	record "build tern.ko W=1 with KUnit suites for the debug kernel $krel" "$rc" "$log/build-$krel-kunit.log"
+	# The functional run uses the module without the KUnit suites.
+	bash test/build-mod.sh "$krel" "$tree" >"$log/build-$krel.log" 2>&1
+	rc2=$?
+	grep -qi 'warning:' "$log/build-$krel.log" && rc2=1
+	record "build tern.ko W=1 for the debug kernel $krel" "$rc2" "$log/build-$krel.log"
+	export VM_KERNEL=$tree/arch/x86/boot/bzImage VM_MEMORY=3G
 	if [ "$rc" = 0 ]; then
-		VM_KERNEL=$tree/arch/x86/boot/bzImage VM_MEMORY=3G \
-			bash test/vm.sh "$krel" test/run-kunit.sh >"$log/vm-$krel.log" 2>&1
-		[ -s "$res/kunit-$krel.ktap" ] ||
-			record "KUnit suites ran on $krel" 1 "$log/vm-$krel.log"
-		grep -E '^\s*not ok' "$res/kunit-$krel.ktap" 2>/dev/null | sed 's/^/      | /'
-		st=$(cat "$res/vm-$krel.status" 2>/dev/null || echo "no status (VM failed)")
-		[ "$st" = ok ] || echo "      | $st; kernel log: $res/dmesg-$krel.log"
-		record "VM $krel (debug): module loads and unloads, no KASAN/lockdep/kmemleak report" \
-			"$([ "$st" = ok ] && echo 0 || echo 1)" "$log/vm-$krel.log"
-		# The packet-path part of the functional suite on the debug
-		# kernel (the whole suite takes ~6x longer there than on
-		# Debian's kernels: see docs/testing.md).
-		echo "-- functional suite (packet path) on $krel"
-		# Without the KUnit suites: they ran above, and would run again.
-		bash test/build-mod.sh "$krel" "$tree" >>"$log/build-$krel.log" 2>&1
-		VM_KERNEL=$tree/arch/x86/boot/bzImage VM_MEMORY=3G VM_TIMEOUT=2400 \
-			bash test/vm.sh "$krel" test/run-functional.sh \
+		echo "-- KUnit (the log is in $log/vm-$krel-kunit.log)"
+		bash test/vm.sh "$krel" test/run-kunit.sh >"$log/vm-$krel-kunit.log" 2>&1 &
+	fi
+	# The packet-path part of the functional suite (the whole suite takes
+	# ~6x longer there than on Debian's kernels: see docs/testing.md).
+	if [ "$rc2" = 0 ]; then
+		echo "-- functional suite (packet path; the log is in $log/vm-$krel-functional.log)"
+		VM_TIMEOUT=2400 bash test/vm.sh "$krel" test/run-functional.sh \
 			$(cat test/functional/debug-kernel.list) \
-			>"$log/vm-$krel-functional.log" 2>&1
-		grep -E '^(FAILED|ERROR) |passed|failed' "$res/run-$krel.log" 2>/dev/null | tail -n 30
+			>"$log/vm-$krel-functional.log" 2>&1 &
+	fi
+	wait
+	unset VM_KERNEL VM_MEMORY
+	if [ "$rc" = 0 ]; then
+		echo "-- KUnit on $krel"
+		[ -s "$res/kunit-$krel.ktap" ] ||
+			record "KUnit suites ran on $krel" 1 "$log/vm-$krel-kunit.log"
+		grep -E '^\s*not ok' "$res/kunit-$krel.ktap" 2>/dev/null | sed 's/^/      | /'
+		report_vm "$krel-kunit" "$log/vm-$krel-kunit.log" \
+			"VM $krel (debug): module loads and unloads, no KASAN/lockdep/kmemleak report"
+	fi
+	if [ "$rc2" = 0 ]; then
+		echo "-- functional suite (packet path) on $krel"
 		[ -f "$res/functional-$krel.xml" ] ||
 			record "functional suite produced results on $krel" 1 "$log/vm-$krel-functional.log"
-		st=$(cat "$res/vm-$krel.status" 2>/dev/null || echo "no status (VM failed)")
-		if [ "$st" != ok ]; then
-			echo "      | $st; kernel log: $res/dmesg-$krel.log"
-			grep -E 'WARNING:|BUG:|Oops|KASAN|lockdep|leak' "$res/dmesg-$krel.log" 2>/dev/null |
-				head -n 20 | sed 's/^/      | /'
-		fi
-		record "VM $krel (debug) functional run: no KASAN/lockdep/kmemleak report" \
-			"$([ "$st" = ok ] && echo 0 || echo 1)" "$log/vm-$krel-functional.log"
+		report_vm "$krel" "$log/vm-$krel-functional.log" \
+			"VM $krel (debug) functional run: no KASAN/lockdep/kmemleak report"
 	fi
 else
 	record "build the debug kernel (test/kernel/build.sh)" 1 "$log/kernel-build.log"

@@ -6,7 +6,12 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 krel=$(uname -r)
-ko=$top/.build/$krel/mod/tern.ko
+# test/run-kunit.sh needs the build with the KUnit suites (build-mod.sh
+# TERN_KUNIT=1); its results are named apart, so that a functional run on
+# the same kernel may go on at the same time in another VM.
+tag=$krel
+[ "$(basename "${1:-}")" = run-kunit.sh ] && tag=$krel-kunit
+ko=$top/.build/$tag/mod/tern.ko
 export TERN=$top/usr/cli/tern
 export TERN_REQUIRE_MODULE=1
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin:$PATH
@@ -17,6 +22,9 @@ boot_lines=0
 kernel_problems() {
 	dmesg | tail -n +$((boot_lines + 1)) | grep -E 'WARNING:|BUG:|Oops|general protection fault|KASAN:|possible (recursive|circular) locking|inconsistent lock state|suspicious RCU usage|suspected memory leak|kernel BUG|Call Trace:'
 }
+
+t0=$(date +%s)
+stamp() { echo "in-vm: $* (+$(($(date +%s) - t0))s)" >&2; }
 
 status=ok
 results=$top/.build/results
@@ -35,6 +43,7 @@ if [ "$(basename "${1:-}")" = run-kunit.sh ] && ! bash "$top/test/kunit-net.sh";
 	rc=1
 fi
 boot_lines=$(dmesg | wc -l)
+stamp "loading $ko"
 if ! insmod "$ko"; then
 	echo "in-vm: cannot load $ko" >&2
 	status="insmod failed"
@@ -42,8 +51,9 @@ if ! insmod "$ko"; then
 else
 	# The VM's console may lose output at power-off: keep a copy on the
 	# shared results directory too.
-	"$@" 2>&1 | tee "$results/run-$krel.log"
+	"$@" 2>&1 | tee "$results/run-$tag.log"
 	rc=${PIPESTATUS[0]}
+	stamp "command done (exit $rc)"
 	if ! rmmod tern; then
 		echo "in-vm: rmmod tern failed" >&2
 		status="rmmod failed"
@@ -51,6 +61,7 @@ else
 	fi
 fi
 if [ -w /sys/kernel/debug/kmemleak ]; then
+	stamp "kmemleak scan"
 	echo scan >/sys/kernel/debug/kmemleak
 	sleep 1
 	echo scan >/sys/kernel/debug/kmemleak
@@ -62,16 +73,17 @@ if [ -w /sys/kernel/debug/kmemleak ]; then
 		rc=1
 	fi
 fi
+stamp "checking the kernel log"
 if kernel_problems >/dev/null; then
 	echo "in-vm: the kernel log shows problems:" >&2
 	kernel_problems >&2
 	status="kernel log shows problems"
 	rc=1
 fi
-echo "$status" >"$results/vm-$krel.status"
-dmesg >"$results/dmesg-$krel.log"
+echo "$status" >"$results/vm-$tag.status"
+dmesg >"$results/dmesg-$tag.log"
 if [ "$rc" != 0 ]; then
-	echo "----- kernel log ($krel) -----" >&2
+	echo "----- kernel log ($tag) -----" >&2
 	dmesg >&2
 fi
 sync

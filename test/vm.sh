@@ -29,5 +29,5 @@ cd "$top"
 # The guest gets the command line as one string: quote each word.
 cmd=$(printf '%q ' "$top/test/in-vm.sh" "$@")
 exec timeout "${VM_TIMEOUT:-2400}" vng --run "$kernel" --disable-kvm "${fs[@]}" \
-	--cpus 2 --memory "${VM_MEMORY:-2G}" --user root \
+	--cpus "${VM_CPUS:-2}" --memory "${VM_MEMORY:-2G}" --user root \
 	--rwdir="$top/.build/results" -- "$cmd"
