@@ -9,8 +9,9 @@ krel=$(uname -r)
 # test/run-kunit.sh needs the build with the KUnit suites (build-mod.sh
 # TERN_KUNIT=1); its results are named apart, so that a functional run on
 # the same kernel may go on at the same time in another VM.
-tag=$krel
+tag=${VM_TAG:-$krel}
 [ "$(basename "${1:-}")" = run-kunit.sh ] && tag=$krel-kunit
+export VM_TAG=$tag
 ko=$top/.build/$tag/mod/tern.ko
 export TERN=$top/usr/cli/tern
 export TERN_REQUIRE_MODULE=1

@@ -8,5 +8,5 @@ export PYTHONDONTWRITEBYTECODE=1
 targets=(test/functional)
 [[ ${1:-} == test/functional/* ]] && targets=()
 exec /usr/bin/python3 -m pytest "${targets[@]}" -p no:cacheprovider -q -rfE \
-	--junitxml="$top/.build/results/functional-$krel.xml" \
-	-o junit_suite_name="functional-$krel" "$@"
+	--junitxml="$top/.build/results/functional-${VM_TAG:-$krel}.xml" \
+	-o junit_suite_name="functional-${VM_TAG:-$krel}" "$@"

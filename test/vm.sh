@@ -28,6 +28,9 @@ mkdir -p "$top/.build/results"
 cd "$top"
 # The guest gets the command line as one string: quote each word.
 cmd=$(printf '%q ' "$top/test/in-vm.sh" "$@")
+# VM_TAG names this run's results (default: the kernel release), so that
+# two VMs on the same kernel can run side by side.
+[ -n "${VM_TAG:-}" ] && cmd="env VM_TAG=$(printf '%q' "$VM_TAG") $cmd"
 exec timeout "${VM_TIMEOUT:-2400}" vng --run "$kernel" --disable-kvm "${fs[@]}" \
 	--cpus "${VM_CPUS:-2}" --memory "${VM_MEMORY:-2G}" --user root \
 	--rwdir="$top/.build/results" -- "$cmd"
