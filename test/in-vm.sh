@@ -9,10 +9,14 @@ krel=$(uname -r)
 # test/run-kunit.sh needs the build with the KUnit suites (build-mod.sh
 # TERN_KUNIT=1); its results are named apart, so that a functional run on
 # the same kernel may go on at the same time in another VM.
+build=$krel
 tag=${VM_TAG:-$krel}
-[ "$(basename "${1:-}")" = run-kunit.sh ] && tag=$krel-kunit
+if [ "$(basename "${1:-}")" = run-kunit.sh ]; then
+	build=$krel-kunit
+	tag=$krel-kunit
+fi
 export VM_TAG=$tag
-ko=$top/.build/$tag/mod/tern.ko
+ko=$top/.build/$build/mod/tern.ko
 export TERN=$top/usr/cli/tern
 export TERN_REQUIRE_MODULE=1
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin:$PATH
