@@ -32,8 +32,8 @@ install: all
 check:
 	bash test/check.sh
 
-# The whole functional suite on the debug kernel (~50 minutes; make check
-# runs a subset there).
+# The whole functional suite on the debug kernel (slow: see
+# docs/testing.md; make check runs a subset there).
 check-debug:
 	bash test/check-debug.sh
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # make check-debug: the whole functional suite on the debug kernel (KUnit
 # kernel with KASAN, lockdep, kmemleak), in two VMs side by side, each
-# with half of the test files. About 50 minutes under emulation, which is
-# why `make check` runs only the packet-path subset there
+# with half of the test files. Hours under emulation (docs/testing.md),
+# which is why `make check` runs only the packet-path subset there
 # (test/functional/debug-kernel.list). A KASAN, lockdep or kmemleak report
 # in either VM fails the run. Ends with "N passed, N failed".
 # Assumes `make check` (or test/deps.sh and the CLI build) ran before.
