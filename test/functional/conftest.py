@@ -138,12 +138,21 @@ def _cli_value(v):
     return str(v)
 
 
-@pytest.fixture
-def ns():
-    """A fresh, empty network namespace."""
+@pytest.fixture(scope="module")
+def _module_ns():
     n = Netns("cli")
     yield n
     n.delete()
+
+
+@pytest.fixture
+def ns(_module_ns):
+    """A network namespace without Tern instances: the test module's own,
+    emptied of instances before and after each test (a new namespace per
+    test costs seconds on the debug kernel under emulation)."""
+    ternlib.remove_instances(_module_ns)
+    yield _module_ns
+    ternlib.remove_instances(_module_ns)
 
 
 @pytest.fixture

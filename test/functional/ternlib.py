@@ -36,6 +36,8 @@ from scapy.layers.l2 import Ether
 from scapy.packet import Raw
 from scapy.utils import rdpcap
 
+import genl
+
 REPO = Path(__file__).resolve().parents[2]
 TERN = os.environ.get("TERN") or str(REPO / "usr" / "cli" / "tern")
 NAMES_HEADER = REPO / "include" / "tern_names.h"
@@ -62,6 +64,8 @@ def _strings(group):
 
 
 STAT_NAMES = [_strings(e[0])[0] for e in _names_table("tern_stat_names")]
+STAT_ENUMS = [(_strings(e[0])[0], e[1])
+              for e in _names_table("tern_stat_names")]
 GLOBAL_KINDS = {_strings(e[0])[0]: e[2].replace("TERN_KIND_", "")
                 for e in _names_table("tern_global_names")}
 
@@ -160,6 +164,23 @@ def stats(ns, instance=None):
     return cli_json(ns, *pre, "stats")
 
 
+def kstats(ns, instance=None):
+    """The counters of INSTANCE (None: the only one) in namespace NS as
+    {name: n}, like `tern stats --json`, but read over netlink by this
+    process: Counters polls them, and a CLI run per poll is slow on the
+    debug kernel. test_cli.py checks that both agree."""
+    raw = _genl(str(ns)).stats(instance)
+    return {name: raw.get(genl.STAT[enum], 0) for name, enum in STAT_ENUMS}
+
+
+def remove_instances(ns):
+    """Removes every instance of namespace NS (over netlink)."""
+    g = _genl(str(ns))
+    for name in g.instances():
+        g.instance_del(name)
+    assert g.instances() == []
+
+
 def globals_(ns, instance=None):
     pre = ("-i", instance) if instance else ()
     return cli_json(ns, *pre, "global", "show")
@@ -213,6 +234,72 @@ def in_netns(name):
         os.close(own)
 
 
+# One generic netlink socket per namespace, opened on first use (a socket
+# stays in the namespace it was created in) and closed with it.
+_genl_socks = {}
+
+
+def genl_in(ns):
+    """A new genl.Genl socket in namespace NS (the caller closes it)."""
+    with in_netns(str(ns)):
+        return genl.Genl()
+
+
+def _genl(name):
+    g = _genl_socks.get(name)
+    if g is None:
+        g = _genl_socks[name] = genl_in(name)
+    return g
+
+
+def _genl_forget(name):
+    g = _genl_socks.pop(name, None)
+    if g is not None:
+        g.close()
+
+
+MS_BIND, MNT_DETACH = 0x1000, 2
+NETNS_RUN_DIR = "/run/netns"
+
+
+def _libc_check(ret, what):
+    if ret != 0:
+        e = ctypes.get_errno()
+        raise OSError(e, "%s: %s" % (what, os.strerror(e)))
+
+
+def _netns_add(name):
+    """`ip netns add NAME` without starting ip: a new namespace (this
+    thread unshares, then goes back) bind-mounted on /run/netns/NAME."""
+    os.makedirs(NETNS_RUN_DIR, exist_ok=True)
+    path = os.path.join(NETNS_RUN_DIR, name)
+    os.close(os.open(path, os.O_RDONLY | os.O_CREAT | os.O_EXCL, 0))
+    own = os.open("/proc/thread-self/ns/net", os.O_RDONLY)
+    try:
+        _libc_check(_libc.unshare(CLONE_NEWNET), "unshare")
+        try:
+            _libc_check(_libc.mount(b"/proc/thread-self/ns/net",
+                                    path.encode(), None, MS_BIND, None),
+                        "mount " + path)
+        finally:
+            _setns(own)
+    except BaseException:
+        os.unlink(path)
+        raise
+    finally:
+        os.close(own)
+
+
+def _netns_del(name):
+    """`ip netns del NAME`: the namespace goes once nothing uses it."""
+    path = os.path.join(NETNS_RUN_DIR, name)
+    _libc.umount2(path.encode(), MNT_DETACH)
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
 _ns_seq = 0
 
 
@@ -227,13 +314,14 @@ class Netns:
 
     def __init__(self, role):
         self.name = unique_name(role)
-        run(["ip", "netns", "add", self.name])
+        _netns_add(self.name)
 
     def __str__(self):
         return self.name
 
     def delete(self):
-        run(["ip", "netns", "del", self.name], check=False)
+        _genl_forget(self.name)
+        _netns_del(self.name)
 
     def exec(self, *cmd, check=True, timeout=60):
         return run(["ip", "netns", "exec", self.name] + [str(c) for c in cmd],
@@ -669,10 +757,10 @@ class Counters:
 
     def __init__(self, ns, instance=None):
         self.ns, self.instance = str(ns), instance
-        self.before = stats(self.ns, instance)
+        self.before = kstats(self.ns, instance)
 
     def delta(self):
-        now = stats(self.ns, self.instance)
+        now = kstats(self.ns, self.instance)
         assert set(now) == set(self.before)
         return {k: now[k] - self.before[k] for k in now
                 if now[k] != self.before[k]}
@@ -883,7 +971,7 @@ class Topology:
 
     def counters_text(self):
         """The translator's non-zero counters, for failure messages."""
-        s = stats(self.xl.name)
+        s = kstats(self.xl.name)
         return "translator counters (non-zero, since the instance was " \
             "added): %s" % {k: v for k, v in s.items() if v}
 

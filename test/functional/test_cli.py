@@ -315,6 +315,8 @@ def test_stats_plain_matches_json(ns):
     assert set(seen) == set(STAT_NAMES), plain
     assert seen == js
     assert sum(js.values()) >= 4
+    # What the tests read over netlink (ternlib.kstats) is the same.
+    assert ternlib.kstats(ns) == js
 
 
 # --- Rights and namespaces -------------------------------------------------

@@ -16,6 +16,7 @@ import struct
 import pytest
 
 import ternlib
+from genl import ATTR, G, NLA_F_NESTED, PFX, nla
 from ternlib import POOL6, assert_error, cli, cli_ok, globals_
 from test_cli import DEFAULTS, DEFAULT_PLATEAUS
 
@@ -230,113 +231,18 @@ def test_too_many_plateaus_refused_unchanged(inst):
 
 # --- Raw generic netlink: what the CLI cannot send --------------------------
 
-NETLINK_GENERIC = 16
-SOL_NETLINK = 270
-NETLINK_EXT_ACK = 11
-NLM_F_REQUEST, NLM_F_ACK = 0x1, 0x4
-NLM_F_CAPPED, NLM_F_ACK_TLVS = 0x100, 0x200
-NLMSG_ERROR = 2
-NLA_F_NESTED = 0x8000
-NLMSGERR_ATTR_MSG = 1
-GENL_ID_CTRL, CTRL_CMD_GETFAMILY = 0x10, 3
-CTRL_ATTR_FAMILY_ID, CTRL_ATTR_FAMILY_NAME = 1, 2
 
-
-def _enum(name):
-    """{enumerator: value} of an enum of include/tern_genl.h (implicit
-    values only)."""
-    text = (ternlib.REPO / "include" / "tern_genl.h").read_text()
-    body = re.search(r"enum %s \{(.*?)\};" % name, text, re.S).group(1)
-    body = re.sub(r"/\*.*?\*/", "", body, flags=re.S)
-    names = [n.strip() for n in body.split(",") if n.strip()]
-    assert not any("=" in n for n in names), names
-    return {n: i for i, n in enumerate(names)}
-
-
-CMD = _enum("tern_cmd")
-ATTR = _enum("tern_attr")
-G = _enum("tern_global")
-PFX = _enum("tern_prefix_attr")
-
-
-def nla(atype, payload=b""):
-    n = 4 + len(payload)
-    return struct.pack("=HH", n, atype) + payload + b"\0" * (-n % 4)
-
-
-def _attrs(data, off, end):
-    out = {}
-    while off + 4 <= end:
-        n, t = struct.unpack_from("=HH", data, off)
-        if n < 4:
-            break
-        out[t & 0x3fff] = data[off + 4:off + n]
-        off += (n + 3) & ~3
-    return out
-
-
-class Genl:
-    """A generic netlink socket opened in namespace NS."""
-
-    def __init__(self, ns):
-        with ternlib.in_netns(str(ns)):
-            self.sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW,
-                                      NETLINK_GENERIC)
-        self.sock.settimeout(10)
-        self.sock.bind((0, 0))
-        self.sock.setsockopt(SOL_NETLINK, NETLINK_EXT_ACK, 1)
-        self.seq = 0
-        err, _, replies = self.request(
-            GENL_ID_CTRL, CTRL_CMD_GETFAMILY,
-            nla(CTRL_ATTR_FAMILY_NAME, b"tern\0"), version=2)
-        assert err == 0 and replies, err
-        a = _attrs(replies[0], 20, len(replies[0]))
-        self.family = struct.unpack("=H", a[CTRL_ATTR_FAMILY_ID])[0]
-
-    def close(self):
-        self.sock.close()
-
-    def request(self, family, cmd, attrs, version=1):
-        """Returns (errno, extack message or None, [reply messages])."""
-        self.seq += 1
-        payload = struct.pack("=BBH", cmd, version, 0) + attrs
-        self.sock.send(struct.pack("=IHHII", 16 + len(payload), family,
-                                   NLM_F_REQUEST | NLM_F_ACK, self.seq, 0)
-                       + payload)
-        replies = []
-        while True:
-            data = self.sock.recv(65536)
-            off = 0
-            while off + 16 <= len(data):
-                length, typ, flags, seq, _ = struct.unpack_from("=IHHII",
-                                                                data, off)
-                msg = data[off:off + length]
-                off += (length + 3) & ~3
-                if seq != self.seq:
-                    continue
-                if typ != NLMSG_ERROR:
-                    replies.append(msg)
-                    continue
-                err = -struct.unpack_from("=i", msg, 16)[0]
-                text = None
-                if flags & NLM_F_ACK_TLVS:
-                    olen = 16 if flags & NLM_F_CAPPED else \
-                        struct.unpack_from("=I", msg, 20)[0]
-                    a = _attrs(msg, 20 + ((olen + 3) & ~3), length)
-                    if NLMSGERR_ATTR_MSG in a:
-                        text = a[NLMSGERR_ATTR_MSG].rstrip(b"\0").decode()
-                return err, text, replies
-
-    def global_set(self, *gattrs):
-        return self.request(self.family, CMD["TERN_CMD_GLOBAL_SET"],
-                            nla(ATTR["TERN_A_INSTANCE"], b"t\0")
-                            + nla(ATTR["TERN_A_GLOBALS"] | NLA_F_NESTED,
-                                  b"".join(gattrs)))[:2]
+def global_set(g, *gattrs):
+    """TERN_CMD_GLOBAL_SET of instance "t": (errno, extack message)."""
+    return g.tern("TERN_CMD_GLOBAL_SET",
+                  nla(ATTR["TERN_A_INSTANCE"], b"t\0")
+                  + nla(ATTR["TERN_A_GLOBALS"] | NLA_F_NESTED,
+                        b"".join(gattrs)))[:2]
 
 
 @pytest.fixture
 def genl(inst):
-    g = Genl(inst)
+    g = ternlib.genl_in(inst)
     yield g
     g.close()
 
@@ -355,7 +261,7 @@ def _plateaus(*v):
 
 def test_raw_client_sanity(inst, genl):
     """The raw client's own check: a valid set works like the CLI's."""
-    assert genl.global_set(_u8("TERN_G_EAM_HAIRPIN", 0),
+    assert global_set(genl, _u8("TERN_G_EAM_HAIRPIN", 0),
                            _u32("TERN_G_LOWEST_IPV6_MTU", 1400),
                            _plateaus(576, 1500, 576)) == (0, None)
     want = dict(DEFAULTS, **{"eam-hairpin-mode": "off",
@@ -367,7 +273,7 @@ def test_raw_client_sanity(inst, genl):
 @pytest.mark.parametrize("mode", [3, 4, 255])
 def test_hairpin_mode_out_of_range_refused(inst, genl, mode):
     before = change_all(inst)
-    err, msg = genl.global_set(_u8("TERN_G_EAM_HAIRPIN", mode))
+    err, msg = global_set(genl, _u8("TERN_G_EAM_HAIRPIN", mode))
     assert (err, msg) == (errno.ERANGE, OUT_OF_RANGE)
     assert globals_(inst, "t") == before
 
@@ -375,7 +281,7 @@ def test_hairpin_mode_out_of_range_refused(inst, genl, mode):
 @pytest.mark.parametrize("payload", [b"\xdc", b"\xdc\x05\x00"])
 def test_plateaus_odd_length_refused(inst, genl, payload):
     before = change_all(inst)
-    err, msg = genl.global_set(nla(G["TERN_G_MTU_PLATEAUS"], payload))
+    err, msg = global_set(genl, nla(G["TERN_G_MTU_PLATEAUS"], payload))
     assert (err, msg) == (errno.EINVAL, PLATEAU_COUNT)
     assert globals_(inst, "t") == before
 
@@ -383,7 +289,7 @@ def test_plateaus_odd_length_refused(inst, genl, payload):
 def test_rfc6791_prefix_half_refused(inst, genl):
     before = change_all(inst)
     half = nla(PFX["TERN_PREFIX_LEN"], b"\x18")
-    err, msg = genl.global_set(nla(G["TERN_G_RFC6791V4"] | NLA_F_NESTED,
+    err, msg = global_set(genl, nla(G["TERN_G_RFC6791V4"] | NLA_F_NESTED,
                                    half))
     assert (err, msg) == (errno.EINVAL, "a prefix needs both an address and a length")
     assert globals_(inst, "t") == before
@@ -395,7 +301,7 @@ def test_global_set_all_or_nothing(inst, genl):
     v4 = nla(G["TERN_G_RFC6791V4"] | NLA_F_NESTED,
              nla(PFX["TERN_PREFIX_ADDR"], socket.inet_aton("203.0.113.0"))
              + nla(PFX["TERN_PREFIX_LEN"], b"\x18"))
-    err, msg = genl.global_set(_u32("TERN_G_LOWEST_IPV6_MTU", 1300),
+    err, msg = global_set(genl, _u32("TERN_G_LOWEST_IPV6_MTU", 1300),
                                _u8("TERN_G_EAM_HAIRPIN", 0), v4,
                                _plateaus(1500, 60))
     assert (err, msg) == (errno.EINVAL, PLATEAU_MIN)

@@ -20,9 +20,8 @@ import pytest
 from scapy.layers.inet import IP, TCP
 from scapy.layers.inet6 import IPv6, IPv6ExtHdrFragment
 
-from ternlib import (H4, H4_6, H6, H6_4, XL6, Capture, link_stats, sha256,
-                     snmp, stats,
-                     tcp_exchange)
+from ternlib import (H4, H4_6, H6, H6_4, XL6, Capture, kstats, link_stats,
+                     sha256, snmp, tcp_exchange)
 
 MB = 1 << 20
 MSS_MAX = 1460          # the largest segment either side can carry (MTU 1500)
@@ -40,13 +39,13 @@ class Flow:
     def __enter__(self):
         self.link0 = link_stats(self.dst_ns, "eth0")
         self.tcp0 = snmp(self.dst_ns)
-        self.xlat0 = stats(self.topo.xl)
+        self.xlat0 = kstats(self.topo.xl)
         return self
 
     def __exit__(self, *exc):
         link1 = link_stats(self.dst_ns, "eth0")
         tcp1 = snmp(self.dst_ns)
-        xlat1 = stats(self.topo.xl)
+        xlat1 = kstats(self.topo.xl)
         self.frames = link1["rx_packets"] - self.link0["rx_packets"]
         self.insegs = tcp1["InSegs"] - self.tcp0["InSegs"]
         self.xlat = xlat1[self.counter] - self.xlat0[self.counter]

@@ -883,33 +883,8 @@ def test_rfc6791_unset_uses_translator_address_6to4(xlat):
 
 
 def deny4_add(topo, prefix):
-    """Adds PREFIX to denylist4 of instance "t": with the CLI when it has
-    the command, else with a raw TERN_CMD_DENY4_ADD request (the raw
-    generic netlink client of test_cli_globals.py)."""
-    r = topo.tern("denylist4", "add", prefix)
-    if r.rc == 0:
-        return
-    try:
-        from test_cli_globals import ATTR, CMD, NLA_F_NESTED, PFX, Genl, nla
-    except ImportError as e:
-        pytest.skip("no denylist4 command and no raw netlink client (%s)"
-                    % e)
-    addr, plen = prefix.split("/")
-    g = Genl(topo.xl)
-    try:
-        err, msg, _ = g.request(
-            g.family, CMD["TERN_CMD_DENY4_ADD"],
-            nla(ATTR["TERN_A_INSTANCE"], b"t\0")
-            + nla(ATTR["TERN_A_PREFIX4"] | NLA_F_NESTED,
-                  nla(PFX["TERN_PREFIX_ADDR"], ternlib.addr4(addr))
-                  + nla(PFX["TERN_PREFIX_LEN"], bytes([int(plen)]))))
-    finally:
-        g.close()
-    if err == 95:
-        pytest.skip("denylist4 is not implemented in the kernel yet "
-                    "(TERN_CMD_DENY4_ADD: EOPNOTSUPP)")
-    assert err == 0, "TERN_CMD_DENY4_ADD %s: errno %d (%s)" % (prefix, err,
-                                                                msg)
+    """Adds PREFIX to denylist4 of instance "t"."""
+    cli_ok(topo.xl, "denylist4", "add", prefix)
 
 
 @pytest.fixture
