@@ -4,8 +4,17 @@
 # mod/tests/kt_util.h in init_net. A veth pair tern-kt0/tern-kt1 with an
 # address of each family, and routes for the test destinations through
 # tern-kt0, where the suites capture (and drop) the translated packets.
+#
+# `kunit-net.sh down` takes it down again (in-vm.sh, before the functional
+# suite runs in the same VM): the veth pair goes with its routes, and
+# forwarding goes back off, which namespaces created later inherit.
 set -eu
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin:$PATH
+if [ "${1:-}" = down ]; then
+	ip link del tern-kt0
+	sysctl -qw net.ipv4.ip_forward=0 net.ipv6.conf.all.forwarding=0
+	exit 0
+fi
 ip link add tern-kt0 type veth peer name tern-kt1
 ip link set tern-kt0 up
 ip link set tern-kt1 up

@@ -13,6 +13,18 @@ shift
 kernel=${VM_KERNEL:-/boot/vmlinuz-$krel}
 venv=${TERN_VENV:-/opt/tern-venv}
 export PATH=$venv/bin:$PATH
+mkdir -p "$top/.build/results"
+# virtme-ng's guest tools (its init, the virtiofsd it starts) as seen
+# through a directory of links of our own: test/vm-tools/bin/virtme-run
+# makes virtme-ng use it, so that two of them can be ours.
+real=$(python3 -c 'from virtme import resources; print(resources.find_guest_tools())')
+guest=$(mktemp -d "$top/.build/vm-guest.XXXXXX")
+trap 'rm -rf "$guest"' EXIT
+ln -s "$real"/* "$guest/"
+rm "$guest/bin"
+mkdir "$guest/bin"
+ln -s "$real"/bin/* "$guest/bin/"
+export TERN_GUEST_TOOLS=$guest PATH=$top/test/vm-tools/bin:$PATH
 # The guest's root: virtiofs when a virtiofsd can serve it (with Debian's
 # C daemon through test/vm-tools/virtiofsd), else 9p. VM_FS=9p forces 9p.
 fs=(--force-9p)
@@ -20,17 +32,27 @@ if [ "${VM_FS:-}" != 9p ]; then
 	if command -v virtiofsd >/dev/null || [ -x /usr/libexec/virtiofsd ]; then
 		fs=()
 	elif [ -x /usr/lib/qemu/virtiofsd ]; then
-		export PATH=$top/test/vm-tools:$PATH
+		ln -s "$top/test/vm-tools/virtiofsd" "$guest/bin/virtiofsd"
 		fs=()
 	fi
 fi
-mkdir -p "$top/.build/results"
+# VM_UDEV=0: no udev in the guest (test/vm-tools/init-noudev runs before
+# virtme-ng-init); it takes minutes on the debug kernel.
+append=()
+if [ "${VM_UDEV:-1}" = 0 ]; then
+	rm "$guest/bin/virtme-ng-init"
+	ln -s "$top/test/vm-tools/init-noudev" "$guest/bin/virtme-ng-init"
+	append=(--append "tern_init=$real/bin/virtme-ng-init")
+fi
 cd "$top"
 # The guest gets the command line as one string: quote each word.
 cmd=$(printf '%q ' "$top/test/in-vm.sh" "$@")
-# VM_TAG names this run's results (default: the kernel release), so that
-# two VMs on the same kernel can run side by side.
-[ -n "${VM_TAG:-}" ] && cmd="env VM_TAG=$(printf '%q' "$VM_TAG") $cmd"
-exec timeout "${VM_TIMEOUT:-2400}" vng --run "$kernel" --disable-kvm "${fs[@]}" \
-	--cpus "${VM_CPUS:-2}" --memory "${VM_MEMORY:-2G}" --user root \
-	--rwdir="$top/.build/results" -- "$cmd"
+# Settings of test/in-vm.sh: VM_TAG names this run's results (default: the
+# kernel release), so that two VMs on the same kernel can run side by side;
+# VM_KUNIT=1 runs the KUnit suites first.
+for v in VM_TAG VM_KUNIT; do
+	[ -n "${!v:-}" ] && cmd="env $v=$(printf '%q' "${!v}") $cmd"
+done
+timeout "${VM_TIMEOUT:-2400}" vng --run "$kernel" --disable-kvm "${fs[@]}" \
+	"${append[@]}" --cpus "${VM_CPUS:-2}" --memory "${VM_MEMORY:-2G}" \
+	--user root --rwdir="$top/.build/results" -- "$cmd"

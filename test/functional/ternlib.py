@@ -871,12 +871,18 @@ class Topology:
                   "net/ipv6/conf/default/router_solicitations": 0,
                   "net/ipv6/conf/all/accept_ra": 0,
                   "net/ipv6/conf/default/accept_ra": 0}
-        self.h6.sysctl(quiet6)
+        # Hosts do not forward, whatever new namespaces inherit from the
+        # initial one (ip_forward does): h4 would send h6's IPv4 packets
+        # to 198.51.100.0/24 back to xl.
+        self.h6.sysctl(dict(quiet6, **{
+            "net/ipv6/conf/all/forwarding": 0,
+            "net/ipv4/ip_forward": 0}))
         self.xl.sysctl(dict(quiet6, **{
             "net/ipv6/conf/all/forwarding": 1,
             "net/ipv4/ip_forward": 1}))
         self.h4.sysctl({"net/ipv6/conf/all/disable_ipv6": 1,
-                        "net/ipv6/conf/default/disable_ipv6": 1})
+                        "net/ipv6/conf/default/disable_ipv6": 1,
+                        "net/ipv4/ip_forward": 0})
         run(["ip", "link", "add", "eth0", "netns", self.h6.name,
              "address", H6_MAC, "type", "veth", "peer", "name", "v6",
              "netns", self.xl.name, "address", XL6_MAC])
