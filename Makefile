@@ -32,11 +32,6 @@ install: all
 check:
 	bash test/check.sh
 
-# The whole functional suite on the debug kernel (slow: see
-# docs/testing.md; make check runs a subset there).
-check-debug:
-	bash test/check-debug.sh
-
 demo:
 	bash test/demo.sh
 
@@ -45,4 +40,4 @@ clean:
 	-[ -f usr/Makefile ] && $(MAKE) -C usr distclean
 	rm -rf .build
 
-.PHONY: all module cli install check check-debug demo clean
+.PHONY: all module cli install check demo clean
