@@ -161,6 +161,7 @@ enum tern_global {
 	TERN_G_RFC6791V4,
 	TERN_G_RFC6791V6,
 	TERN_G_EAM_HAIRPIN,
+	TERN_G_ICMP_ON_DROP,
 	__TERN_G_MAX
 };
 #define TERN_G_MAX (__TERN_G_MAX - 1)

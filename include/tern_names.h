@@ -47,6 +47,7 @@ const struct tern_global_name tern_global_names[] = {
 	{ "rfc6791v4-prefix", TERN_G_RFC6791V4, TERN_KIND_PREFIX4_OPT },
 	{ "rfc6791v6-prefix", TERN_G_RFC6791V6, TERN_KIND_PREFIX6_OPT },
 	{ "eam-hairpin-mode", TERN_G_EAM_HAIRPIN, TERN_KIND_HAIRPIN },
+	{ "icmp-on-drop", TERN_G_ICMP_ON_DROP, TERN_KIND_BOOL },
 	{ NULL, 0, 0 }
 };
 

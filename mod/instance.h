@@ -27,6 +27,7 @@ struct tern_config {
 	bool override_tos;
 	u8 tos;
 	bool amend_udp_csum0;
+	bool icmp_on_drop;		/* RFC 7915 4.4, 5.4 */
 	bool pool6_set;
 	struct tern_prefix6 pool6;
 	u32 lowest_ipv6_mtu;

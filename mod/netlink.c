@@ -49,6 +49,7 @@ static const struct nla_policy tern_globals_policy[TERN_G_MAX + 1] = {
 	[TERN_G_RFC6791V4] = NLA_POLICY_NESTED(tern_prefix4_policy),
 	[TERN_G_RFC6791V6] = NLA_POLICY_NESTED(tern_prefix6_policy),
 	[TERN_G_EAM_HAIRPIN] = NLA_POLICY_MAX(NLA_U8, TERN_HAIRPIN_INTRINSIC),
+	[TERN_G_ICMP_ON_DROP] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
 static const struct nla_policy tern_policy[TERN_A_MAX + 1] = {
@@ -219,6 +220,8 @@ static int tern_globals_apply(struct tern_config *cfg, const struct nlattr *nla,
 		new.tos = nla_get_u8(tb[TERN_G_TOS]);
 	if (tb[TERN_G_AMEND_UDP_CSUM0])
 		new.amend_udp_csum0 = nla_get_u8(tb[TERN_G_AMEND_UDP_CSUM0]);
+	if (tb[TERN_G_ICMP_ON_DROP])
+		new.icmp_on_drop = nla_get_u8(tb[TERN_G_ICMP_ON_DROP]);
 	if (tb[TERN_G_LOWEST_IPV6_MTU])
 		new.lowest_ipv6_mtu = nla_get_u32(tb[TERN_G_LOWEST_IPV6_MTU]);
 	if (tb[TERN_G_EAM_HAIRPIN])
@@ -308,6 +311,7 @@ static int tern_globals_put(struct sk_buff *skb, const struct tern_config *cfg)
 	    nla_put_u8(skb, TERN_G_OVERRIDE_TOS, cfg->override_tos) ||
 	    nla_put_u8(skb, TERN_G_TOS, cfg->tos) ||
 	    nla_put_u8(skb, TERN_G_AMEND_UDP_CSUM0, cfg->amend_udp_csum0) ||
+	    nla_put_u8(skb, TERN_G_ICMP_ON_DROP, cfg->icmp_on_drop) ||
 	    tern_globals_put_more(skb, cfg)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;

@@ -203,7 +203,7 @@ unsigned int tern_xlat_4to6(struct tern_instance *inst, struct sk_buff *skb)
 		return tern_icmp_err_4to6(inst, cfg, skb, &p, &a6[1], dvia);
 	if (tern_4to6_saddr(inst, cfg, ip4.saddr, ip4.daddr, dvia, &a6[0],
 			    &why) == TERN_VIA_NONE)
-		return tern_drop(inst, why);
+		return tern_refuse4(inst, cfg, skb, why);
 	if (ip4.ttl <= 1) {
 		tern_icmp4_error(skb, ICMP_TIME_EXCEEDED, ICMP_EXC_TTL, 0);
 		return tern_drop(inst, TERN_STAT_DROP_TTL);
@@ -213,6 +213,8 @@ unsigned int tern_xlat_4to6(struct tern_instance *inst, struct sk_buff *skb)
 		return tern_drop(inst, TERN_STAT_DROP_SRCROUTE);
 	}
 	why = tern_4to6_l4_check(cfg, skb, &p, &type6, &amend);
+	if (why == TERN_STAT_DROP_UDP_CSUM0)
+		return tern_refuse4(inst, cfg, skb, why);
 	if (why)
 		return tern_drop(inst, why);
 	proto = p.proto == IPPROTO_ICMP ? IPPROTO_ICMPV6 : p.proto;

@@ -200,7 +200,8 @@ unsigned int tern_xlat_6to4(struct tern_instance *inst, struct sk_buff *skb)
 	}
 	if (tern_6to4_saddr(inst, cfg, &ip6.saddr, addrs[1], dvia, &addrs[0],
 			    &why) == TERN_VIA_NONE)
-		return tern_drop(inst, why);
+		return p.proto == IPPROTO_ICMPV6 ? tern_drop(inst, why) :
+		       tern_refuse6(inst, cfg, skb, why);
 	if (ip6.hop_limit <= 1) {
 		tern_icmp6_error(skb, ICMPV6_TIME_EXCEED, ICMPV6_EXC_HOPLIMIT, 0);
 		return tern_drop(inst, TERN_STAT_DROP_TTL);

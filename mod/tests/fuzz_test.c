@@ -372,6 +372,7 @@ static void fuzz_run(struct kunit *test, bool v6, u64 seed)
 		/* Configuration changes now and then. */
 		if (i % 500 == 250) {
 			f->ki.cfg->amend_udp_csum0 ^= 1;
+			f->ki.cfg->icmp_on_drop = chance(f, 50);
 			f->ki.cfg->lowest_ipv6_mtu = 1280 + 8 * rnd(f, 40);
 			f->ki.cfg->rfc6791v4_set = chance(f, 50);
 			f->ki.cfg->rfc6791v4.addr = TERN_KT_R4(0);

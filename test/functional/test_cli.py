@@ -23,7 +23,8 @@ DEFAULTS = {"enabled": True, "pool6": POOL6, "strict-wkp": True,
             "zeroize-traffic-class": False, "override-tos": False, "tos": 0,
             "amend-udp-checksum-zero": False, "lowest-ipv6-mtu": 1280,
             "mtu-plateaus": DEFAULT_PLATEAUS, "rfc6791v4-prefix": None,
-            "rfc6791v6-prefix": None, "eam-hairpin-mode": "intrinsic"}
+            "rfc6791v6-prefix": None, "eam-hairpin-mode": "intrinsic",
+            "icmp-on-drop": False}
 ALLOWED_LENGTHS = ("32", "40", "48", "56", "64", "96")
 
 
@@ -240,6 +241,7 @@ def test_global_show_defaults(ns):
     ("zeroize-traffic-class", "true", True),
     ("override-tos", "yes", True),
     ("amend-udp-checksum-zero", "on", True),
+    ("icmp-on-drop", "yes", True),
     ("tos", "184", 184),
     ("tos", "0x20", 32),
     ("pool6", "2001:db8:1::/48", "2001:db8:1::/48"),

@@ -50,7 +50,8 @@ CHANGED = {"lowest-ipv6-mtu": ("1500", 1500),
            "mtu-plateaus": ("576,1500", [1500, 576]),
            "rfc6791v4-prefix": ("192.0.2.0/24", "192.0.2.0/24"),
            "rfc6791v6-prefix": ("2001:db8:6791::/64", "2001:db8:6791::/64"),
-           "eam-hairpin-mode": ("simple", "simple")}
+           "eam-hairpin-mode": ("simple", "simple"),
+           "icmp-on-drop": ("true", True)}
 
 
 def change_all(ns):
@@ -74,6 +75,7 @@ def test_new_globals_defaults_text_and_json(inst):
     assert g["rfc6791v4-prefix"] is None
     assert g["rfc6791v6-prefix"] is None
     assert g["eam-hairpin-mode"] == "intrinsic"
+    assert g["icmp-on-drop"] is False
     t = show_text(inst)
     assert t["lowest-ipv6-mtu"] == "1280"
     assert t["mtu-plateaus"] == \
@@ -81,6 +83,7 @@ def test_new_globals_defaults_text_and_json(inst):
     assert t["rfc6791v4-prefix"] == "none"
     assert t["rfc6791v6-prefix"] == "none"
     assert t["eam-hairpin-mode"] == "intrinsic"
+    assert t["icmp-on-drop"] == "false"
 
 
 SIXTY_FOUR = list(range(1000, 1064))

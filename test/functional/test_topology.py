@@ -32,7 +32,7 @@ def test_topology_header_lists():
         "tos": "U8", "amend-udp-checksum-zero": "BOOL",
         "lowest-ipv6-mtu": "U32", "mtu-plateaus": "PLATEAUS",
         "rfc6791v4-prefix": "PREFIX4_OPT", "rfc6791v6-prefix": "PREFIX6_OPT",
-        "eam-hairpin-mode": "HAIRPIN"}
+        "eam-hairpin-mode": "HAIRPIN", "icmp-on-drop": "BOOL"}
 
 
 @pytest.mark.parametrize("pool,expected", [

@@ -145,7 +145,7 @@ run global set --help
 missing=
 for key in enabled pool6 strict-wkp zeroize-traffic-class override-tos tos \
 	   amend-udp-checksum-zero lowest-ipv6-mtu mtu-plateaus \
-	   rfc6791v4-prefix rfc6791v6-prefix eam-hairpin-mode; do
+	   rfc6791v4-prefix rfc6791v6-prefix eam-hairpin-mode icmp-on-drop; do
 	grep -q "^  $key " "$tmp/out" || missing="$missing $key"
 done
 if [ -z "$missing" ]; then

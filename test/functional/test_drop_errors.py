@@ -1,0 +1,111 @@
+"""RFC 7915 4.4 and 5.4: a packet the translator discards by policy may be
+answered with Destination Unreachable, Communication Administratively
+Prohibited (ICMPv4 3/13, ICMPv6 1/1), never when it is itself an ICMPv4
+error or an ICMPv6 message. The global icmp-on-drop (default false) turns
+it on; the kernel's ICMP rate limits apply to what is sent.
+"""
+
+import pytest
+from scapy.layers.inet import ICMP, IP, UDP, IPerror, UDPerror
+from scapy.layers.inet6 import (ICMPv6DestUnreach, ICMPv6EchoRequest,
+                                IPerror6, IPv6)
+from scapy.packet import Raw
+
+from ternlib import (H4, H6_LINK, PAYLOAD, SINK4, SINK4_6, SINK6, SINK6_4,
+                     XL4, XL6, check_checksums, cli_ok, is_ip4, is_ip6,
+                     udp4, udp6)
+
+
+def unreach6(f):
+    return is_ip6(dst=H6_LINK, nh=58)(f) and ICMPv6DestUnreach in f
+
+
+@pytest.fixture
+def on(xlat):
+    xlat.set_global("icmp-on-drop", "true")
+    return xlat
+
+
+def test_off_by_default_6to4(xlat):
+    """h6's link address is neither in pool6 nor in the EAMT: dropped,
+    and by default nothing is said."""
+    c = xlat.counters()
+    with xlat.cap6() as cap6, xlat.cap4() as cap4:
+        xlat.send6(udp6(30, src=H6_LINK))
+        cap6.none(unreach6)
+        cap4.none(is_ip4())
+    c.expect({"drop-src-untranslatable": 1})
+
+
+def test_untranslatable_source_answered_6to4(on):
+    c = on.counters()
+    with on.cap6() as cap6, on.cap4() as cap4:
+        on.send6(udp6(30, src=H6_LINK, sport=40020, dport=4020))
+        f = cap6.one(unreach6)
+        cap4.none(is_ip4())
+    assert f[IPv6].src == XL6
+    du = f[ICMPv6DestUnreach]
+    assert (du.type, du.code) == (1, 1)
+    assert f[IPerror6].src == H6_LINK and f[IPerror6].dst == SINK4_6
+    assert f[UDPerror].sport == 40020 and f[UDPerror].dport == 4020
+    assert bytes(f[UDPerror].payload)[:30] == PAYLOAD[:30]
+    check_checksums(f)
+    c.expect({"drop-src-untranslatable": 1})
+
+
+def test_icmpv6_message_not_answered_6to4(on):
+    """RFC 7915 5.4: no error about an ICMPv6 message, even an echo."""
+    c = on.counters()
+    pkt = IPv6(src=H6_LINK, dst=SINK4_6) / ICMPv6EchoRequest(id=7, seq=1) / \
+        Raw(PAYLOAD[:20])
+    with on.cap6() as cap6:
+        on.send6(pkt)
+        cap6.none(unreach6)
+    c.expect({"drop-src-untranslatable": 1})
+
+
+def test_udp_zero_checksum_answered_4to6(on):
+    """amend-udp-checksum-zero is off: the datagram is dropped by policy
+    (RFC 7915 4.5), and the sender told so."""
+    c = on.counters()
+    pkt = IP(src=H4, dst=SINK6_4, ttl=64) / \
+        UDP(sport=4021, dport=40021, chksum=0) / Raw(PAYLOAD[:40])
+    with on.cap4() as cap4, on.cap6() as cap6:
+        on.send4(pkt)
+        f = cap4.one(is_ip4(dst=H4, proto=1))
+        cap6.none(is_ip6(dst=SINK6))
+    assert f[IP].src == XL4
+    assert (f[ICMP].type, f[ICMP].code) == (3, 13)
+    assert f[IPerror].src == H4 and f[IPerror].dst == SINK6_4
+    assert f[UDPerror].sport == 4021 and f[UDPerror].dport == 40021
+    assert f[UDPerror].chksum == 0
+    check_checksums(f)
+    c.expect({"drop-udp-csum0": 1})
+
+
+def test_denied_source_answered_4to6(on):
+    """h4's address in denylist4: pool6 may not translate it."""
+    cli_ok(on.xl, "denylist4", "add", "%s/32" % H4)
+    on.defer(lambda: cli_ok(on.xl, "denylist4", "flush"))
+    c = on.counters()
+    with on.cap4() as cap4, on.cap6() as cap6:
+        on.send4(udp4(30, sport=4022, dport=40022))
+        f = cap4.one(is_ip4(dst=H4, proto=1))
+        cap6.none(is_ip6())
+    assert f[IP].src == XL4
+    assert (f[ICMP].type, f[ICMP].code) == (3, 13)
+    assert f[IPerror].src == H4 and f[IPerror].dst == SINK6_4
+    assert f[UDPerror].sport == 4022 and f[UDPerror].dport == 40022
+    check_checksums(f)
+    c.expect({"drop-src-untranslatable": 1})
+
+
+def test_translated_traffic_unaffected(on):
+    """Only drops are answered: a translatable packet goes through as
+    usual, with no error back."""
+    c = on.counters()
+    with on.cap6() as cap6, on.cap4() as cap4:
+        on.send6(udp6(30))
+        cap4.one(is_ip4(dst=SINK4))
+        cap6.none(lambda f: ICMPv6DestUnreach in f)
+    c.expect({"xlat-6to4": 1})
