@@ -64,7 +64,8 @@ def nest(atype, *parts):
 def prefix(atype, addr, plen):
     """A nested enum tern_prefix_attr attribute: ADDR (text) / PLEN."""
     fam = socket.AF_INET6 if ":" in addr else socket.AF_INET
-    return nest(atype, nla(PFX["TERN_PREFIX_ADDR"], socket.inet_pton(fam, addr)),
+    return nest(atype,
+                nla(PFX["TERN_PREFIX_ADDR"], socket.inet_pton(fam, addr)),
                 nla(PFX["TERN_PREFIX_LEN"], bytes([plen])))
 
 
@@ -87,10 +88,10 @@ def payload_attrs(msg):
 
 
 class Genl:
-    """A generic netlink socket (in network namespace NS if given, through
-    the caller's in_netns) bound to Tern's family."""
+    """A generic netlink socket of Tern's family, in the network namespace
+    of the calling thread (ternlib.genl_in opens one in another)."""
 
-    def __init__(self, netns=None):
+    def __init__(self):
         self.sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW,
                                   NETLINK_GENERIC)
         self.sock.settimeout(10)

@@ -156,7 +156,8 @@ def test_new_globals_all_changed_then_back(inst):
                        ("mtu-plateaus", ",".join(map(str, DEFAULT_PLATEAUS))),
                        ("rfc6791v4-prefix", "none"),
                        ("rfc6791v6-prefix", "unset"),
-                       ("eam-hairpin-mode", "intrinsic")):
+                       ("eam-hairpin-mode", "intrinsic"),
+                       ("icmp-on-drop", "false")):
         cli_ok(inst, "global", "set", key, value)
     assert globals_(inst, "t") == DEFAULTS
 
