@@ -191,9 +191,10 @@ def instances(ns):
 
 
 def assert_error(r, rc, *words):
-    """A refusal: exit RC (or one of RC), one `tern: ` line naming WORDS."""
-    rcs = rc if isinstance(rc, (tuple, list, set)) else (rc,)
-    assert r.rc in rcs, "exit %d, expected %s; stderr %r" % (r.rc, rcs, r.err)
+    """A refusal: exit RC (1: refused by the kernel, 2: usage error), one
+    `tern: ` line naming WORDS."""
+    assert rc in (1, 2)
+    assert r.rc == rc, "exit %d, expected %d; stderr %r" % (r.rc, rc, r.err)
     lines = r.err.splitlines()
     assert len(lines) == 1, "expected one line on stderr, got %r" % r.err
     assert lines[0].startswith("tern: "), lines[0]
@@ -507,14 +508,39 @@ class Capture:
                 len(got), _describe(got)))
         return got[0]
 
-    def none(self, match, wait=None):
-        """Checks that no frame satisfying MATCH arrives within WAIT s."""
-        deadline = time.monotonic() + (QUIET if wait is None else wait)
+    def settle(self, wait):
+        """Keeps reading for WAIT s (stragglers of what was awaited)."""
+        deadline = time.monotonic() + wait
         while time.monotonic() < deadline:
             self._drain(deadline - time.monotonic())
-        got = self.matching(match)
+
+    def none(self, match, proof, wait=None):
+        """Checks that no frame satisfying MATCH arrives.
+
+        PROOF() runs first, inside the capture window, and must block until
+        what the test sent has been handled: the exact counter deltas
+        (lambda: c.expect({...})), or the arrival of a control frame sent
+        after it. Then the window stays open WAIT s more (QUIET) for a
+        frame that was on its way. A check without proof could pass
+        because nothing had been handled yet.
+        """
+        none_on(proof, (self, match), wait=wait)
+
+
+def none_on(proof, *pairs, wait=None):
+    """Capture.none for several (capture, match) PAIRS with one PROOF."""
+    if not callable(proof):
+        raise TypeError("none(): proof must be a callable that waits for "
+                        "the packets to have been handled")
+    proof()
+    deadline = time.monotonic() + (QUIET if wait is None else wait)
+    while time.monotonic() < deadline:
+        for cap, _ in pairs:
+            cap._drain(min(0.05, max(deadline - time.monotonic(), 0)))
+    for cap, match in pairs:
+        got = cap.matching(match)
         if got:
-            self._fail("expected no such frame, got:\n" + _describe(got))
+            cap._fail("expected no such frame, got:\n" + _describe(got))
 
 
 class TcpdumpCapture:
@@ -746,6 +772,38 @@ def assert_ipv6(f, **want):
     assert {k: got[k] for k in want} == want
     assert f[Ether].src == XL6_MAC and f[Ether].dst == H6_MAC
     check_checksums(f)
+
+
+# ---------------------------------------------------------------------------
+# The kernel's own counters of a namespace (/proc/net/snmp, snmp6).
+
+
+def snmp6(ns, name):
+    """A counter of /proc/net/snmp6 in NS (e.g. Ip6OutNoRoutes)."""
+    with open("/proc/net/snmp6") if ns is None else _ns_open(ns, "snmp6") \
+            as f:
+        for line in f:
+            k, v = line.split()
+            if k == name:
+                return int(v)
+    raise KeyError(name)
+
+
+def _ns_open(ns, what):
+    with in_netns(str(ns)):
+        return open("/proc/self/net/" + what)
+
+
+def wait_snmp6(ns, name, at_least, timeout=None):
+    """Waits until snmp6 counter NAME of NS reaches AT_LEAST."""
+    deadline = time.monotonic() + (TIMEOUT if timeout is None else timeout)
+    while True:
+        v = snmp6(ns, name)
+        if v >= at_least:
+            return v
+        assert time.monotonic() < deadline, \
+            "%s in %s: %d, expected at least %d" % (name, ns, v, at_least)
+        time.sleep(0.1)
 
 
 # ---------------------------------------------------------------------------

@@ -149,7 +149,7 @@ def test_pool6_u_octet_refused(ns, pool):
 
 def test_nat64_refused(ns):
     r = cli(ns, "instance", "add", "t", "--nat64", "--pool6", "64:ff9b::/96")
-    assert_error(r, (1, 2), "not supported yet")
+    assert_error(r, 1, "not supported yet")
     assert_no_instances(ns)
 
 
@@ -187,9 +187,9 @@ def test_instances_are_per_namespace(ns):
 
 def test_instance_name_length(ns):
     r = add(ns, "a" * 16)
-    assert_error(r, (1, 2))
+    assert_error(r, 1, "name")
     assert_no_instances(ns)
-    assert_error(add(ns, ""), (1, 2))
+    assert_error(add(ns, ""), 1, "name")
     assert_no_instances(ns)
     cli_ok(ns, "instance", "add", "b" * 15, "--siit", "--pool6", POOL6)
     assert [i["name"] for i in instances(ns)] == ["b" * 15]

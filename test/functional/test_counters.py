@@ -10,7 +10,8 @@ from scapy.packet import Raw
 from ternlib import (H4, H4_6, H6, H6_4, H6_LINK, POOL6, SINK4, SINK4_6,
                      SINK6, SINK6_4, XL4, XL6, Netns, assert_ipv4,
                      assert_ipv6, cli_ok, embed, globals_, is_ip4, is_ip6,
-                     stats, udp4, udp6, xlat46, xlat64)
+                     none_on, snmp6, stats, udp4, udp6, wait_snmp6,
+                     xlat46, xlat64)
 
 WKP = "64:ff9b::/96"
 GLOBAL_A, GLOBAL_B = "8.8.8.8", "93.184.216.34"
@@ -30,9 +31,9 @@ def not_translated(topo, send, expected):
     c = topo.counters()
     with topo.cap4() as cap4, topo.cap6() as cap6:
         send(topo)
-        cap4.none(lambda f: any4(f) and f[IP].src != XL4)
-        cap6.none(lambda f: any6_unicast(f) and f[IPv6].src != XL6, wait=0)
-    c.expect(expected)
+        none_on(lambda: c.expect(expected),
+                (cap4, lambda f: any4(f) and f[IP].src != XL4),
+                (cap6, lambda f: any6_unicast(f) and f[IPv6].src != XL6))
 
 
 # --- Passed ----------------------------------------------------------------
@@ -85,8 +86,7 @@ def test_to_translator_ipv6_address_in_pool6_passed(xlat):
     c = xlat.counters()
     with xlat.cap4() as cap4:
         xlat.send6(udp6(dst=local))
-        c.expect({"pass-local": 1})
-        cap4.none(any4)
+        cap4.none(any4, proof=lambda: c.expect({"pass-local": 1}))
 
 
 def test_to_translator_ipv6_address_outside_pool6_passed(xlat):
@@ -293,10 +293,13 @@ def test_instance_removal_stops_translation(xlat):
     """Without the instance xl routes the packets as IPv6 (and has no
     route for them); added again, the instance translates."""
     cli_ok(xlat.xl, "instance", "remove", "t")
+    before = snmp6(xlat.xl, "Ip6InNoRoutes")
     try:
         with xlat.cap4() as cap4:
             xlat.send6(udp6())
-            cap4.none(any4)
+            # xl routes the packet as IPv6 and has no route for it.
+            cap4.none(any4, proof=lambda: wait_snmp6(
+                xlat.xl, "Ip6InNoRoutes", before + 1))
     finally:
         cli_ok(xlat.xl, "instance", "add", "t", "--siit", "--pool6", POOL6)
     c = xlat.counters()

@@ -13,7 +13,7 @@ from scapy.packet import Raw
 
 from ternlib import (H4, H6_LINK, PAYLOAD, SINK4, SINK4_6, SINK6, SINK6_4,
                      XL4, XL6, check_checksums, cli_ok, is_ip4, is_ip6,
-                     udp4, udp6)
+                     none_on, udp4, udp6)
 
 
 def unreach6(f):
@@ -32,9 +32,8 @@ def test_off_by_default_6to4(xlat):
     c = xlat.counters()
     with xlat.cap6() as cap6, xlat.cap4() as cap4:
         xlat.send6(udp6(30, src=H6_LINK))
-        cap6.none(unreach6)
-        cap4.none(is_ip4())
-    c.expect({"drop-src-untranslatable": 1})
+        none_on(lambda: c.expect({"drop-src-untranslatable": 1}),
+                (cap6, unreach6), (cap4, is_ip4()))
 
 
 def test_untranslatable_source_answered_6to4(on):
@@ -42,7 +41,8 @@ def test_untranslatable_source_answered_6to4(on):
     with on.cap6() as cap6, on.cap4() as cap4:
         on.send6(udp6(30, src=H6_LINK, sport=40020, dport=4020))
         f = cap6.one(unreach6)
-        cap4.none(is_ip4())
+        cap4.none(is_ip4(),
+                  proof=lambda: c.expect({"drop-src-untranslatable": 1}))
     assert f[IPv6].src == XL6
     du = f[ICMPv6DestUnreach]
     assert (du.type, du.code) == (1, 1)
@@ -60,8 +60,8 @@ def test_icmpv6_message_not_answered_6to4(on):
         Raw(PAYLOAD[:20])
     with on.cap6() as cap6:
         on.send6(pkt)
-        cap6.none(unreach6)
-    c.expect({"drop-src-untranslatable": 1})
+        cap6.none(unreach6,
+                  proof=lambda: c.expect({"drop-src-untranslatable": 1}))
 
 
 def test_udp_zero_checksum_answered_4to6(on):
@@ -73,7 +73,8 @@ def test_udp_zero_checksum_answered_4to6(on):
     with on.cap4() as cap4, on.cap6() as cap6:
         on.send4(pkt)
         f = cap4.one(is_ip4(dst=H4, proto=1))
-        cap6.none(is_ip6(dst=SINK6))
+        cap6.none(is_ip6(dst=SINK6),
+                  proof=lambda: c.expect({"drop-udp-csum0": 1}))
     assert f[IP].src == XL4
     assert (f[ICMP].type, f[ICMP].code) == (3, 13)
     assert f[IPerror].src == H4 and f[IPerror].dst == SINK6_4
@@ -91,7 +92,8 @@ def test_denied_source_answered_4to6(on):
     with on.cap4() as cap4, on.cap6() as cap6:
         on.send4(udp4(30, sport=4022, dport=40022))
         f = cap4.one(is_ip4(dst=H4, proto=1))
-        cap6.none(is_ip6())
+        cap6.none(is_ip6(),
+                  proof=lambda: c.expect({"drop-src-untranslatable": 1}))
     assert f[IP].src == XL4
     assert (f[ICMP].type, f[ICMP].code) == (3, 13)
     assert f[IPerror].src == H4 and f[IPerror].dst == SINK6_4
@@ -107,5 +109,6 @@ def test_translated_traffic_unaffected(on):
     with on.cap6() as cap6, on.cap4() as cap4:
         on.send6(udp6(30))
         cap4.one(is_ip4(dst=SINK4))
-        cap6.none(lambda f: ICMPv6DestUnreach in f)
+        cap6.none(lambda f: ICMPv6DestUnreach in f,
+                  proof=lambda: c.expect({"xlat-6to4": 1}))
     c.expect({"xlat-6to4": 1})

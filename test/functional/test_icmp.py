@@ -2,6 +2,8 @@
 messages it does not translate (RFC 7915 sections 4.2, 4.3, 5.1, 5.2)."""
 
 import pytest
+
+import ternlib
 from scapy.layers.inet import (ICMP, IP, UDP, IPerror, IPOption_LSRR,
                                IPOption_SSRR, UDPerror)
 from scapy.layers.inet6 import (ICMPv6DestUnreach, ICMPv6EchoReply,
@@ -14,7 +16,7 @@ from scapy.packet import Raw
 from ternlib import (H4, H4_6, H6, H6_4, PAYLOAD, SINK4, SINK4_6, SINK6,
                      SINK6_4, XL4, XL6, assert_ipv4, assert_ipv6,
                      check_checksums, ip_bytes, is_ip4, is_ip6, l4_payload,
-                     udp4, udp6, xlat46, xlat64)
+                     none_on, udp4, udp6, xlat46, xlat64)
 
 # --- Echo ------------------------------------------------------------------
 
@@ -63,7 +65,8 @@ def test_hop_limit_exceeded_6to4(xlat, hlim):
         xlat.send6(pkt)
         f = cap6.one(lambda f: is_ip6(dst=H6, nh=58)(f)
                      and ICMPv6TimeExceeded in f)
-        cap4.none(is_ip4(dst=SINK4))
+        cap4.none(is_ip4(dst=SINK4),
+                  proof=lambda: c.expect({"drop-ttl": 1}))
     assert f[IPv6].src == XL6
     te = f[ICMPv6TimeExceeded]
     assert (te.type, te.code) == (3, 0)
@@ -80,7 +83,8 @@ def test_ttl_exceeded_4to6(xlat, ttl):
     with xlat.cap6() as cap6, xlat.cap4() as cap4:
         xlat.send4(pkt)
         f = cap4.one(is_ip4(dst=H4, proto=1))
-        cap6.none(is_ip6(dst=SINK6))
+        cap6.none(is_ip6(dst=SINK6),
+                  proof=lambda: c.expect({"drop-ttl": 1}))
     assert f[IP].src == XL4
     assert (f[ICMP].type, f[ICMP].code) == (11, 0)
     assert f[IPerror].src == H4 and f[IPerror].dst == SINK6_4
@@ -100,7 +104,8 @@ def test_routing_header_segments_left_param_problem(xlat):
         xlat.send6(pkt)
         f = cap6.one(lambda f: is_ip6(dst=H6, nh=58)(f)
                      and ICMPv6ParamProblem in f)
-        cap4.none(is_ip4(src=H6_4))
+        cap4.none(is_ip4(src=H6_4),
+                  proof=lambda: c.expect({"drop-routing-hdr": 1}))
     pp = f[ICMPv6ParamProblem]
     assert (pp.type, pp.code, pp.ptr) == (4, 0, 43)
     assert f[IPv6].src == XL6
@@ -116,7 +121,8 @@ def test_packet_too_big_4to6(xlat):
     with xlat.cap6() as cap6, xlat.cap4() as cap4:
         xlat.send4(pkt)
         f = cap4.one(is_ip4(dst=H4, proto=1))
-        cap6.none(is_ip6(dst=SINK6))
+        cap6.none(is_ip6(dst=SINK6),
+                  proof=lambda: c.expect({"drop-too-big": 1}))
     assert f[IP].src == XL4
     icmp = f[ICMP]
     assert (icmp.type, icmp.code, icmp.nexthopmtu) == (3, 4, 1480)
@@ -136,7 +142,8 @@ def test_packet_too_big_6to4(xlat):
         xlat.send6(pkt)
         f = cap6.one(lambda f: is_ip6(dst=H6, nh=58)(f)
                      and ICMPv6PacketTooBig in f)
-        cap4.none(is_ip4(src=H6_4))
+        cap4.none(is_ip4(src=H6_4),
+                  proof=lambda: c.expect({"drop-too-big": 1}))
     assert f[ICMPv6PacketTooBig].mtu == 1420
     assert f[IPv6].src == XL6
     check_checksums(f)
@@ -156,7 +163,8 @@ def test_unexpired_source_route_refused(xlat, opt):
     with xlat.cap6() as cap6, xlat.cap4() as cap4:
         xlat.send4(pkt)
         f = cap4.one(is_ip4(dst=H4, proto=1))
-        cap6.none(is_ip6(dst=SINK6))
+        cap6.none(is_ip6(dst=SINK6),
+                  proof=lambda: c.expect({"drop-srcroute": 1}))
     assert (f[ICMP].type, f[ICMP].code) == (3, 5)
     check_checksums(f)
     c.expect({"drop-srcroute": 1})
@@ -186,7 +194,8 @@ def test_icmpv6_informational_dropped(xlat, type6):
         ICMPv6Unknown(type=type6, code=0, msgbody=b"\0" * 12)
     with xlat.cap4() as cap:
         xlat.send6(pkt)
-        cap.none(is_ip4(src=H6_4))
+        cap.none(is_ip4(src=H6_4),
+                 proof=lambda: c.expect({"drop-icmp-info": 1}))
     c.expect({"drop-icmp-info": 1})
 
 
@@ -196,7 +205,8 @@ def test_icmpv4_informational_dropped(xlat, type4):
     pkt = IP(src=H4, dst=SINK6_4) / ICMP(type=type4) / Raw(b"\0" * 12)
     with xlat.cap6() as cap:
         xlat.send4(pkt)
-        cap.none(is_ip6(src=H4_6))
+        cap.none(is_ip6(src=H4_6),
+                 proof=lambda: c.expect({"drop-icmp-info": 1}))
     c.expect({"drop-icmp-info": 1})
 
 
@@ -206,8 +216,9 @@ def test_icmp_types_without_counterpart_dropped(xlat):
         xlat.send6(IPv6(src=H6, dst=SINK4_6) /
                    ICMPv6Unknown(type=100, code=0, msgbody=b"\0" * 8))
         xlat.send4(IP(src=H4, dst=SINK6_4) / ICMP(type=1) / Raw(b"\0" * 8))
-        cap4.none(is_ip4(src=H6_4))
-        cap6.none(is_ip6(src=H4_6))
+        none_on(lambda: c.expect({"drop-icmp-other": 2}),
+                (cap4, is_ip4(src=H6_4)),
+                (cap6, is_ip6(src=H4_6)))
     c.expect({"drop-icmp-other": 2})
 
 
@@ -228,9 +239,11 @@ def test_icmpv6_errors_without_equivalent_dropped(xlat, err):
     pkt = IPv6(src=H6, dst=SINK4_6, hlim=hlim) / err / QUOTE6
     with xlat.cap4() as cap, xlat.cap6() as cap6:
         xlat.send6(pkt)
-        cap.none(is_ip4(src=H6_4))
+        cap.none(is_ip4(src=H6_4),
+                 proof=lambda: c.expect({"drop-ttl" if hlim == 1 else "drop-icmp-error": 1}))
         # Never an ICMP error about an ICMP error.
-        cap6.none(is_ip6(dst=H6, nh=58))
+        cap6.none(is_ip6(dst=H6, nh=58),
+                  proof=lambda: c.expect({"drop-ttl" if hlim == 1 else "drop-icmp-error": 1}))
     c.expect({"drop-ttl" if hlim == 1 else "drop-icmp-error": 1})
 
 
@@ -248,5 +261,49 @@ def test_icmpv4_errors_without_equivalent_dropped(xlat, type4, code, ptr):
     pkt = IP(src=H4, dst=SINK6_4) / icmp / QUOTE4
     with xlat.cap6() as cap:
         xlat.send4(pkt)
-        cap.none(is_ip6(src=H4_6))
+        cap.none(is_ip6(src=H4_6),
+                 proof=lambda: c.expect({"drop-icmp-error": 1}))
     c.expect({"drop-icmp-error": 1})
+
+
+def _sysctl_read(ns, key):
+    with ternlib.in_netns(str(ns)):
+        with open("/proc/sys/" + key) as f:
+            return f.read().strip()
+
+
+@pytest.mark.parametrize("family", [4, 6])
+def test_own_errors_rate_limited(xlat, family):
+    """Tern's own ICMP errors go through the kernel's rate-limited senders:
+    20 packets with TTL/hop limit 1 from one new source in a burst are all
+    counted, but the source gets at most the kernel's burst of 6 Time
+    Exceeded messages (one more per 10 s of net.ipv4.icmp_ratelimit /
+    net.ipv6.icmp.ratelimit, set to 10 s here)."""
+    key = "net/ipv4/icmp_ratelimit" if family == 4 else \
+        "net/ipv6/icmp/ratelimit"
+    old = _sysctl_read(xlat.xl, key)
+    xlat.xl.sysctl({key: 10000})
+    xlat.defer(lambda: xlat.xl.sysctl({key: old}))
+    c = xlat.counters()
+    if family == 4:
+        src = "203.0.113.77"        # on h4's link: h4's MAC, a new peer
+        xlat.xl.ip("neigh", "replace", src, "lladdr", ternlib.H4_MAC, "dev",
+                   "v4", "nud", "permanent")
+        xlat.defer(lambda: xlat.xl.ip("neigh", "del", src, "dev", "v4",
+                                      check=False))
+        pkts = [udp4(20, src=src, ttl=1, sport=4100 + i) for i in range(20)]
+        err = is_ip4(dst=src, proto=1)
+    else:
+        src = ternlib.embed("198.51.100.77")    # routed to h6, a new peer
+        pkts = [udp6(20, src=src, hlim=1, sport=40100 + i)
+                for i in range(20)]
+        err = is_ip6(dst=src, nh=58)
+    with (xlat.cap4() if family == 4 else xlat.cap6()) as cap:
+        for p in pkts:
+            (xlat.send4 if family == 4 else xlat.send6)(p)
+        cap.wait(err)
+        cap.settle(ternlib.QUIET)
+        c.expect({"drop-ttl": 20})
+        cap.settle(ternlib.QUIET)
+        got = cap.matching(err)
+    assert 1 <= len(got) <= 6, "%d errors for 20 packets" % len(got)

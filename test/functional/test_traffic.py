@@ -24,8 +24,40 @@ from ternlib import (H4, H4_6, H6, H6_4, Thread, check_checksums, in_netns,
 XLAT_ONLY = {"xlat-6to4", "xlat-4to6"}
 
 
-def only_translated(delta):
-    assert set(delta) <= XLAT_ONLY, "unexpected counters: %s" % delta
+class IngressCount:
+    """Counts the TCP/UDP frames reaching the translator's interfaces from
+    the hosts (the packets its hooks see: one counter each), to compare the
+    counters with: c.expect(n.expected())."""
+
+    def __init__(self, topo, proto=6):
+        self.proto = proto
+        self.caps = {"xlat-6to4": ternlib.Capture(topo.xl, "v6"),
+                     "xlat-4to6": ternlib.Capture(topo.xl, "v4")}
+
+    def __enter__(self):
+        for cap in self.caps.values():
+            cap.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        for cap in self.caps.values():
+            cap.close()
+
+    def expected(self):
+        want = {"xlat-6to4": is_ip6(src=H6, dst=H4_6, nh=self.proto),
+                "xlat-4to6": is_ip4(src=H4, dst=H6_4, proto=self.proto)}
+        n, last = {}, None
+        # Until the last frames of the connection (FIN, ACK) are in.
+        for _ in range(20):
+            for k, cap in self.caps.items():
+                cap.settle(0.3)
+                n[k] = len(cap.matching(want[k]))
+            if n == last:
+                break
+            last = dict(n)
+        for k in n:
+            assert n[k] > 0, "no %s frame seen" % k
+        return n
 
 
 def ping(ns, dst, count=3, size=56):
@@ -67,25 +99,25 @@ MB = 1 << 20
 def test_tcp_1mb_each_way_from_ipv6_host(xlat):
     up, down = os.urandom(MB), os.urandom(MB)
     c = xlat.counters()
-    got_up, got_down = tcp_exchange(xlat.h4, socket.AF_INET, "0.0.0.0",
-                                    xlat.h6, socket.AF_INET6, H4_6, up, down)
-    assert sha256(got_up) == sha256(up)
-    assert sha256(got_down) == sha256(down)
-    d = c.delta()
-    only_translated(d)
-    assert d.get("xlat-6to4", 0) >= 10 and d.get("xlat-4to6", 0) >= 10
+    with IngressCount(xlat) as n:
+        got_up, got_down = tcp_exchange(xlat.h4, socket.AF_INET, "0.0.0.0",
+                                        xlat.h6, socket.AF_INET6, H4_6, up,
+                                        down)
+        assert sha256(got_up) == sha256(up)
+        assert sha256(got_down) == sha256(down)
+        c.expect(n.expected())
 
 
 def test_tcp_1mb_each_way_from_ipv4_host(xlat):
     up, down = os.urandom(MB), os.urandom(MB)
     c = xlat.counters()
-    got_up, got_down = tcp_exchange(xlat.h6, socket.AF_INET6, H6,
-                                    xlat.h4, socket.AF_INET, H6_4, up, down)
-    assert sha256(got_up) == sha256(up)
-    assert sha256(got_down) == sha256(down)
-    d = c.delta()
-    only_translated(d)
-    assert d.get("xlat-6to4", 0) >= 10 and d.get("xlat-4to6", 0) >= 10
+    with IngressCount(xlat) as n:
+        got_up, got_down = tcp_exchange(xlat.h6, socket.AF_INET6, H6,
+                                        xlat.h4, socket.AF_INET, H6_4, up,
+                                        down)
+        assert sha256(got_up) == sha256(up)
+        assert sha256(got_down) == sha256(down)
+        c.expect(n.expected())
 
 
 def test_tcp_translated_segments_have_valid_checksums(xlat):
@@ -174,7 +206,9 @@ def test_http_with_curl_from_ipv6_host(xlat, tmp_path):
         server = http.server.ThreadingHTTPServer(("0.0.0.0", 0), _Handler)
     t = Thread(server.serve_forever)
     t.start()
+    c = xlat.counters()
     try:
+        n = IngressCount(xlat).__enter__()
         url = "http://[%s]:%d/blob" % (H4_6, server.server_address[1])
         out = tmp_path / "blob"
         r = xlat.h6.exec("curl", "-sS", "-g", "--noproxy", "*",
@@ -190,7 +224,9 @@ def test_http_with_curl_from_ipv6_host(xlat, tmp_path):
                          url, check=False, timeout=150)
         assert r.rc == 0, r.err
         assert r.out == sha256(up.read_bytes())
+        c.expect(n.expected())
     finally:
+        n.__exit__()
         server.shutdown()
         server.server_close()
 
@@ -216,8 +252,10 @@ def test_iperf3_from_ipv6_host(xlat, reverse):
     server = xlat.h4.popen("env", tmp, "iperf3", "-4", "-s", "-1", "-p",
                            port, stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL)
+    n = IngressCount(xlat).__enter__()
     try:
         _wait_listening(xlat.h4, port)
+        c = xlat.counters()
         args = ["env", tmp, "iperf3", "-c", H4_6, "-p", port, "-n", "2M",
                 "-J"]
         if reverse:
@@ -234,7 +272,10 @@ def test_iperf3_from_ipv6_host(xlat, reverse):
         # asserted by the sha256 transfer tests.
         assert sent >= 2 * MB, sent
         assert 0 < received <= sent, (received, sent)
+        server.wait(timeout=20)     # -1: it ends after the one test
+        c.expect(n.expected())
     finally:
+        n.__exit__()
         if server.poll() is None:
             server.kill()
         server.wait()

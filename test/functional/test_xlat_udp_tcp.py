@@ -60,7 +60,8 @@ def test_udp_4to6_zero_checksum_dropped(xlat):
         UDP(sport=4000, dport=40000, chksum=0) / Raw(PAYLOAD[:40])
     with xlat.cap6() as cap:
         xlat.send4(pkt)
-        cap.none(is_ip6(dst=SINK6))
+        cap.none(is_ip6(dst=SINK6),
+                 proof=lambda: c.expect({"drop-udp-csum0": 1}))
     c.expect({"drop-udp-csum0": 1})
 
 
@@ -173,7 +174,8 @@ def test_4to6_df0_large_is_fragmented_to_1280(xlat):
     with xlat.cap6() as cap:
         xlat.send4(pkt)
         frames = cap.wait(is_ip6(src=H4_6, dst=SINK6, nh=44), count=2)
-        cap.none(is_ip6(src=H4_6, dst=SINK6, nh=17), wait=0.3)
+        cap.none(is_ip6(src=H4_6, dst=SINK6, nh=17),
+                 proof=lambda: c.expect({"xlat-4to6": 1}))
     frames = cap.matching(is_ip6(src=H4_6, dst=SINK6, nh=44))
     assert len(frames) == 2
     parts, ident = {}, set()
