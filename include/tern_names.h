@@ -142,6 +142,12 @@ const struct tern_stat_name tern_stat_names[] = {
 	{ "drop-igmp",
 	  "Dropped: IGMP, single-hop messages that must not cross a translator (RFC 7915 4.2)",
 	  TERN_STAT_DROP_IGMP },
+	{ "drop-bad-checksum",
+	  "Dropped: ICMP message with a wrong checksum (never made valid by translation)",
+	  TERN_STAT_DROP_BAD_CSUM },
+	{ "drop-error-dest",
+	  "Dropped: ICMP error whose translation would go to this host or to a special-purpose address",
+	  TERN_STAT_DROP_ERR_DEST },
 	{ NULL, NULL, 0 }
 };
 #else

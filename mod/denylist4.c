@@ -19,7 +19,7 @@ struct tern_deny4 {
 
 static struct tern_deny4 *tern_deny4_alloc(u32 n)
 {
-	struct tern_deny4 *d = kvmalloc(struct_size(d, p, n), GFP_KERNEL);
+	struct tern_deny4 *d = kvmalloc(struct_size(d, p, n), GFP_KERNEL_ACCOUNT);
 
 	if (d)
 		d->n = n;

@@ -29,7 +29,7 @@ static struct tern_eamt *tern_eamt_alloc(u32 n)
 	struct tern_eamt *t;
 
 	t = kvmalloc(size_add(struct_size(t, e, n), array_size(n, sizeof(u32))),
-		     GFP_KERNEL);
+		     GFP_KERNEL_ACCOUNT);
 	if (!t)
 		return NULL;
 	t->n = n;

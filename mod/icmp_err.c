@@ -22,6 +22,7 @@
 #include "icmp_err.h"
 #include "inner.h"
 #include "ipid.h"
+#include "packet.h"
 #include "route.h"
 #include "xlat.h"
 
@@ -89,10 +90,12 @@ static __be32 tern_rfc6791_v4(const struct tern_config *cfg,
 			      const struct in6_addr *from)
 {
 	u32 host = jhash(from, sizeof(*from), 0);
-	u32 mask = cfg->rfc6791v4.len ? ~0U >> cfg->rfc6791v4.len : ~0U;
+	u32 mask;
 
+	/* A shift by 32 is undefined: a /32 pool is its one address. */
 	if (cfg->rfc6791v4.len >= 32)
 		return cfg->rfc6791v4.addr;
+	mask = ~0U >> cfg->rfc6791v4.len;
 	host &= mask;
 	/* Not the network or broadcast address of a real subnet. */
 	if (cfg->rfc6791v4.len <= 30 && (host == 0 || host == mask))
@@ -143,6 +146,9 @@ unsigned int tern_icmp_err_4to6(struct tern_instance *inst,
 	ih = (const struct icmphdr *)(skb->data + p->l3len);
 	if (skb->len < p->l3len + sizeof(*ih))
 		return tern_drop(inst, TERN_STAT_DROP_TRUNCATED);
+	/* A fresh checksum must never make a corrupt error valid. */
+	if (!tern_icmp_csum_ok(skb, p->l3len))
+		return tern_drop(inst, TERN_STAT_DROP_BAD_CSUM);
 	if (tern_icmp4_err_map(ih->type, ih->code, &type, &code, &ptr))
 		return tern_drop(inst, TERN_STAT_DROP_ICMP_ERROR);
 	if (ih->type == ICMP_PARAMETERPROB) {
@@ -255,6 +261,8 @@ unsigned int tern_icmp_err_6to4(struct tern_instance *inst,
 	ih6 = (const struct icmp6hdr *)(skb->data + p->l3len);
 	if (skb->len < p->l3len + sizeof(*ih6))
 		return tern_drop(inst, TERN_STAT_DROP_TRUNCATED);
+	if (!tern_icmp_csum_ok(skb, p->l3len))
+		return tern_drop(inst, TERN_STAT_DROP_BAD_CSUM);
 	if (tern_icmp6_err_map(ih6->icmp6_type, ih6->icmp6_code, &type, &code))
 		return tern_drop(inst, TERN_STAT_DROP_ICMP_ERROR);
 	if (type == ICMP_PARAMETERPROB) {

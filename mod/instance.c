@@ -91,10 +91,10 @@ int tern_instance_add(struct net *net, const char *name, u8 type, u8 framework,
 		}
 	}
 
-	inst = kzalloc(sizeof(*inst), GFP_KERNEL);
+	inst = kzalloc(sizeof(*inst), GFP_KERNEL_ACCOUNT);
 	if (!inst)
 		return -ENOMEM;
-	c = kmemdup(cfg, sizeof(*cfg), GFP_KERNEL);
+	c = kmemdup(cfg, sizeof(*cfg), GFP_KERNEL_ACCOUNT);
 	if (!c) {
 		ret = -ENOMEM;
 		goto err_inst;
@@ -113,6 +113,11 @@ int tern_instance_add(struct net *net, const char *name, u8 type, u8 framework,
 	ret = tern_hook_register(inst);
 	if (ret) {
 		NL_SET_ERR_MSG(extack, "could not register the netfilter hooks");
+		/*
+		 * A failed registration may have installed and removed one of
+		 * the hooks: packets may still be running in it.
+		 */
+		synchronize_net();
 		goto err_stats;
 	}
 	list_add_tail(&inst->list, &tn->instances);
@@ -128,6 +133,20 @@ err_inst:
 	return ret;
 }
 
+/*
+ * Frees what the packet path can reach. Only after a grace period that
+ * started once the hooks were gone: nf_unregister_net_hooks() does not wait
+ * for the packets already inside them.
+ */
+static void tern_instance_free(struct tern_instance *inst)
+{
+	kfree(rcu_dereference_protected(inst->cfg, true));
+	tern_eamt_free_rcu(rcu_dereference_protected(inst->eamt, true));
+	tern_deny4_free_rcu(rcu_dereference_protected(inst->deny4, true));
+	tern_stats_free(inst->stats);
+	kfree(inst);
+}
+
 void tern_instance_del(struct tern_instance *inst)
 {
 	struct tern_net *tn = tern_net(inst->net);
@@ -135,13 +154,10 @@ void tern_instance_del(struct tern_instance *inst)
 	lockdep_assert_held(&tn->lock);
 	list_del(&inst->list);
 	tn->gen++;
-	/* Waits for packets in flight in the hooks. */
 	tern_hook_unregister(inst);
-	kfree(rcu_dereference_protected(inst->cfg, true));
-	tern_eamt_free_rcu(rcu_dereference_protected(inst->eamt, true));
-	tern_deny4_free_rcu(rcu_dereference_protected(inst->deny4, true));
-	tern_stats_free(inst->stats);
-	kfree(inst);
+	/* Packets in flight in the hooks are done after this. */
+	synchronize_net();
+	tern_instance_free(inst);
 }
 
 void tern_instance_set_config(struct tern_instance *inst,
@@ -169,10 +185,20 @@ static void __net_exit tern_net_exit(struct net *net)
 	struct tern_net *tn = tern_net(net);
 	struct tern_instance *inst, *tmp;
 
+	LIST_HEAD(gone);
+
+	/* All hooks of the namespace first, then one grace period for all. */
 	mutex_lock(&tn->lock);
-	list_for_each_entry_safe(inst, tmp, &tn->instances, list)
-		tern_instance_del(inst);
+	list_splice_init(&tn->instances, &gone);
+	tn->gen++;
 	mutex_unlock(&tn->lock);
+	if (list_empty(&gone))
+		return;
+	list_for_each_entry(inst, &gone, list)
+		tern_hook_unregister(inst);
+	synchronize_net();
+	list_for_each_entry_safe(inst, tmp, &gone, list)
+		tern_instance_free(inst);
 }
 
 static struct pernet_operations tern_net_ops = {

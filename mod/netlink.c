@@ -499,7 +499,7 @@ static int tern_nl_global_set(struct sk_buff *skb, struct genl_info *info)
 
 	if (GENL_REQ_ATTR_CHECK(info, TERN_A_GLOBALS))
 		return -EINVAL;
-	cfg = kmalloc(sizeof(*cfg), GFP_KERNEL);
+	cfg = kmalloc(sizeof(*cfg), GFP_KERNEL_ACCOUNT);
 	if (!cfg)
 		return -ENOMEM;
 	mutex_lock(&tn->lock);
@@ -641,7 +641,6 @@ struct genl_family tern_genl_family __ro_after_init = {
 	.module = THIS_MODULE,
 	.small_ops = tern_genl_ops,
 	.n_small_ops = ARRAY_SIZE(tern_genl_ops),
-	.resv_start_op = TERN_CMD_MAX + 1,
 };
 
 int __init tern_genl_init(void)

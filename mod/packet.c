@@ -12,6 +12,7 @@
 #include <linux/tcp.h>
 #include <linux/udp.h>
 #include <net/ip.h>
+#include <net/ip6_checksum.h>
 #include <net/ipv6.h>
 #include "packet.h"
 
@@ -152,4 +153,36 @@ bool tern_ipv4_has_srcroute(const struct sk_buff *skb)
 		i += olen;
 	}
 	return false;
+}
+
+/*
+ * Whether the ICMP or ICMPv6 message at @off (to the end of @skb) has a
+ * right checksum. What the stack or the device vouched for is trusted
+ * (CHECKSUM_UNNECESSARY, or CHECKSUM_PARTIAL: to be computed on output);
+ * a CHECKSUM_COMPLETE sum spares reading the message, and where it
+ * disagrees the message is summed again, as the stack does.
+ */
+bool tern_icmp_csum_ok(struct sk_buff *skb, unsigned int off)
+{
+	bool v6 = ipv6_hdr(skb)->version == 6;
+	unsigned int len = skb->len - off;
+	__wsum sum;
+
+	if (skb_csum_unnecessary(skb))
+		return true;
+	if (skb->ip_summed == CHECKSUM_COMPLETE) {
+		/* skb->csum covers the packet from its network header. */
+		sum = csum_sub(skb->csum, skb_checksum(skb, 0, off, 0));
+		if (v6 ? !csum_ipv6_magic(&ipv6_hdr(skb)->saddr,
+					  &ipv6_hdr(skb)->daddr, len,
+					  IPPROTO_ICMPV6, sum) :
+			 !csum_fold(sum))
+			return true;
+	}
+	sum = skb_checksum(skb, off, len, 0);
+	if (v6)
+		return !csum_ipv6_magic(&ipv6_hdr(skb)->saddr,
+					&ipv6_hdr(skb)->daddr, len,
+					IPPROTO_ICMPV6, sum);
+	return !csum_fold(sum);
 }

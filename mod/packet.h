@@ -19,5 +19,6 @@ struct tern_pkt {
 int tern_parse6(struct sk_buff *skb, struct tern_pkt *p);
 int tern_parse4(struct sk_buff *skb, struct tern_pkt *p);
 bool tern_ipv4_has_srcroute(const struct sk_buff *skb);
+bool tern_icmp_csum_ok(struct sk_buff *skb, unsigned int off);
 
 #endif /* _TERN_PACKET_H */

@@ -6,7 +6,7 @@
 
 struct tern_stats __percpu *tern_stats_alloc(void)
 {
-	return alloc_percpu(struct tern_stats);
+	return alloc_percpu_gfp(struct tern_stats, GFP_KERNEL_ACCOUNT);
 }
 
 void tern_stats_free(struct tern_stats __percpu *stats)

@@ -81,17 +81,25 @@ static void tern_gso_4to6(struct sk_buff *skb)
 
 /* Checks of the transport header; returns 0 or the reason for a drop. */
 static int tern_4to6_l4_check(const struct tern_config *cfg,
-			      const struct sk_buff *skb,
+			      struct sk_buff *skb,
 			      const struct tern_pkt *p, u8 *type6, bool *amend)
 {
 	const void *l4 = skb->data + p->l3len;
 
 	*amend = false;
 	if (p->proto == IPPROTO_ICMP) {
+		int why;
+
 		if (p->fragment)
 			return TERN_STAT_DROP_ICMP_FRAGMENT;
-		return tern_icmp_drop_reason(tern_icmp4_classify(*(u8 *)l4,
-								 type6));
+		why = tern_icmp_drop_reason(tern_icmp4_classify(*(u8 *)l4,
+								type6));
+		if (why)
+			return why;
+		/* Never make a corrupt message valid (nor answer it). */
+		if (!tern_icmp_csum_ok(skb, p->l3len))
+			return TERN_STAT_DROP_BAD_CSUM;
+		return 0;
 	}
 	/*
 	 * RFC 7915 4.5: IPv6 needs a UDP checksum. Computing it means reading
@@ -204,6 +212,12 @@ unsigned int tern_xlat_4to6(struct tern_instance *inst, struct sk_buff *skb)
 	if (tern_4to6_saddr(inst, cfg, ip4.saddr, ip4.daddr, dvia, &a6[0],
 			    &why) == TERN_VIA_NONE)
 		return tern_refuse4(inst, cfg, skb, why);
+	/* What will not be translated is never answered with Time Exceeded. */
+	why = tern_4to6_l4_check(cfg, skb, &p, &type6, &amend);
+	if (why == TERN_STAT_DROP_UDP_CSUM0)
+		return tern_refuse4(inst, cfg, skb, why);
+	if (why)
+		return tern_drop(inst, why);
 	if (ip4.ttl <= 1) {
 		tern_icmp4_error(skb, ICMP_TIME_EXCEEDED, ICMP_EXC_TTL, 0);
 		return tern_drop(inst, TERN_STAT_DROP_TTL);
@@ -212,11 +226,6 @@ unsigned int tern_xlat_4to6(struct tern_instance *inst, struct sk_buff *skb)
 		tern_icmp4_error(skb, ICMP_DEST_UNREACH, ICMP_SR_FAILED, 0);
 		return tern_drop(inst, TERN_STAT_DROP_SRCROUTE);
 	}
-	why = tern_4to6_l4_check(cfg, skb, &p, &type6, &amend);
-	if (why == TERN_STAT_DROP_UDP_CSUM0)
-		return tern_refuse4(inst, cfg, skb, why);
-	if (why)
-		return tern_drop(inst, why);
 	proto = p.proto == IPPROTO_ICMP ? IPPROTO_ICMPV6 : p.proto;
 	if (skb_is_gso(skb) && (skb_shinfo(skb)->gso_type & ~TERN_GSO_OK))
 		return tern_drop(inst, TERN_STAT_DROP_OUTPUT);

@@ -192,6 +192,9 @@ unsigned int tern_xlat_6to4(struct tern_instance *inst, struct sk_buff *skb)
 		why = tern_icmp_drop_reason(k);
 		if (why)
 			return tern_drop(inst, why);
+		/* Never make a corrupt message valid (nor answer it). */
+		if (!p.fragment && !tern_icmp_csum_ok(skb, p.l3len))
+			return tern_drop(inst, TERN_STAT_DROP_BAD_CSUM);
 	}
 	if (proto == IPPROTO_ICMPV6) {
 		if (p.fragment)

@@ -11,6 +11,8 @@
 #include <linux/skbuff.h>
 #include <net/ip6_checksum.h>
 #include "../csum.h"
+#include "../packet.h"
+#include "kt_util.h"
 
 #define ROUNDS 500
 #define MAXLEN 1400
@@ -129,7 +131,77 @@ static void icmp_echo_matches_full(struct kunit *test)
 	}
 }
 
+/*
+ * tern_icmp_csum_ok() on IPv4 and IPv6 ICMP messages, linear or paged,
+ * right or corrupt, for each way the skb may come: CHECKSUM_NONE (summed),
+ * CHECKSUM_COMPLETE with the device's sum right or wrong (a wrong device
+ * sum is not believed either way), CHECKSUM_UNNECESSARY (trusted).
+ */
+static void icmp_verify(struct kunit *test)
+{
+	static const u8 s6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 };
+	static const u8 d6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 2 };
+	u8 *buf = kunit_kzalloc(test, 40 + MAXLEN, GFP_KERNEL);
+	unsigned int round;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (round = 0; round < 64; round++) {
+		bool v6 = round & 1, corrupt = round & 2, paged = round & 4;
+		unsigned int mode = (round >> 3) % 4;
+		unsigned int hl = v6 ? 40 : 20, len = 8 + get_random_u32() % 600;
+		u8 *l4 = buf + hl;
+		struct sk_buff *skb;
+		__wsum dev_sum;
+		bool ok;
+
+		get_random_bytes(l4, len);
+		l4[0] = v6 ? ICMPV6_DEST_UNREACH : ICMP_DEST_UNREACH;
+		if (v6) {
+			tern_kt_ip6(buf, len, IPPROTO_ICMPV6,
+				    (const struct in6_addr *)s6,
+				    (const struct in6_addr *)d6, 64);
+			tern_kt_l4csum6(l4, len, IPPROTO_ICMPV6,
+					(const struct in6_addr *)s6,
+					(const struct in6_addr *)d6);
+		} else {
+			tern_kt_ip4(buf, 20 + len, IPPROTO_ICMP,
+				    TERN_KT_H4(1), TERN_KT_H6(1), 64, 1, 0);
+			l4[2] = l4[3] = 0;
+			*(__sum16 *)(l4 + 2) = csum_fold(csum_partial(l4, len,
+								      0));
+		}
+		if (corrupt)
+			l4[4 + get_random_u32() % (len - 4)] ^= 0x40;
+		skb = tern_kt_skb(buf, hl + len, v6, paged ? hl + 4 : hl + len);
+		KUNIT_ASSERT_NOT_NULL(test, skb);
+		/* What a device would have summed: the bytes as received. */
+		dev_sum = skb_checksum(skb, 0, skb->len, 0);
+		switch (mode) {
+		case 1:
+			skb->ip_summed = CHECKSUM_COMPLETE;
+			skb->csum = dev_sum;
+			break;
+		case 2:		/* a device that summed wrong */
+			skb->ip_summed = CHECKSUM_COMPLETE;
+			skb->csum = csum_add(dev_sum, (__force __wsum)0x1234);
+			break;
+		case 3:
+			skb->ip_summed = CHECKSUM_UNNECESSARY;
+			break;
+		}
+		ok = tern_icmp_csum_ok(skb, hl);
+		if (mode == 3)
+			KUNIT_EXPECT_TRUE(test, ok);
+		else
+			KUNIT_EXPECT_EQ_MSG(test, ok, !corrupt,
+					    "v6 %d paged %d mode %u len %u",
+					    v6, paged, mode, len);
+		kfree_skb(skb);
+	}
+}
+
 static struct kunit_case tern_csum_cases[] = {
+	KUNIT_CASE(icmp_verify),
 	KUNIT_CASE(l4_pseudo_matches_full),
 	KUNIT_CASE(udp_zero_checksum_kept),
 	KUNIT_CASE(icmp_echo_matches_full),

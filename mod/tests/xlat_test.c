@@ -882,6 +882,42 @@ static void xlat_icmp_err_6to4(struct kunit *test)
 				ntohl(TERN_KT_R4(128)));
 		cfg->rfc6791v4_set = false;
 	}
+
+	/*
+	 * RFC 6791 pools of every length down to a single address: the
+	 * source stays inside (a /32 once shifted a u32 by 32: UBSAN).
+	 */
+	{
+		struct in6_addr other = { { { 0x20, 0x01, 0x0d, 0xb8, 0, 0x98 } } };
+		struct tern_config *cfg = ctx_of(test)->ki.cfg;
+		unsigned int plen;
+
+		for (plen = 24; plen <= 32; plen++) {
+			unsigned int len = icmp6_err(b, 3, 0, 0, 68, 28);
+			u32 mask = plen == 32 ? ~0U : ~(~0U >> plen);
+			struct tern_kt_pkt *p;
+
+			((struct ipv6hdr *)b)->saddr = other;
+			tern_kt_l4csum6(b + 40, 76, IPPROTO_ICMPV6, &other,
+					&((struct ipv6hdr *)b)->daddr);
+			cfg->rfc6791v4_set = true;
+			cfg->rfc6791v4.addr = TERN_KT_R4(128);
+			cfg->rfc6791v4.len = plen;
+			tern_kt_capture_reset();
+			snap(test);
+			KUNIT_EXPECT_EQ(test, run(test, len, true, BUF), NF_STOLEN);
+			expect_counter(test, TERN_STAT_XLAT_ICMP_ERR_64);
+			p = expect_captured(test, 1, 0, NFPROTO_IPV4);
+			KUNIT_EXPECT_EQ_MSG(test,
+					    ntohl(check4(test, p)->saddr) & mask,
+					    ntohl(TERN_KT_R4(128)) & mask,
+					    "pool length %u", plen);
+			if (plen == 32)
+				KUNIT_EXPECT_EQ(test, check4(test, p)->saddr,
+						TERN_KT_R4(128));
+		}
+		cfg->rfc6791v4_set = false;
+	}
 }
 
 static int xlat_init(struct kunit *test)
