@@ -335,8 +335,10 @@ static int tern_nl_instance_add(struct sk_buff *skb, struct genl_info *info)
 	u8 type, framework = TERN_FW_NETFILTER;
 	int ret;
 
-	if (GENL_REQ_ATTR_CHECK(info, TERN_A_INSTANCE) ||
-	    GENL_REQ_ATTR_CHECK(info, TERN_A_TYPE))
+	if (tern_nl_missing(info, TERN_A_INSTANCE,
+			    "missing the instance name (TERN_A_INSTANCE)") ||
+	    tern_nl_missing(info, TERN_A_TYPE,
+			    "missing the instance type (TERN_A_TYPE)"))
 		return -EINVAL;
 	name = nla_data(info->attrs[TERN_A_INSTANCE]);
 	if (!name[0] || strlen(name) >= TERN_INSTANCE_NAMSIZ) {
@@ -384,7 +386,8 @@ static int tern_nl_instance_del(struct sk_buff *skb, struct genl_info *info)
 	struct tern_net *tn = tern_net(genl_info_net(info));
 	struct tern_instance *inst;
 
-	if (GENL_REQ_ATTR_CHECK(info, TERN_A_INSTANCE))
+	if (tern_nl_missing(info, TERN_A_INSTANCE,
+			    "missing the instance name (TERN_A_INSTANCE)"))
 		return -EINVAL;
 	mutex_lock(&tn->lock);
 	inst = tern_instance_find(tn, tern_name_attr(info), info->extack);
@@ -497,7 +500,8 @@ static int tern_nl_global_set(struct sk_buff *skb, struct genl_info *info)
 	struct tern_config *cfg;
 	int ret;
 
-	if (GENL_REQ_ATTR_CHECK(info, TERN_A_GLOBALS))
+	if (tern_nl_missing(info, TERN_A_GLOBALS,
+			    "missing the settings (TERN_A_GLOBALS)"))
 		return -EINVAL;
 	cfg = kmalloc(sizeof(*cfg), GFP_KERNEL_ACCOUNT);
 	if (!cfg)

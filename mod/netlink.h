@@ -16,6 +16,20 @@ extern const struct nla_policy tern_prefix4_policy[TERN_PREFIX_MAX + 1];
 extern const struct nla_policy tern_eam_policy[TERN_EAM_MAX + 1];
 
 /*
+ * A required attribute of a request. Missing, the request is refused with
+ * its type (GENL_REQ_ATTR_CHECK) and @msg, a string literal saying which.
+ */
+static inline bool tern_nl_missing(struct genl_info *info, int attr,
+				   const char *msg)
+{
+	if (!GENL_REQ_ATTR_CHECK(info, attr))
+		return false;
+	if (info->extack)
+		info->extack->_msg = msg;
+	return true;
+}
+
+/*
  * Reads a prefix nest into @addr (@alen bytes) and @len. Returns 1 for an
  * empty nest (an optional prefix unset), 0 for a prefix, or an error.
  */

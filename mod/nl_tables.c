@@ -164,7 +164,8 @@ int tern_nl_eamt_add(struct sk_buff *skb, struct genl_info *info)
 	bool has6, has4, c4;
 	int ret;
 
-	if (GENL_REQ_ATTR_CHECK(info, TERN_A_EAM))
+	if (tern_nl_missing(info, TERN_A_EAM,
+			    "missing the EAMT entry (TERN_A_EAM)"))
 		return -EINVAL;
 	ret = tern_nla_get_eam(attr, &e, &has6, &has4, info->extack);
 	if (ret)
@@ -208,7 +209,8 @@ int tern_nl_eamt_del(struct sk_buff *skb, struct genl_info *info)
 	bool has6, has4;
 	int ret;
 
-	if (GENL_REQ_ATTR_CHECK(info, TERN_A_EAM))
+	if (tern_nl_missing(info, TERN_A_EAM,
+			    "missing the EAMT entry (TERN_A_EAM)"))
 		return -EINVAL;
 	ret = tern_nla_get_eam(attr, &e, &has6, &has4, info->extack);
 	if (ret)
@@ -344,7 +346,8 @@ static int tern_nl_deny4_change(struct genl_info *info, bool add)
 	struct tern_deny4 *d, *old;
 	int ret;
 
-	if (GENL_REQ_ATTR_CHECK(info, TERN_A_PREFIX4))
+	if (tern_nl_missing(info, TERN_A_PREFIX4,
+			    "missing the IPv4 prefix (TERN_A_PREFIX4)"))
 		return -EINVAL;
 	ret = tern_nla_get_prefix4(attr, &p, info->extack);
 	if (ret)
@@ -463,7 +466,8 @@ int tern_nl_addr_query(struct sk_buff *skb, struct genl_info *info)
 	int alen, ret;
 	bool local;
 
-	if (GENL_REQ_ATTR_CHECK(info, TERN_A_ADDR))
+	if (tern_nl_missing(info, TERN_A_ADDR,
+			    "missing the address (TERN_A_ADDR)"))
 		return -EINVAL;
 	alen = nla_len(attr);
 	if (alen != 4 && alen != 16) {

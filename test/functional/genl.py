@@ -108,11 +108,15 @@ class Genl:
     def close(self):
         self.sock.close()
 
-    def request(self, family, cmd, attrs_=b"", version=1, dump=False):
-        """Returns (errno, extack message or None, [reply messages])."""
+    def request(self, family, cmd, attrs_=b"", version=1, dump=False,
+                reserved=0, extra_flags=0):
+        """Returns (errno, extack message or None, [reply messages]).
+        RESERVED (genlmsghdr) and EXTRA_FLAGS (nlmsg_flags) make requests
+        the kernel must refuse."""
         self.seq += 1
-        flags = NLM_F_REQUEST | NLM_F_ACK | (NLM_F_DUMP if dump else 0)
-        payload = struct.pack("=BBH", cmd, version, 0) + attrs_
+        flags = NLM_F_REQUEST | NLM_F_ACK | (NLM_F_DUMP if dump else 0) | \
+            extra_flags
+        payload = struct.pack("=BBH", cmd, version, reserved) + attrs_
         self.sock.send(struct.pack("=IHHII", 16 + len(payload), family,
                                    flags, self.seq, 0) + payload)
         replies = []
