@@ -148,6 +148,9 @@ const struct tern_stat_name tern_stat_names[] = {
 	{ "drop-error-dest",
 	  "Dropped: ICMP error whose translation would go to this host or to a special-purpose address",
 	  TERN_STAT_DROP_ERR_DEST },
+	{ "drop-to-self",
+	  "Dropped: translated toward an address of this host (its answer would not be translated back)",
+	  TERN_STAT_DROP_TO_SELF },
 	{ NULL, NULL, 0 }
 };
 #else

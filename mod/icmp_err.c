@@ -18,6 +18,7 @@
 #include <net/ip6_checksum.h>
 #include <net/ipv6.h>
 #include <net/route.h>
+#include "addr.h"
 #include "icmp.h"
 #include "icmp_err.h"
 #include "inner.h"
@@ -159,7 +160,13 @@ unsigned int tern_icmp_err_4to6(struct tern_instance *inst,
 	/* Never an ICMP error about an ICMP error: just drop. */
 	if (iph->ttl <= 1)
 		return tern_drop(inst, TERN_STAT_DROP_TTL);
-	have_src = tern_4to6_saddr(inst, cfg, iph->saddr, iph->daddr, dvia,
+	/* Never to the host itself, a multicast group or nobody. */
+	if (ipv6_addr_type(daddr) & (IPV6_ADDR_MULTICAST | IPV6_ADDR_LOOPBACK |
+				     IPV6_ADDR_ANY))
+		return tern_drop(inst, TERN_STAT_DROP_ERR_DEST);
+	/* An illegal source (RFC 7915 4.1) gets an RFC 6791 one. */
+	have_src = !tern_addr4_never_translated(iph->saddr) &&
+		   tern_4to6_saddr(inst, cfg, iph->saddr, iph->daddr, dvia,
 				   &saddr, &why) != TERN_VIA_NONE;
 	if (!have_src && cfg->rfc6791v6_set) {
 		tern_rfc6791_v6(cfg, iph->saddr, &saddr);
@@ -169,6 +176,10 @@ unsigned int tern_icmp_err_4to6(struct tern_instance *inst,
 			  daddr, IPPROTO_ICMPV6);
 	if (!dst)
 		return tern_drop(inst, TERN_STAT_DROP_NO_ROUTE);
+	if (tern_dst_local(dst)) {
+		dst_release(dst);
+		return tern_drop(inst, TERN_STAT_DROP_ERR_DEST);
+	}
 	/* No RFC 6791 pool: the translator's own address toward @daddr. */
 	if (!have_src &&
 	    ipv6_dev_get_saddr(inst->net, dst->dev, daddr, 0, &saddr)) {
@@ -272,6 +283,15 @@ unsigned int tern_icmp_err_6to4(struct tern_instance *inst,
 	}
 	if (ip6->hop_limit <= 1)
 		return tern_drop(inst, TERN_STAT_DROP_TTL);
+	/*
+	 * The destination is checked as for any packet (RFC 7915 5.1): a
+	 * source the error cannot keep is replaced (RFC 6791), a destination
+	 * never.
+	 */
+	if (tern_addr4_never_translated(daddr) ||
+	    (cfg->strict_wkp && dvia == TERN_VIA_POOL6 &&
+	     tern_prefix6_is_wkp(&cfg->pool6) && tern_addr4_is_nonglobal(daddr)))
+		return tern_drop(inst, TERN_STAT_DROP_ERR_DEST);
 	have_src = tern_6to4_saddr(inst, cfg, &ip6->saddr, daddr, dvia, &saddr,
 				   &why) != TERN_VIA_NONE;
 	if (!have_src && cfg->rfc6791v4_set) {
@@ -283,6 +303,10 @@ unsigned int tern_icmp_err_6to4(struct tern_instance *inst,
 			      IPPROTO_ICMP, &saddr);
 	if (!dst)
 		return tern_drop(inst, TERN_STAT_DROP_NO_ROUTE);
+	if (tern_dst_local(dst)) {
+		dst_release(dst);
+		return tern_drop(inst, TERN_STAT_DROP_ERR_DEST);
+	}
 
 	/* DU and TE carry an RFC 4884 length in byte 4 (64-bit words). */
 	tern_err_split(&e, (const u8 *)(ih6 + 1),

@@ -7,6 +7,7 @@
 
 #include <net/dst.h>
 #include <net/ip.h>
+#include <net/ip6_fib.h>
 #include <net/ip6_route.h>
 #include <net/route.h>
 #include "route.h"
@@ -67,6 +68,20 @@ struct dst_entry *tern_route6(struct net *net, const struct sk_buff *skb,
 		return NULL;
 	}
 	return dst;
+}
+
+/*
+ * Whether @dst delivers to this host (RTN_LOCAL, an IPv6 local route):
+ * translated packets never go there. The host's answers would not come
+ * back through Tern's hooks, and an ICMP error "from" the IPv6 side would
+ * be forged.
+ */
+bool tern_dst_local(const struct dst_entry *dst)
+{
+	if (dst->ops->family == AF_INET)
+		return ((const struct rtable *)dst)->rt_type != RTN_UNICAST;
+	return ((const struct rt6_info *)dst)->rt6i_flags & RTF_LOCAL ||
+	       dst->dev->flags & IFF_LOOPBACK;
 }
 
 /* Consumes @skb and the reference on @dst. */

@@ -24,14 +24,33 @@
 #include "route.h"
 #include "xlat.h"
 
+/* An unfragmented ICMPv4 error (its type byte read, not pulled). */
+static bool tern_is_icmp4_error(const struct sk_buff *skb,
+				const struct iphdr *iph)
+{
+	u8 buf, type6;
+	const u8 *type;
+
+	if (iph->protocol != IPPROTO_ICMP || ip_is_fragment(iph))
+		return false;
+	type = skb_header_pointer(skb, iph->ihl * 4, 1, &buf);
+	return type && tern_icmp4_classify(*type, &type6) == TERN_ICMP_ERROR;
+}
+
 /* Destination checks and mapping; returns 0 to go on or sets a verdict. */
 static int tern_4to6_daddr(struct tern_instance *inst,
 			   const struct tern_config *cfg,
+			   const struct sk_buff *skb,
 			   const struct iphdr *iph, struct in6_addr *daddr,
 			   int *dvia, unsigned int *verdict)
 {
+	/*
+	 * RFC 7915 4.1: an illegal source is dropped, but for an ICMPv4 error,
+	 * translated for troubleshooting (with an RFC 6791 source).
+	 */
 	if (tern_addr4_never_translated(iph->daddr) ||
-	    tern_addr4_never_translated(iph->saddr)) {
+	    (tern_addr4_never_translated(iph->saddr) &&
+	     !tern_is_icmp4_error(skb, iph))) {
 		*verdict = tern_pass(inst, TERN_STAT_PASS_SPECIAL4);
 		return -1;
 	}
@@ -197,7 +216,7 @@ unsigned int tern_xlat_4to6(struct tern_instance *inst, struct sk_buff *skb)
 	if (skb->pkt_type != PACKET_HOST)
 		return tern_pass(inst, TERN_STAT_PASS_OTHERHOST);
 	ip4 = *ip_hdr(skb);
-	if (tern_4to6_daddr(inst, cfg, &ip4, &a6[1], &dvia, &verdict))
+	if (tern_4to6_daddr(inst, cfg, skb, &ip4, &a6[1], &dvia, &verdict))
 		return verdict;
 
 	why = tern_parse4(skb, &p);
@@ -234,6 +253,10 @@ unsigned int tern_xlat_4to6(struct tern_instance *inst, struct sk_buff *skb)
 	if (!dst) {
 		tern_icmp4_error(skb, ICMP_DEST_UNREACH, ICMP_HOST_UNREACH, 0);
 		return tern_drop(inst, TERN_STAT_DROP_NO_ROUTE);
+	}
+	if (tern_dst_local(dst)) {
+		dst_release(dst);
+		return tern_drop(inst, TERN_STAT_DROP_TO_SELF);
 	}
 
 	/* RFC 7915 4.1: fragments and DF=0 packets may be fragmented. */

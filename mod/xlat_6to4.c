@@ -226,6 +226,10 @@ unsigned int tern_xlat_6to4(struct tern_instance *inst, struct sk_buff *skb)
 		tern_icmp6_error(skb, ICMPV6_DEST_UNREACH, ICMPV6_NOROUTE, 0);
 		return tern_drop(inst, TERN_STAT_DROP_NO_ROUTE);
 	}
+	if (dst && !hairpin && tern_dst_local(dst)) {
+		dst_release(dst);
+		return tern_drop(inst, TERN_STAT_DROP_TO_SELF);
+	}
 
 	/*
 	 * RFC 7915 5.1: DF only on packets that may not fit an IPv6 path;
