@@ -289,7 +289,12 @@ unsigned int tern_xlat_4to6(struct tern_instance *inst, struct sk_buff *skb)
 
 	/* From here on the packet is modified: no way back to NF_ACCEPT. */
 	hdiff = (int)len6 - (int)skb->len;
-	if (skb_ensure_writable(skb, p.l3len + p.l4len) ||
+	/*
+	 * The shared info (gso_type, written below) is shared by clones:
+	 * a GSO packet that is a clone gets its own first.
+	 */
+	if ((skb_is_gso(skb) && skb_unclone(skb, GFP_ATOMIC)) ||
+	    skb_ensure_writable(skb, p.l3len + p.l4len) ||
 	    (hdiff > 0 && skb_cow_head(skb, hdiff)) ||
 	    (proto == IPPROTO_ICMPV6 && skb->ip_summed == CHECKSUM_PARTIAL &&
 	     skb_checksum_help(skb))) {

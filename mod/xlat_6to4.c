@@ -251,7 +251,12 @@ unsigned int tern_xlat_6to4(struct tern_instance *inst, struct sk_buff *skb)
 	}
 
 	/* From here on the packet is modified: no way back to NF_ACCEPT. */
-	if (skb_ensure_writable(skb, p.l3len + p.l4len) ||
+	/*
+	 * The shared info (gso_type, written below) is shared by clones:
+	 * a GSO packet that is a clone gets its own first.
+	 */
+	if ((skb_is_gso(skb) && skb_unclone(skb, GFP_ATOMIC)) ||
+	    skb_ensure_writable(skb, p.l3len + p.l4len) ||
 	    (proto == IPPROTO_ICMP && skb->ip_summed == CHECKSUM_PARTIAL &&
 	     skb_checksum_help(skb))) {
 		dst_release(dst);
