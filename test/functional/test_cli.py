@@ -56,7 +56,6 @@ def test_help_exits_zero():
     ["frobnicate"],
     ["instance"],
     ["instance", "add", "t"],
-    ["instance", "add", "t", "--siit"],
     ["instance", "add", "t", "--siit", "--pool6"],
     ["instance", "add", "t", "--siit", "--pool6", "not-a-prefix"],
     ["instance", "add", "t", "--siit", "--pool6", "192.0.2.0/24"],
