@@ -66,9 +66,10 @@ static inline void tern_csum_l4_pseudo(struct sk_buff *skb, u8 proto,
 }
 
 /*
- * ICMP <-> ICMPv6: the type changes and the IPv6 pseudo-header enters
- * (@pseudo_add) or leaves (!@pseudo_add) the checksum. @ip_summed must not
- * be CHECKSUM_PARTIAL.
+ * ICMP <-> ICMPv6 echo: the type changes, the code becomes 0 (the only one
+ * RFC 792 and RFC 4443 define for echo messages) and the IPv6
+ * pseudo-header enters (@pseudo_add) or leaves (!@pseudo_add) the
+ * checksum. @ip_summed must not be CHECKSUM_PARTIAL.
  */
 static inline void tern_csum_icmp(__sum16 *check, u8 *typecode,
 				  u8 new_type, __wsum pseudo, bool pseudo_add)
@@ -77,6 +78,7 @@ static inline void tern_csum_icmp(__sum16 *check, u8 *typecode,
 	__wsum diff;
 
 	typecode[0] = new_type;
+	typecode[1] = 0;
 	diff = tern_csum_diff(old, 2, typecode, 2);
 	diff = pseudo_add ? csum_add(diff, pseudo) : csum_sub(diff, pseudo);
 	csum_replace_by_diff(check, diff);

@@ -7,7 +7,7 @@
 
 struct netlink_ext_ack;
 
-/* An Explicit Address Mapping (RFC 7757): same suffix length both sides. */
+/* An Explicit Address Mapping (RFC 7757): IPv6 suffix at least as long. */
 struct tern_eam {
 	struct tern_prefix6 p6;
 	struct tern_prefix4 p4;

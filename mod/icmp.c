@@ -258,10 +258,16 @@ u32 tern_icmp_mtu_4to6(const u16 *plateaus, unsigned int n, u32 mtu4,
 	return max_t(u32, mtu, IPV6_MIN_MTU);
 }
 
-/* RFC 7915 5.2: the MTU of a Fragmentation Needed made of a Packet Too Big. */
+/*
+ * RFC 7915 5.2: the MTU of a Fragmentation Needed made of a Packet Too Big.
+ * No IPv6 link is smaller than 1280 bytes (RFC 8200 5) and a node ignores
+ * a Packet Too Big below that (RFC 8201 4): a smaller @mtu6 (0 included)
+ * counts as 1280, so the IPv4 sender learns 1260, whose packets fit any
+ * IPv6 path, not 68 (or less), which it cannot use.
+ */
 u32 tern_icmp_mtu_6to4(u32 mtu6, u32 mtu4_out, u32 mtu6_in)
 {
-	u32 mtu = min3(mtu6 > 20 ? mtu6 - 20 : 0, mtu4_out,
+	u32 mtu = min3(max_t(u32, mtu6, IPV6_MIN_MTU) - 20, mtu4_out,
 		       mtu6_in > 20 ? mtu6_in - 20 : 0);
 
 	return clamp_t(u32, mtu, 68, 0xffff);

@@ -60,7 +60,13 @@ static void tern_err_split(struct tern_err *e, const u8 *body,
 	e->ext_len = len - olen;
 }
 
-/* Pads the translated quote for an extension; 0 if there is no room. */
+/*
+ * Pads the translated quote (@qlen bytes in @msg) to a multiple of @unit,
+ * at least 128 bytes, and appends the extension; returns the padded
+ * length. When the whole does not fit @room, the quote is cut (RFC 7915
+ * 4.2, 5.2: the extension is kept), never below 128 bytes; 0 (no
+ * extension) only when the extension alone does not fit beside those.
+ */
 static unsigned int tern_err_pad(u8 *msg, unsigned int qlen,
 				 unsigned int unit, const struct tern_err *e,
 				 unsigned int room)
@@ -68,9 +74,12 @@ static unsigned int tern_err_pad(u8 *msg, unsigned int qlen,
 	unsigned int padded = max_t(unsigned int, round_up(qlen, unit),
 				    TERN_RFC4884_MIN);
 
-	if (!e->ext || padded + e->ext_len > room)
+	if (!e->ext || TERN_RFC4884_MIN + e->ext_len > room)
 		return 0;
-	memset(msg + qlen, 0, padded - qlen);
+	if (padded + e->ext_len > room)
+		padded = rounddown(room - e->ext_len, unit);
+	if (padded > qlen)
+		memset(msg + qlen, 0, padded - qlen);
 	memcpy(msg + padded, e->ext, e->ext_len);
 	return padded;
 }

@@ -19,7 +19,9 @@
 #include "csum.h"
 #include "icmp.h"
 #include "inner.h"
+#include "ipid.h"
 #include "mapping.h"
+#include "xlat.h"
 
 #define TERN_INNER_MAX_EXTHDRS 8
 
@@ -188,15 +190,23 @@ int tern_inner_6to4(const struct tern_instance *inst,
 
 		iph->id = htons(ntohl(fh->identification) & 0xffff);
 		iph->frag_off = htons(fo >> 3 | (fo & IP6_MF ? IP_MF : 0));
-	} else {
-		iph->id = 0;
-		iph->frag_off = htons(IP_DF);
 	}
 	iph->ttl = ip6->hop_limit;
 	iph->protocol = proto == IPPROTO_ICMPV6 ? IPPROTO_ICMP : proto;
 	if (tern_map_6to4(inst, cfg, &ip6->saddr, &iph->saddr) == TERN_VIA_NONE ||
 	    tern_map_6to4(inst, cfg, &ip6->daddr, &iph->daddr) == TERN_VIA_NONE)
 		return -1;
+	/*
+	 * RFC 7915 5.3: translated like a normal packet (5.1), so by its
+	 * declared size: DF only above 1260 bytes, else an Identification.
+	 */
+	if (!fh && ulen + sizeof(*iph) > TERN_DF_THRESHOLD) {
+		iph->id = 0;
+		iph->frag_off = htons(IP_DF);
+	} else if (!fh) {
+		iph->id = tern_ipid_next(iph->saddr, iph->daddr, iph->protocol);
+		iph->frag_off = 0;
+	}
 	ip_send_check(iph);
 
 	body = min(in_len - off, out_size - (unsigned int)sizeof(*iph));

@@ -29,6 +29,8 @@ void tern_config_defaults(struct tern_config *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->enabled = true;
 	cfg->strict_wkp = true;
+	/* RFC 7915 4.4, 5.4: SHOULD; the kernel's ICMP rate limits apply. */
+	cfg->icmp_on_drop = true;
 	cfg->lowest_ipv6_mtu = 1280;
 	cfg->eam_hairpin = TERN_HAIRPIN_INTRINSIC;
 	memcpy(cfg->plateaus, rfc1191, sizeof(rfc1191));

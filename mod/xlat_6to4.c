@@ -72,6 +72,23 @@ int tern_6to4_saddr(const struct tern_instance *inst,
 	return svia;
 }
 
+/*
+ * A header chain Tern does not translate (an extension header after the
+ * Fragment header, two Fragment headers, too many headers): a policy
+ * drop, answered like the others (RFC 7915 5.1.1, 5.4), unless the packet
+ * is an ICMPv6 message.
+ */
+static bool tern_6to4_chain_refused(const struct sk_buff *skb, int why)
+{
+	u8 nexthdr = ipv6_hdr(skb)->nexthdr;
+	__be16 frag_off;
+
+	if (why != TERN_STAT_DROP_FRAGMENT && why != TERN_STAT_DROP_EXTHDR)
+		return false;
+	return ipv6_skip_exthdr(skb, sizeof(struct ipv6hdr), &nexthdr,
+				&frag_off) < 0 || nexthdr != IPPROTO_ICMPV6;
+}
+
 static void tern_gso_6to4(struct sk_buff *skb)
 {
 	struct skb_shared_info *si = skb_shinfo(skb);
@@ -179,6 +196,8 @@ unsigned int tern_xlat_6to4(struct tern_instance *inst, struct sk_buff *skb)
 		if (why == TERN_STAT_DROP_ROUTING_HDR)
 			tern_icmp6_error(skb, ICMPV6_PARAMPROB, ICMPV6_HDR_FIELD,
 					 p.rthdr_segleft_pos);
+		else if (tern_6to4_chain_refused(skb, why))
+			return tern_refuse6(inst, cfg, skb, why);
 		return tern_drop(inst, why);
 	}
 	proto = p.proto;

@@ -113,7 +113,8 @@ static void icmp_echo_matches_full(struct kunit *test)
 		get_random_bytes(buf, len);
 		rand_addrs(&a6, a4);
 		ih->type = request ? ICMP_ECHO : ICMP_ECHOREPLY;
-		ih->code = 0;
+		/* Echo has code 0; a nonzero one leaves as 0 (and summed so). */
+		ih->code = r % 4 ? 0 : 1 + get_random_u32() % 255;
 		ih->checksum = 0;
 		ih->checksum = csum_fold(csum_partial(buf, len, 0));
 
@@ -121,12 +122,16 @@ static void icmp_echo_matches_full(struct kunit *test)
 			       request ? ICMPV6_ECHO_REQUEST : ICMPV6_ECHO_REPLY,
 			       tern_csum_pseudo6(&a6.s, &a6.d, len, IPPROTO_ICMPV6),
 			       true);
+		KUNIT_EXPECT_EQ(test, buf[1], 0);
 		KUNIT_EXPECT_EQ(test, (__force u16)full6(buf, len, &a6, IPPROTO_ICMPV6), 0);
+		buf[1] = r % 4 ? 0 : 1 + get_random_u32() % 255;
+		csum_replace2(&ih->checksum, htons(0), htons(buf[1]));
 
 		tern_csum_icmp(&ih->checksum, buf,
 			       request ? ICMP_ECHO : ICMP_ECHOREPLY,
 			       tern_csum_pseudo6(&a6.s, &a6.d, len, IPPROTO_ICMPV6),
 			       false);
+		KUNIT_EXPECT_EQ(test, buf[1], 0);
 		KUNIT_EXPECT_EQ(test, (__force u16)csum_fold(csum_partial(buf, len, 0)), 0);
 	}
 }

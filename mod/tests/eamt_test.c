@@ -77,7 +77,7 @@ static void both_ways(struct kunit *test, const struct tern_eamt *t,
 
 /*
  * The example EAMT of RFC 7757 (Appendix A), less its entry whose suffix
- * lengths differ (192.0.2.128/26 - 2001:db8:dddd::/64), which Tern refuses.
+ * lengths differ (192.0.2.128/26 - 2001:db8:dddd::/64: longer_ipv6_suffix).
  */
 static struct tern_eamt *rfc7757_table(struct kunit *test)
 {
@@ -139,8 +139,16 @@ static void validation(struct kunit *test)
 		struct tern_eam e;
 		int ret;
 	} cases[] = {
-		{ eam(test, "2001:db8:dddd::", 64, "192.0.2.128", 26), -EINVAL },
-		{ eam(test, "2001:db8::", 120, "192.0.2.0", 25), -EINVAL },
+		/* IPv6 suffix longer than the IPv4 one: fine (RFC 7757 3.2). */
+		{ eam(test, "2001:db8:dddd::", 64, "192.0.2.128", 26), 0 },
+		{ eam(test, "2001:db8::", 120, "192.0.2.0", 25), 0 },
+		{ eam(test, "2001:db8:1c6:3364::", 72, "198.51.100.0", 24), 0 },
+		{ eam(test, "::", 0, "0.0.0.0", 0), 0 },
+		{ eam(test, "2001:db8:1c6:3364:1::", 72, "198.51.100.0", 24), -EINVAL },
+		/* Shorter: IPv4 suffix bits would be lost. */
+		{ eam(test, "2001:db8::", 121, "192.0.2.0", 24), -EINVAL },
+		{ eam(test, "2001:db8::1", 128, "192.0.2.0", 31), -EINVAL },
+		{ eam(test, "2001:db8::", 97, "0.0.0.0", 0), -EINVAL },
 		{ eam(test, "2001:db8::", 96, "0.0.0.0", 0), 0 },
 		{ eam(test, "2001:db8::1", 120, "192.0.2.0", 24), -EINVAL },
 		{ eam(test, "2001:db8::100", 120, "192.0.2.0", 24), 0 },
@@ -154,6 +162,97 @@ static void validation(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		KUNIT_EXPECT_EQ_MSG(test, tern_eam_validate(&cases[i].e, NULL),
 				    cases[i].ret, "case %d", i);
+}
+
+/*
+ * RFC 7757 Appendix A's entry whose IPv6 suffix is longer than the IPv4
+ * one, 192.0.2.128/26 - 2001:db8:dddd::/64, with the others: the 6 suffix
+ * bits sit right after the IPv6 prefix (bits 64-69); the IPv6 bits after
+ * them are zero 4 -> 6 and ignored 6 -> 4. And the /72 - /24 example.
+ */
+static void longer_ipv6_suffix(struct kunit *test)
+{
+	struct tern_eamt *t = rfc7757_table(test);
+	struct tern_eam dddd = eam(test, "2001:db8:dddd::", 64, "192.0.2.128", 26);
+	struct tern_eam x72 = eam(test, "2001:db8:1c6:3364::", 72,
+				  "198.51.100.0", 24);
+	static const struct {
+		const char *s6, *s4;
+	} one_way[] = {
+		{ "2001:db8:dddd::1", "192.0.2.128" },
+		{ "2001:db8:dddd:0:3ff:ffff:ffff:ffff", "192.0.2.128" },
+		{ "2001:db8:dddd:0:fc00::1", "192.0.2.191" },
+		{ "2001:db8:dddd:0:ffff:ffff:ffff:ffff", "192.0.2.191" },
+		{ "2001:db8:dddd:0:8ab::", "192.0.2.130" },
+		{ "2001:db8:1c6:3364:ff:ffff:ffff:ffff", "198.51.100.255" },
+		{ "2001:db8:1c6:3364:42:1::", "198.51.100.66" },
+	};
+	int i;
+
+	add_ok(test, &t, &dddd);
+	add_ok(test, &t, &x72);
+	KUNIT_EXPECT_EQ(test, tern_eamt_count(t), 6U);
+	both_ways(test, t, "2001:db8:dddd::", "192.0.2.128");
+	both_ways(test, t, "2001:db8:dddd:0:400::", "192.0.2.129");
+	both_ways(test, t, "2001:db8:dddd:0:800::", "192.0.2.130");
+	both_ways(test, t, "2001:db8:dddd:0:8000::", "192.0.2.160");
+	both_ways(test, t, "2001:db8:dddd:0:fc00::", "192.0.2.191");
+	both_ways(test, t, "2001:db8:1c6:3364::", "198.51.100.0");
+	both_ways(test, t, "2001:db8:1c6:3364:5::", "198.51.100.5");
+	both_ways(test, t, "2001:db8:1c6:3364:ff::", "198.51.100.255");
+	/* The other entries are unchanged. */
+	both_ways(test, t, "2001:db8:cccc::f", "192.0.2.31");
+	both_ways(test, t, "64:ff9b::1", "192.0.2.193");
+	for (i = 0; i < ARRAY_SIZE(one_way); i++) {
+		struct in6_addr in6 = a6(test, one_way[i].s6);
+		const struct tern_eam *e = tern_eamt_find6(t, &in6);
+		__be32 out4 = 0;
+
+		KUNIT_ASSERT_NOT_NULL_MSG(test, e, "%s", one_way[i].s6);
+		tern_eam_6to4(e, &in6, &out4);
+		KUNIT_EXPECT_EQ_MSG(test, out4, a4(test, one_way[i].s4),
+				    "%s -> %pI4", one_way[i].s6, &out4);
+	}
+	tern_eamt_free(t);
+}
+
+/*
+ * Every split of the suffixes: each IPv4 suffix bit lands right after the
+ * IPv6 prefix, at every IPv6 prefix length that leaves room, and back.
+ */
+static void suffix_bits_every_length(struct kunit *test)
+{
+	int l4, l6, b;
+
+	for (l4 = 0; l4 <= 32; l4++) {
+		for (l6 = 0; l6 <= 96 + l4; l6++) {
+			struct tern_eam e = { .p6 = { .len = l6 },
+					      .p4 = { .len = l4 } };
+			unsigned int n = 32 - l4;
+
+			KUNIT_ASSERT_EQ(test, tern_eam_validate(&e, NULL), 0);
+			for (b = 0; b < n; b++) {
+				__be32 in4 = htonl(1U << (n - 1 - b)), out4;
+				struct in6_addr out6, want = { };
+
+				tern_eam_4to6(&e, in4, &out6);
+				want.s6_addr[(l6 + b) / 8] = 0x80 >> ((l6 + b) % 8);
+				KUNIT_EXPECT_TRUE_MSG(test, ipv6_addr_equal(&out6, &want),
+						      "/%d /%d bit %d: %pI6c", l4, l6,
+						      b, &out6);
+				tern_eam_6to4(&e, &out6, &out4);
+				KUNIT_EXPECT_EQ(test, out4, in4);
+			}
+		}
+		/* One IPv6 bit fewer than the IPv4 suffix: refused. */
+		if (l4 < 32) {
+			struct tern_eam bad = { .p6 = { .len = 97 + l4 },
+						.p4 = { .len = l4 } };
+
+			KUNIT_EXPECT_EQ(test, tern_eam_validate(&bad, NULL),
+					-EINVAL);
+		}
+	}
 }
 
 /*
@@ -579,6 +678,8 @@ static struct kunit_case tern_eamt_cases[] = {
 	KUNIT_CASE(validation),
 	KUNIT_CASE(lpm_every_length),
 	KUNIT_CASE(suffix_kept),
+	KUNIT_CASE(longer_ipv6_suffix),
+	KUNIT_CASE(suffix_bits_every_length),
 	KUNIT_CASE(overlap_refused),
 	KUNIT_CASE(delete),
 	KUNIT_CASE(random_against_scan),

@@ -402,11 +402,20 @@ static void mtu_6to4(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(1500, 1500, 1400), 1380U);
 	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(1500, 1500, 1500), 1480U);
 	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(9000, 9000, 9000), 8980U);
+	/*
+	 * An advertised MTU below the IPv6 minimum (0 included) counts as
+	 * 1280 (RFC 8200 5, RFC 8201 4): 1260, never 68 or less.
+	 */
+	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(0, 1500, 1500), 1260U);
+	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(20, 1500, 1500), 1260U);
+	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(88, 1500, 1500), 1260U);
+	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(1000, 1500, 1500), 1260U);
+	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(1279, 1500, 1500), 1260U);
+	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(1281, 1500, 1500), 1261U);
+	/* ... and still the smaller IPv4 next hop or IPv6 interface. */
+	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(0, 1000, 1500), 1000U);
+	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(1000, 576, 1500), 576U);
 	/* Clamped to 68 and to the 16-bit field. */
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(0, 1500, 1500), 68U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(20, 1500, 1500), 68U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(88, 1500, 1500), 68U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(89, 1500, 1500), 69U);
 	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(1500, 0, 1500), 68U);
 	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(1500, 1500, 10), 68U);
 	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(U32_MAX, U32_MAX, U32_MAX), 65535U);

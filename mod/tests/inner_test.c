@@ -19,6 +19,7 @@
 #include <net/ip.h>
 #include <net/ipv6.h>
 #include "../inner.h"
+#include "../ipid.h"
 #include "kt_util.h"
 
 #define BIG 1600
@@ -171,9 +172,23 @@ static unsigned int expect4(u8 *e, const struct quote *q, bool udp0)
 		l4[6] = l4[7] = 0;
 	else
 		tern_kt_l4csum4(l4, q->l4len, q->proto, in_d4(), in_s4());
-	tern_kt_ip4(e, 20 + q->l4len, q->proto, in_d4(), in_s4(), 37, 0,
-		    IP_DF);
+	tern_kt_ip4(e, 20 + q->l4len, q->proto, in_d4(), in_s4(), 37, 0, 0);
 	return 20 + q->l4len;
+}
+
+/*
+ * RFC 7915 5.3 with 5.1: a quote of at most 1260 bytes gets DF clear and
+ * the next Identification of its flow. Takes one from the generator and
+ * writes the one after it (what the translation will take) into the
+ * expected header @e.
+ */
+static void expect4_next_id(u8 *e)
+{
+	struct iphdr *iph = (struct iphdr *)e;
+
+	iph->id = htons(ntohs(tern_ipid_next(iph->saddr, iph->daddr,
+					     iph->protocol)) + 1);
+	ip_send_check(iph);
 }
 
 static struct tern_config *cfg_of(struct kunit *test)
@@ -305,6 +320,7 @@ static void inner_6to4_whole(struct kunit *test)
 		len = build6(in, &q, 0, NULL, 0, c->udp0);
 		elen = expect4(exp, &q, c->udp0);
 		memset(out, POISON, BIG);
+		expect4_next_id(exp);
 		n = call6to4(test, in, len, out, BIG);
 		KUNIT_EXPECT_EQ_MSG(test, n, (int)elen, "%s", c->name);
 		TERN_KT_EXPECT_BYTES(test, out, exp, elen, "%s", c->name);
@@ -634,6 +650,67 @@ static void inner_fragments(struct kunit *test)
 }
 
 /*
+ * RFC 7915 5.3: DF and Identification of the quoted packet follow 5.1 by
+ * its declared size (the quote is cut): at most 1260 bytes once
+ * translated, DF clear and one Identification of the flow each time;
+ * larger, DF set and Identification 0.
+ */
+static void inner_6to4_df_id(struct kunit *test)
+{
+	u8 *in = kunit_kzalloc(test, BIG, GFP_KERNEL);
+	u8 *out = kunit_kzalloc(test, BIG, GFP_KERNEL);
+	struct iphdr *iph = (struct iphdr *)out;
+	static const struct {
+		u16 plen;	/* declared Payload Length */
+		bool df;
+	} sizes[] = { { 33, false }, { 1239, false }, { 1240, false },
+		      { 1241, true }, { 1432, true }, { 65515, true } };
+	struct quote q;
+	unsigned int len;
+	int i, n;
+
+	KUNIT_ASSERT_NOT_NULL(test, in);
+	KUNIT_ASSERT_NOT_NULL(test, out);
+	quote_fill(&q, IPPROTO_TCP, 0, false);
+	len = build6(in, &q, 0, NULL, 0, false);
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		u16 id = 0;
+
+		((struct ipv6hdr *)in)->payload_len = htons(sizes[i].plen);
+		if (!sizes[i].df)
+			id = ntohs(tern_ipid_next(in_d4(), in_s4(),
+						  IPPROTO_TCP)) + 1;
+		n = call6to4(test, in, len, out, BIG);
+		KUNIT_EXPECT_EQ_MSG(test, n, (int)(20 + q.l4len), "plen %u",
+				    sizes[i].plen);
+		KUNIT_EXPECT_EQ_MSG(test, ntohs(iph->tot_len), sizes[i].plen + 20,
+				    "plen %u", sizes[i].plen);
+		KUNIT_EXPECT_EQ_MSG(test, ntohs(iph->frag_off),
+				    sizes[i].df ? IP_DF : 0, "plen %u",
+				    sizes[i].plen);
+		KUNIT_EXPECT_EQ_MSG(test, ntohs(iph->id), id, "plen %u",
+				    sizes[i].plen);
+		KUNIT_EXPECT_EQ(test, ip_fast_csum(out, 5), 0);
+	}
+	/* Extension headers do not count: 1260 bytes once translated. */
+	{
+		u8 ext[16];
+
+		dest_chain(ext, 2, IPPROTO_TCP);
+		len = build6(in, &q, NEXTHDR_DEST, ext, 16, false);
+		((struct ipv6hdr *)in)->payload_len = htons(1240 + 16);
+		n = call6to4(test, in, len, out, BIG);
+		KUNIT_EXPECT_EQ(test, n, (int)(20 + q.l4len));
+		KUNIT_EXPECT_EQ(test, ntohs(iph->tot_len), 1260);
+		KUNIT_EXPECT_EQ(test, ntohs(iph->frag_off), 0);
+		((struct ipv6hdr *)in)->payload_len = htons(1241 + 16);
+		n = call6to4(test, in, len, out, BIG);
+		KUNIT_EXPECT_EQ(test, ntohs(iph->frag_off), IP_DF);
+		KUNIT_EXPECT_EQ(test, ntohs(iph->id), 0);
+	}
+}
+
+/*
  * Every quote length from 0 to whole, each in a buffer of exactly that
  * size; then every output size.
  */
@@ -680,6 +757,8 @@ static void inner_truncated(struct kunit *test)
 				}
 				memcpy(in, full, ql);
 				memset(out, POISON, BIG);
+				if (dir)
+					expect4_next_id(exp);
 				n = dir == 0 ? call4to6(test, in, ql, out, BIG, &tot_len) :
 					       call6to4(test, in, ql, out, BIG);
 				if (ql < l3in || (ql == l3in && q.proto == IPPROTO_ICMP))
@@ -714,6 +793,8 @@ static void inner_truncated(struct kunit *test)
 				}
 				memcpy(in, full, len);
 				memset(out, POISON, o ? o : 1);
+				if (dir)
+					expect4_next_id(exp);
 				n = dir == 0 ? call4to6(test, in, len, out, o, &tot_len) :
 					       call6to4(test, in, len, out, o);
 				if (o < l3out || (o == l3out && q.proto == IPPROTO_ICMP))
@@ -797,6 +878,7 @@ static void inner_exit(struct kunit *test)
 static struct kunit_case tern_inner_cases[] = {
 	KUNIT_CASE(inner_4to6_whole),
 	KUNIT_CASE(inner_6to4_whole),
+	KUNIT_CASE(inner_6to4_df_id),
 	KUNIT_CASE(inner_header_fields),
 	KUNIT_CASE(inner_refused),
 	KUNIT_CASE(inner_fragments),

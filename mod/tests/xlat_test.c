@@ -332,10 +332,12 @@ static void xlat_4to6_udp_csum0(struct kunit *test)
 	struct ipv6hdr *ip6;
 
 	b[26] = b[27] = 0;
+	ctx_of(test)->ki.cfg->icmp_on_drop = false;
 	snap(test);
 	KUNIT_EXPECT_EQ(test, run(test, len, false, BUF), NF_DROP);
 	expect_counter(test, TERN_STAT_DROP_UDP_CSUM0);
 	KUNIT_EXPECT_EQ(test, tern_kt_ncaptured(), 0U);
+	ctx_of(test)->ki.cfg->icmp_on_drop = true;
 
 	ctx_of(test)->ki.cfg->amend_udp_csum0 = true;
 	snap(test);
@@ -715,6 +717,9 @@ static void xlat_icmp_err_4to6(struct kunit *test)
 
 		b[28 + 9] = IPPROTO_ICMP;
 		b[48] = ICMP_DEST_UNREACH;
+		/* A right checksum: the quote, not the message, is refused. */
+		*(__sum16 *)(b + 22) = 0;
+		*(__sum16 *)(b + 22) = ip_compute_csum(b + 20, 8 + 48);
 		snap(test);
 		KUNIT_EXPECT_EQ(test, run(test, len, false, BUF), NF_DROP);
 		expect_counter(test, TERN_STAT_DROP_ICMP_INNER);
@@ -777,6 +782,8 @@ static void xlat_icmp_err_6to4(struct kunit *test)
 		{ 1, 1, 0, 3, 10, 0 },
 		{ 2, 0, 1400, 3, 4, 1380 },
 		{ 2, 0, 1280, 3, 4, 1260 },
+		{ 2, 0, 0, 3, 4, 1260 },	/* below 1280: as 1280 */
+		{ 2, 0, 1000, 3, 4, 1260 },
 		{ 3, 1, 0, 11, 1, 0 },
 		{ 4, 0, 7, 12, 0, 8U << 24 },
 		{ 4, 0, 30, 12, 0, 16U << 24 },
@@ -811,7 +818,8 @@ static void xlat_icmp_err_6to4(struct kunit *test)
 		in4 = (struct iphdr *)(p->data + 28);
 		KUNIT_EXPECT_EQ(test, p->data[28], 0x45);
 		KUNIT_EXPECT_EQ(test, ntohs(in4->tot_len), 48);
-		KUNIT_EXPECT_EQ(test, ntohs(in4->frag_off), IP_DF);
+		/* 48 bytes declared: DF clear, an Identification (RFC 7915 5.3). */
+		KUNIT_EXPECT_EQ(test, ntohs(in4->frag_off), 0);
 		KUNIT_EXPECT_EQ(test, in4->ttl, 23);
 		KUNIT_EXPECT_EQ(test, in4->protocol, IPPROTO_UDP);
 		KUNIT_EXPECT_EQ(test, in4->saddr, TERN_KT_H4(5));

@@ -1284,10 +1284,12 @@ def xlat_inner_4to6(pkt, pool=POOL6):
 
 def xlat_inner_6to4(pkt, pool=POOL6):
     """What RFC 7915 5.3 (with 5.1) makes of the whole IPv6 packet PKT as
-    the packet in error of an ICMPv6 error: an IPv4 header (IHL 5, ID 0,
-    DF set, Total Length = Payload Length + 20 minus the skipped extension
-    headers, TTL = Hop Limit, TOS = Traffic Class, 58 -> 1), extension
-    headers removed, the transport checksum over the new pseudo-header."""
+    the packet in error of an ICMPv6 error: an IPv4 header (IHL 5, Total
+    Length = Payload Length + 20 minus the skipped extension headers, DF
+    and ID 0 above 1260 bytes, else DF clear and an Identification from the
+    translator's generator, here 0: check64 adopts the one it got, TTL =
+    Hop Limit, TOS = Traffic Class, 58 -> 1), extension headers removed,
+    the transport checksum over the new pseudo-header."""
     tc = ((pkt[0] & 15) << 4) | (pkt[1] >> 4)
     plen, nh, hlim = struct.unpack("!HBB", pkt[4:8])
     src = extract(str(ipaddress.IPv6Address(pkt[8:24])), pool)
@@ -1298,8 +1300,9 @@ def xlat_inner_6to4(pkt, pool=POOL6):
         off += hlen
     proto = 1 if nh == 58 else nh
     seg = _l4_for(proto, pkt[off:], src, dst, len(pkt) - off)
+    tot = plen - (off - 40) + 20
     return ip4_packet(src, dst, proto, seg, ttl=hlim, tos=tc, ident=0,
-                      df=True, total_length=plen - (off - 40) + 20)
+                      df=tot > 1260, total_length=tot)
 
 
 def ipv6_fields(frame):

@@ -24,7 +24,7 @@ DEFAULTS = {"enabled": True, "pool6": POOL6, "strict-wkp": True,
             "amend-udp-checksum-zero": False, "lowest-ipv6-mtu": 1280,
             "mtu-plateaus": DEFAULT_PLATEAUS, "rfc6791v4-prefix": None,
             "rfc6791v6-prefix": None, "eam-hairpin-mode": "intrinsic",
-            "icmp-on-drop": False}
+            "icmp-on-drop": True}
 ALLOWED_LENGTHS = ("32", "40", "48", "56", "64", "96")
 
 
@@ -56,7 +56,6 @@ def test_help_exits_zero():
     ["frobnicate"],
     ["instance"],
     ["instance", "add", "t"],
-    ["instance", "add", "t", "--siit"],
     ["instance", "add", "t", "--siit", "--pool6"],
     ["instance", "add", "t", "--siit", "--pool6", "not-a-prefix"],
     ["instance", "add", "t", "--siit", "--pool6", "192.0.2.0/24"],
@@ -241,7 +240,7 @@ def test_global_show_defaults(ns):
     ("zeroize-traffic-class", "true", True),
     ("override-tos", "yes", True),
     ("amend-udp-checksum-zero", "on", True),
-    ("icmp-on-drop", "yes", True),
+    ("icmp-on-drop", "no", False),
     ("tos", "184", 184),
     ("tos", "0x20", 32),
     ("pool6", "2001:db8:1::/48", "2001:db8:1::/48"),

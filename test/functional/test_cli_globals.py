@@ -51,7 +51,7 @@ CHANGED = {"lowest-ipv6-mtu": ("1500", 1500),
            "rfc6791v4-prefix": ("192.0.2.0/24", "192.0.2.0/24"),
            "rfc6791v6-prefix": ("2001:db8:6791::/64", "2001:db8:6791::/64"),
            "eam-hairpin-mode": ("simple", "simple"),
-           "icmp-on-drop": ("true", True)}
+           "icmp-on-drop": ("false", False)}
 
 
 def change_all(ns):
@@ -75,7 +75,7 @@ def test_new_globals_defaults_text_and_json(inst):
     assert g["rfc6791v4-prefix"] is None
     assert g["rfc6791v6-prefix"] is None
     assert g["eam-hairpin-mode"] == "intrinsic"
-    assert g["icmp-on-drop"] is False
+    assert g["icmp-on-drop"] is True
     t = show_text(inst)
     assert t["lowest-ipv6-mtu"] == "1280"
     assert t["mtu-plateaus"] == \
@@ -83,7 +83,7 @@ def test_new_globals_defaults_text_and_json(inst):
     assert t["rfc6791v4-prefix"] == "none"
     assert t["rfc6791v6-prefix"] == "none"
     assert t["eam-hairpin-mode"] == "intrinsic"
-    assert t["icmp-on-drop"] == "false"
+    assert t["icmp-on-drop"] == "true"
 
 
 SIXTY_FOUR = list(range(1000, 1064))
@@ -157,7 +157,7 @@ def test_new_globals_all_changed_then_back(inst):
                        ("rfc6791v4-prefix", "none"),
                        ("rfc6791v6-prefix", "unset"),
                        ("eam-hairpin-mode", "intrinsic"),
-                       ("icmp-on-drop", "false")):
+                       ("icmp-on-drop", "true")):
         cli_ok(inst, "global", "set", key, value)
     assert globals_(inst, "t") == DEFAULTS
 

@@ -110,8 +110,8 @@ def test_eamt_add_list_remove_flush(inst):
 
 OVERLAP4 = "the IPv4 prefix overlaps EAMT entry %s %s" % (EAM6, EAM4)
 OVERLAP6 = "the IPv6 prefix overlaps EAMT entry %s %s" % (EAM6, EAM4)
-SUFFIX = ("the prefixes must have the same suffix length: "
-          "IPv6 length = 96 + IPv4 length (RFC 7757)")
+SUFFIX = ("the IPv6 suffix must be at least as long as the IPv4 suffix: "
+          "IPv6 length <= 96 + IPv4 length (RFC 7757)")
 
 
 @pytest.mark.parametrize("p6,p4,message", [
@@ -122,9 +122,9 @@ SUFFIX = ("the prefixes must have the same suffix length: "
     ("2001:db8::/96", "0.0.0.0/0", OVERLAP4),
     ("2001:db8:6::/112", "192.0.0.0/16", OVERLAP6),
     (EAM6, EAM4, "this EAMT entry already exists"),
-    ("2001:db8:7::/120", "192.0.2.0/25", SUFFIX),
-    ("2001:db8:7::/64", "192.0.2.0/24", SUFFIX),
+    ("2001:db8:7::/121", "192.0.2.0/24", SUFFIX),
     ("2001:db8:7::/128", "192.0.2.0/24", SUFFIX),
+    ("2001:db8:7::/97", "0.0.0.0/0", SUFFIX),
     ("2001:db8:7::1/120", "192.0.2.0/24",
      "the IPv6 prefix has bits set after its length"),
     ("2001:db8:7::/120", "192.0.2.1/24",
@@ -134,6 +134,18 @@ def test_eamt_add_refused(inst, p6, p4, message):
     cli_ok(inst, "eamt", "add", EAM6, EAM4)
     refused(inst, 1, message, "eamt", "add", p6, p4)
     assert eamt(inst) == [{"prefix6": EAM6, "prefix4": EAM4}]
+
+
+@pytest.mark.parametrize("p6,p4", [
+    ("2001:db8:7::/120", "192.0.2.0/25"),
+    ("2001:db8:7::/64", "192.0.2.0/24"),
+    ("2001:db8:1c6:3364::/72", "192.0.2.0/24"),
+])
+def test_eamt_add_longer_ipv6_suffix(inst, p6, p4):
+    """RFC 7757 3.2: an IPv6 suffix at least as long as the IPv4 one is
+    accepted (the IPv4 suffix bits go right after the IPv6 prefix)."""
+    cli_ok(inst, "eamt", "add", p6, p4)
+    assert eamt(inst) == [{"prefix6": p6, "prefix4": p4}]
 
 
 @pytest.mark.parametrize("args,message", [
@@ -437,6 +449,66 @@ def test_eam_suffix_kept_both_ways(tables):
         f = cap.one(is_ip6(src=H4_6))
     assert_ipv6(f, src=H4_6, dst="2001:db8:6::3b", hlim=63, nh=17)
     c.expect({"xlat-6to4": 1, "xlat-4to6": 1})
+
+
+def test_eam_longer_ipv6_suffix_both_ways(tables):
+    """198.51.100.0/24 <-> 2001:db8:6::/72 (IPv6 suffix 56 bits, IPv4 8):
+    the IPv4 suffix is bits 72-79 of the IPv6 address, the bits after it
+    zero 4 -> 6 and ignored 6 -> 4 (RFC 7757 3.2)."""
+    t = tables
+    cli_ok(t.xl, "eamt", "add", "2001:db8:6::/72", EAM4)
+    neigh6(t, "2001:db8:6:0:63::")
+    c = t.counters()
+    with t.cap4() as cap:
+        t.send6(udp6_from("2001:db8:6:0:5:abcd:1:2", SINK4_6))
+        f = cap.one(is_ip4(dst=SINK4))
+    assert_ipv4(f, src="198.51.100.5", dst=SINK4, ttl=63, proto=17, len=88)
+    with t.cap6() as cap:
+        t.send4(udp4_to("198.51.100.99"))
+        f = cap.one(is_ip6(src=H4_6))
+    assert_ipv6(f, src=H4_6, dst="2001:db8:6:0:63::", hlim=63, nh=17,
+                plen=68)
+    assert bytes(f[UDP].payload)[:60] == PAYLOAD[:60]
+    c.expect({"xlat-6to4": 1, "xlat-4to6": 1})
+    assert cli_ok(t.xl, "address", "query", "2001:db8:6:0:5:abcd:1:2") == (
+        "2001:db8:6:0:5:abcd:1:2 -> 198.51.100.5 via eamt 2001:db8:6::/72 "
+        "198.51.100.0/24\n")
+
+
+def test_eamt_only_instance_without_pool6(tables):
+    """pool6 is optional (RFC 7757 deployments): an instance with only an
+    EAMT translates what its entries cover, and nothing by pool6."""
+    t = tables
+    cli_ok(t.xl, "instance", "remove", "t")
+    try:
+        cli_ok(t.xl, "instance", "add", "t", "--siit")
+        assert ternlib.instances(t.xl) == [
+            {"name": "t", "type": "siit", "framework": "netfilter",
+             "pool6": None}]
+        assert ternlib.globals_(t.xl, "t")["pool6"] is None
+        cli_ok(t.xl, "eamt", "add", EAM6, EAM4)
+        cli_ok(t.xl, "eamt", "add", "2001:db8:46::/120", "203.0.113.0/24")
+        neigh6(t, HP6)
+        c = t.counters()
+        with t.cap4() as cap:
+            t.send6(udp6_from(H6_LINK, "2001:db8:46::63"))
+            f = cap.one(is_ip4(dst=SINK4))
+        with t.cap4() as cap:
+            # pool6 forms map nothing: passed to the host, not translated.
+            t.send6(udp6_from(H6_LINK, SINK4_6))
+            cap.none(is_ip4(dst=SINK4), proof=lambda: c.expect(
+                {"xlat-6to4": 1, "pass-no-mapping": 1}))
+        assert_ipv4(f, src="198.51.100.2", dst=SINK4, ttl=63, proto=17)
+        with t.cap6() as cap:
+            t.send4(udp4_to("198.51.100.99"))
+            f = cap.one(is_ip6(dst=HP6))
+        assert_ipv6(f, src="2001:db8:46::2", dst=HP6, hlim=63, nh=17)
+        c.expect({"xlat-6to4": 1, "xlat-4to6": 1, "pass-no-mapping": 1})
+        assert cli_ok(t.xl, "address", "query", "192.0.2.1").endswith(
+            "no mapping\n")
+    finally:
+        ternlib.remove_instances(t.xl)
+        cli_ok(t.xl, "instance", "add", "t", "--siit", "--pool6", POOL6)
 
 
 def test_eamt_takes_precedence_over_pool6(tables):

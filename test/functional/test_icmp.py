@@ -15,8 +15,8 @@ from scapy.packet import Raw
 
 from ternlib import (H4, H4_6, H6, H6_4, PAYLOAD, SINK4, SINK4_6, SINK6,
                      SINK6_4, XL4, XL6, assert_ipv4, assert_ipv6,
-                     check_checksums, ip_bytes, is_ip4, is_ip6, l4_payload,
-                     none_on, udp4, udp6, xlat46, xlat64)
+                     check_checksums, inet_csum, ip_bytes, is_ip4, is_ip6,
+                     l4_payload, none_on, udp4, udp6, xlat46, xlat64)
 
 # --- Echo ------------------------------------------------------------------
 
@@ -51,6 +51,40 @@ def test_echo_4to6(xlat, type4, type6, n):
     assert (raw[40], raw[41]) == (type6, 0)
     assert raw[44:48] == b"\x43\x21\x00\x09"
     assert l4_payload(f) == PAYLOAD[:n]
+    c.expect({"xlat-4to6": 1})
+
+
+@pytest.mark.parametrize("code", [1, 0x80, 255])
+@pytest.mark.parametrize("cls6,type4", [(ICMPv6EchoRequest, 8),
+                                        (ICMPv6EchoReply, 0)],
+                         ids=["request", "reply"])
+def test_echo_nonzero_code_6to4(xlat, cls6, type4, code):
+    """RFC 7915 5.2 adjusts the Type of an echo; the only Code RFC 792
+    defines for it is 0: a nonzero one leaves as 0, the checksum right."""
+    c = xlat.counters()
+    pkt = IPv6(src=H6, dst=SINK4_6, hlim=64) / \
+        cls6(code=code, id=0x1234, seq=7, data=PAYLOAD[:24])
+    f = xlat64(xlat, pkt)
+    raw = ip_bytes(f)
+    assert (raw[20], raw[21]) == (type4, 0)
+    assert inet_csum(raw[20:]) == 0
+    assert raw[24:28] == b"\x12\x34\x00\x07"
+    c.expect({"xlat-6to4": 1})
+
+
+@pytest.mark.parametrize("code", [1, 0x80, 255])
+@pytest.mark.parametrize("type4,type6", [(8, 128), (0, 129)],
+                         ids=["request", "reply"])
+def test_echo_nonzero_code_4to6(xlat, type4, type6, code):
+    """RFC 7915 4.2, the other way: Code 0 (RFC 4443 4.1, 4.2)."""
+    c = xlat.counters()
+    pkt = IP(src=H4, dst=SINK6_4, ttl=64) / \
+        ICMP(type=type4, code=code, id=0x4321, seq=9) / Raw(PAYLOAD[:24])
+    f = xlat46(xlat, pkt)
+    raw = ip_bytes(f)
+    assert (raw[40], raw[41]) == (type6, 0)
+    assert raw[44:48] == b"\x43\x21\x00\x09"
+    check_checksums(f)
     c.expect({"xlat-4to6": 1})
 
 

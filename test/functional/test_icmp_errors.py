@@ -527,14 +527,31 @@ def test_rfc4884_longest_datagram_4to6(xlat):
                                      bytes([130, 0, 0, 0]), x + ext))
 
 
-def test_rfc4884_extension_dropped_when_too_big_4to6(xlat):
+def test_rfc4884_extension_kept_quote_cut_4to6(xlat):
     """With its extension the ICMPv6 error would exceed 1280 bytes: the
-    extension goes, the length attribute is 0."""
+    quote is cut (to a multiple of 8) so that the extension still fits
+    (RFC 7915 4.2), the length attribute says how much is left."""
     inner = inner4_udp(1020 - 28)
-    ext = icmp_extension(296)               # 8 + 1040 + 300 > 1232
+    ext = icmp_extension(296)               # 8 + 1040 + 304 > 1232
     pkt = error4(3, 1, inner, rest=bytes([0, 255, 0, 0]), tail=ext)
     x = xlat_inner_4to6(inner)
     assert 48 + len(x) + len(ext) > MIN_MTU6
+    keep = (MIN_MTU6 - 48 - len(ext)) // 8 * 8
+    assert 128 <= keep < len(x)
+    raw = check46(xlat, pkt, icmp6_message(H4_6, SINK6, 1, 0,
+                                           bytes([keep // 8, 0, 0, 0]),
+                                           x[:keep] + ext))
+    assert len(raw) <= MIN_MTU6
+
+
+def test_rfc4884_extension_dropped_when_alone_too_big_4to6(xlat):
+    """Only an extension that does not fit beside a 128-byte quote goes
+    (the length attribute is then 0)."""
+    inner = inner4_udp(200 - 28)                    # 50 words
+    ext = icmp_extension(1232 - 128 - 8 + 4)        # 128 + ext > 1232
+    pkt = error4(3, 1, inner, rest=bytes([0, 50, 0, 0]), tail=ext)
+    x = xlat_inner_4to6(inner)
+    assert 128 + len(ext) > MIN_MTU6 - 48
     check46(xlat, pkt, icmp6_message(H4_6, SINK6, 1, 0, ZERO4, x))
 
 
@@ -568,6 +585,25 @@ def xlat64_error(topo, pkt, src4=H6_4):
         return cap.one(is_ip4(src=src4, dst=SINK4, proto=1))
 
 
+def adopt_inner_id(want, got):
+    """RFC 7915 5.3 with 5.1: a packet in error of at most 1260 bytes gets
+    DF clear and an Identification from the translator's generator, which
+    no test can predict. WANT (an ICMPv4 error message built with ID 0)
+    takes the ID of GOT (the message received), with both checksums
+    recomputed; every other byte stays compared. Packets in error with DF
+    or a fragment are left alone (their ID is known)."""
+    if len(want) < 28 or len(got) < 28 or want[8] != 0x45 or \
+            want[12:16] != b"\0\0\0\0":
+        return want
+    w = bytearray(want)
+    w[12:14] = got[12:14]
+    w[18:20] = b"\0\0"
+    w[18:20] = struct.pack("!H", inet_csum(bytes(w[8:28])))
+    w[2:4] = b"\0\0"
+    w[2:4] = struct.pack("!H", inet_csum(bytes(w)))
+    return bytes(w)
+
+
 def check64(topo, pkt, want, hlim=64, tc=0, src4=H6_4):
     """Sends PKT (an ICMPv6 error sent with HLIM and TC) from h6; asserts
     h4 receives exactly the ICMPv4 message WANT in a correct IPv4 header
@@ -579,7 +615,7 @@ def check64(topo, pkt, want, hlim=64, tc=0, src4=H6_4):
         raw = assert_frame4(f, tos=tc, len=20 + len(want), flags=0,
                             offset=0, ttl=hlim - 1, proto=1, src=src4,
                             dst=SINK4)
-        assert_same_bytes(raw[20:], want)
+        assert_same_bytes(raw[20:], adopt_inner_id(want, raw[20:]))
     c.expect({"xlat-icmp-error-6to4": 1})
     return raw
 
@@ -613,7 +649,7 @@ def test_host_unreachable_tcp_6to4(xlat):
         assert inet_csum(in4) == 0                      # inner checksum
         assert in4[0] == 0x45 and in4[1] == 0x20
         assert struct.unpack("!H", in4[2:4])[0] == 20 + len(seg)
-        assert struct.unpack("!HH", in4[4:8]) == (0, 0x4000)   # ID 0, DF
+        assert struct.unpack("!H", in4[6:8])[0] == 0   # <= 1260: DF clear
         assert (in4[8], in4[9]) == (51, 6)
         assert in4[12:16] == ternlib.addr4(SINK4)
         assert in4[16:20] == ternlib.addr4(OTHER6_4)
@@ -622,7 +658,7 @@ def test_host_unreachable_tcp_6to4(xlat):
                                                     0x01020304)
         assert tcp[12:16] == seg[12:16] and tcp[18:] == seg[18:]
         assert inet_csum(pseudo4(SINK4, OTHER6_4, 6, len(tcp)) + tcp) == 0
-        assert_same_bytes(icmp, expected64(3, 1, inner))
+        assert_same_bytes(icmp, adopt_inner_id(expected64(3, 1, inner), icmp))
     c.expect({"xlat-icmp-error-6to4": 1})
 
 
@@ -694,8 +730,8 @@ def test_informational_other_than_echo_6to4(xlat, type6):
     dropped64(xlat, pkt, "drop-icmp-info")
 
 
-# PTB -> Frag Needed: MTU = min(m - 20, IPv4 next-hop MTU, MTU of the IPv6
-# interface it came in on - 20), never below 68.
+# PTB -> Frag Needed: MTU = min(max(m, 1280) - 20, IPv4 next-hop MTU, MTU
+# of the IPv6 interface it came in on - 20), never below 68.
 @pytest.mark.parametrize("m,mtu4,mtu6,want", [
     (1400, 1500, 1500, 1380),
     (1280, 1500, 1500, 1260),
@@ -703,7 +739,11 @@ def test_informational_other_than_echo_6to4(xlat, type6):
     (1300, 1000, 1500, 1000),
     (9000, 9000, 1500, 1480),       # the interface it came in on
     (8000, 9000, 9000, 7980),
-    (80, 1500, 1500, 68),
+    # Below 1280 (no IPv6 link is smaller, RFC 8200 5): as 1280, never 68.
+    (0, 1500, 1500, 1260),
+    (80, 1500, 1500, 1260),
+    (1000, 1500, 1500, 1260),
+    (0, 1000, 1500, 1000),
 ])
 def test_packet_too_big_to_frag_needed(xlat, m, mtu4, mtu6, want):
     if mtu4 != 1500:
@@ -752,13 +792,38 @@ def test_inner_extension_headers_6to4(xlat, exts):
 @pytest.mark.parametrize("hlim,tc", [(1, 0xB8), (0, 0x03), (255, 0)])
 def test_inner_fields_6to4(xlat, hlim, tc):
     """Inner: TTL = hop limit (not decremented), TOS = traffic class,
-    Identification 0 with DF, valid header checksum."""
+    DF clear (at most 1260 bytes), valid header checksum."""
     inner = inner6_udp(hlim=hlim, tc=tc)
     want = expected64(11, 0, inner)
     in4 = want[8:28]
     assert (in4[1], in4[8]) == (tc, hlim)
-    assert in4[4:8] == b"\x00\x00\x40\x00" and inet_csum(in4) == 0
-    check64(xlat, error6(3, 0, inner), want)
+    assert in4[4:8] == b"\x00\x00\x00\x00" and inet_csum(in4) == 0
+    raw = check64(xlat, error6(3, 0, inner), want)
+    assert inet_csum(raw[28:48]) == 0
+
+
+@pytest.mark.parametrize("n,df", [(1232, False), (1233, True)],
+                         ids=["1260-bytes", "1261-bytes"])
+def test_inner_df_and_identification_6to4(xlat, n, df):
+    """RFC 7915 5.3: the packet in error is translated like a normal packet
+    (5.1), judged by its declared size though the quote is cut: at most
+    1260 bytes once translated, DF clear and the flow's next
+    Identification each time (two errors quoting it: consecutive IDs);
+    larger, DF set and ID 0."""
+    inner = inner6_udp(n)                   # 40 + 8 + n bytes
+    assert len(inner) - 20 == (1260 if not df else 1261)
+    ids = []
+    for _ in range(2):
+        raw = check64(xlat, error6(3, 0, inner, quote=200),
+                      expected64(11, 0, inner, quote=200))
+        in4 = raw[28:48]
+        assert struct.unpack("!H", in4[2:4])[0] == len(inner) - 20
+        assert struct.unpack("!H", in4[6:8])[0] == (0x4000 if df else 0)
+        ids.append(struct.unpack("!H", in4[4:6])[0])
+    if df:
+        assert ids == [0, 0]
+    else:
+        assert ids[1] == (ids[0] + 1) & 0xFFFF
 
 
 def test_outer_hop_limit_decremented_and_tc_copied_6to4(xlat):
@@ -832,12 +897,26 @@ def test_rfc4884_extension_6to4(xlat, n, words6, words4, type6, type4):
                                      x + ext))
 
 
-def test_rfc4884_extension_dropped_when_too_big_6to4(xlat):
+def test_rfc4884_extension_kept_quote_cut_6to4(xlat):
+    """Past 576 bytes the quote is cut (to a multiple of 4), the extension
+    kept (RFC 7915 5.2)."""
     inner = inner6_udp(600 - 48)                    # 75 words
     ext = icmp_extension()
     pkt = error6(1, 0, inner, rest=bytes([75, 0, 0, 0]), tail=ext)
     x = xlat_inner_6to4(inner)
     assert 28 + len(x) + len(ext) > MIN_MTU4
+    keep = (MIN_MTU4 - 28 - len(ext)) // 4 * 4
+    raw = check64(xlat, pkt, icmp4_message(3, 1, bytes([0, keep // 4, 0, 0]),
+                                           x[:keep] + ext))
+    assert len(raw) == 28 + keep + len(ext) <= MIN_MTU4
+
+
+def test_rfc4884_extension_dropped_when_alone_too_big_6to4(xlat):
+    inner = inner6_udp(600 - 48)
+    ext = icmp_extension(548 - 128 - 8 + 4)         # 128 + ext > 548
+    pkt = error6(1, 0, inner, rest=bytes([75, 0, 0, 0]), tail=ext)
+    x = xlat_inner_6to4(inner)
+    assert 128 + len(ext) > MIN_MTU4 - 28
     check64(xlat, pkt, icmp4_message(3, 1, ZERO4, x[:MIN_MTU4 - 28]))
 
 

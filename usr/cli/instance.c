@@ -19,7 +19,7 @@ static const char help_instance[] =
 	"Manage the translator instances of this network namespace.\n"
 	"\n"
 	"Commands:\n"
-	"  add NAME (--siit|--nat64) --pool6 PREFIX [--netfilter|--iptables]\n"
+	"  add NAME (--siit|--nat64) [--pool6 PREFIX] [--netfilter|--iptables]\n"
 	"                  create an instance\n"
 	"  list [--json]   show the instances\n"
 	"  remove NAME     delete an instance\n"
@@ -27,10 +27,12 @@ static const char help_instance[] =
 	"Run 'tern instance COMMAND --help' for details.\n";
 
 static const char help_add[] =
-	"Usage: tern instance add NAME (--siit|--nat64) --pool6 PREFIX\n"
+	"Usage: tern instance add NAME (--siit|--nat64) [--pool6 PREFIX]\n"
 	"                         [--netfilter|--iptables]\n"
 	"\n"
-	"Create a translator instance called NAME.\n"
+	"Create a translator instance called NAME. Without pool6 it translates\n"
+	"only the addresses of its EAMT (RFC 7757); 'tern global set pool6'\n"
+	"adds one later.\n"
 	"\n"
 	"Options:\n"
 	"  --siit            stateless IP/ICMP translation (RFC 7915)\n"
@@ -94,7 +96,7 @@ static int put_add(struct nl_msg *msg, const void *arg)
 
 	if (nla_put_u8(msg, TERN_A_TYPE, a->type) < 0 ||
 	    nla_put_u8(msg, TERN_A_FRAMEWORK, a->fw) < 0 ||
-	    prefix_put(msg, TERN_A_POOL6, &a->pool6) < 0)
+	    (a->pool6.family && prefix_put(msg, TERN_A_POOL6, &a->pool6) < 0))
 		return -1;
 	return 0;
 }
@@ -103,7 +105,7 @@ static int instance_add(int argc, char **argv)
 {
 	const char *cmd = "instance add";
 	const char *name = NULL, *pool6 = NULL, *val;
-	struct add_arg add;
+	struct add_arg add = { 0 };
 	int type = 0, fw = 0;
 	bool opts_done = false;
 	int i, r;
@@ -155,9 +157,7 @@ static int instance_add(int argc, char **argv)
 		return args_missing(cmd, "an instance NAME");
 	if (!type)
 		return args_missing(cmd, "--siit or --nat64");
-	if (!pool6)
-		return args_missing(cmd, "--pool6 PREFIX");
-	if (prefix6_parse(pool6, &add.pool6) < 0)
+	if (pool6 && prefix6_parse(pool6, &add.pool6) < 0)
 		return tern_usage("invalid --pool6 '%s' (expected %s)",
 				  pool6, PREFIX6_FORMS);
 	if (!fw)

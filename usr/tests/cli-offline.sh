@@ -183,7 +183,6 @@ usage instance-no-sub "'instance' needs a command" instance
 usage instance-unknown-sub "unknown command 'instance frob'" instance frob
 usage add-no-name 'needs an instance NAME' instance add
 usage add-no-type 'needs --siit or --nat64' instance add t
-usage add-no-pool6 'needs --pool6' instance add t --siit
 usage add-pool6-no-value "'--pool6' needs a value" instance add t --siit --pool6
 usage add-both-types 'mutually exclusive' instance add t --siit --nat64 --pool6 64:ff9b::/96
 usage add-both-frameworks 'mutually exclusive' instance add t --siit --pool6 64:ff9b::/96 --netfilter --iptables
