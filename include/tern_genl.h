@@ -145,7 +145,7 @@ enum tern_hairpin_mode {
  * u32 (1280..65535); MTU_PLATEAUS is an array of u16 in host order (1 to
  * TERN_PLATEAUS_MAX values 68..65535; the kernel sorts them descending and
  * drops duplicates); EAM_HAIRPIN is a u8 enum tern_hairpin_mode.
- * Their CLI names are in tern_names.h.
+ * Each is declared (name, kind, bounds, default) in tern_globals.h.
  */
 enum tern_global {
 	TERN_G_UNSPEC,

@@ -1,31 +1,14 @@
 /* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
 /*
- * Names of the Tern API's settings and counters as users see them (CLI
- * keys, JSON keys), with the kind of each setting's value. For user space:
- * one translation unit defines TERN_NAMES_DEFINE before including this.
- * Both tables end with a NULL name.
+ * Names of the Tern API's counters as users see them (CLI and JSON keys),
+ * with a description each. For user space: one translation unit defines
+ * TERN_NAMES_DEFINE before including this. The table ends with a NULL
+ * name. The settings are declared in tern_globals.h.
  */
 #ifndef _TERN_NAMES_H
 #define _TERN_NAMES_H
 
 #include "tern_genl.h"
-
-enum tern_global_kind {
-	TERN_KIND_BOOL,		/* u8 0/1 */
-	TERN_KIND_U8,		/* u8 */
-	TERN_KIND_PREFIX6,	/* nested tern_prefix_attr, IPv6 */
-	TERN_KIND_U32,		/* u32 */
-	TERN_KIND_PLATEAUS,	/* array of u16 (host order) */
-	TERN_KIND_PREFIX4_OPT,	/* nested tern_prefix_attr, IPv4; empty: unset */
-	TERN_KIND_PREFIX6_OPT,	/* nested tern_prefix_attr, IPv6; empty: unset */
-	TERN_KIND_HAIRPIN,	/* u8, enum tern_hairpin_mode */
-};
-
-struct tern_global_name {
-	const char *key;
-	int attr;			/* enum tern_global */
-	enum tern_global_kind kind;
-};
 
 struct tern_stat_name {
 	const char *name;
@@ -34,23 +17,6 @@ struct tern_stat_name {
 };
 
 #ifdef TERN_NAMES_DEFINE
-const struct tern_global_name tern_global_names[] = {
-	{ "enabled", TERN_G_ENABLED, TERN_KIND_BOOL },
-	{ "pool6", TERN_G_POOL6, TERN_KIND_PREFIX6 },
-	{ "strict-wkp", TERN_G_STRICT_WKP, TERN_KIND_BOOL },
-	{ "zeroize-traffic-class", TERN_G_ZEROIZE_TC, TERN_KIND_BOOL },
-	{ "override-tos", TERN_G_OVERRIDE_TOS, TERN_KIND_BOOL },
-	{ "tos", TERN_G_TOS, TERN_KIND_U8 },
-	{ "amend-udp-checksum-zero", TERN_G_AMEND_UDP_CSUM0, TERN_KIND_BOOL },
-	{ "lowest-ipv6-mtu", TERN_G_LOWEST_IPV6_MTU, TERN_KIND_U32 },
-	{ "mtu-plateaus", TERN_G_MTU_PLATEAUS, TERN_KIND_PLATEAUS },
-	{ "rfc6791v4-prefix", TERN_G_RFC6791V4, TERN_KIND_PREFIX4_OPT },
-	{ "rfc6791v6-prefix", TERN_G_RFC6791V6, TERN_KIND_PREFIX6_OPT },
-	{ "eam-hairpin-mode", TERN_G_EAM_HAIRPIN, TERN_KIND_HAIRPIN },
-	{ "icmp-on-drop", TERN_G_ICMP_ON_DROP, TERN_KIND_BOOL },
-	{ NULL, 0, 0 }
-};
-
 const struct tern_stat_name tern_stat_names[] = {
 	{ "xlat-6to4",
 	  "IPv6 packets translated to IPv4",
@@ -154,7 +120,6 @@ const struct tern_stat_name tern_stat_names[] = {
 	{ NULL, NULL, 0 }
 };
 #else
-extern const struct tern_global_name tern_global_names[];
 extern const struct tern_stat_name tern_stat_names[];
 #endif
 

@@ -20,23 +20,6 @@ struct tern_net *tern_net(struct net *net)
 	return net_generic(net, tern_net_id);
 }
 
-void tern_config_defaults(struct tern_config *cfg)
-{
-	static const u16 rfc1191[] = {
-		65535, 32000, 17914, 8166, 4352, 2002, 1492, 1006, 508, 296, 68
-	};
-
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->enabled = true;
-	cfg->strict_wkp = true;
-	/* RFC 7915 4.4, 5.4: SHOULD; the kernel's ICMP rate limits apply. */
-	cfg->icmp_on_drop = true;
-	cfg->lowest_ipv6_mtu = 1280;
-	cfg->eam_hairpin = TERN_HAIRPIN_INTRINSIC;
-	memcpy(cfg->plateaus, rfc1191, sizeof(rfc1191));
-	cfg->n_plateaus = ARRAY_SIZE(rfc1191);
-}
-
 /*
  * Finds @name, or the only instance of the namespace if @name is NULL.
  * Caller holds tn->lock.

@@ -11,6 +11,7 @@
 #include <net/ip.h>
 #include <net/ipv6.h>
 #include <net/sock.h>
+#include "globals.h"
 #include "instance.h"
 #include "netlink.h"
 
@@ -25,47 +26,52 @@ const struct nla_policy tern_prefix4_policy[TERN_PREFIX_MAX + 1] = {
 };
 
 /*
- * Not NLA_POLICY_RANGE: its bounds are s16, so 65535 would read as -1 (a
- * WARN in nla_get_range_unsigned() and no upper bound at all). Not const:
- * 6.1's nla_policy points to a mutable one.
+ * One policy per command: a request carries only what its command reads
+ * (anything else is refused, with the kernel's message naming it). The
+ * instance name's length is checked by the handlers, to say why a name is
+ * refused.
  */
-static struct netlink_range_validation tern_lowest_ipv6_mtu_range = {
-	.min = IPV6_MIN_MTU,
-	.max = IP_MAX_MTU,
-};
-
-static const struct nla_policy tern_globals_policy[TERN_G_MAX + 1] = {
-	[TERN_G_ENABLED] = NLA_POLICY_MAX(NLA_U8, 1),
-	[TERN_G_POOL6] = NLA_POLICY_NESTED(tern_prefix6_policy),
-	[TERN_G_STRICT_WKP] = NLA_POLICY_MAX(NLA_U8, 1),
-	[TERN_G_ZEROIZE_TC] = NLA_POLICY_MAX(NLA_U8, 1),
-	[TERN_G_OVERRIDE_TOS] = NLA_POLICY_MAX(NLA_U8, 1),
-	[TERN_G_TOS] = { .type = NLA_U8 },
-	[TERN_G_AMEND_UDP_CSUM0] = NLA_POLICY_MAX(NLA_U8, 1),
-	[TERN_G_LOWEST_IPV6_MTU] =
-		NLA_POLICY_FULL_RANGE(NLA_U32, &tern_lowest_ipv6_mtu_range),
-	[TERN_G_MTU_PLATEAUS] = { .type = NLA_BINARY,
-				  .len = TERN_PLATEAUS_MAX * sizeof(u16) },
-	[TERN_G_RFC6791V4] = NLA_POLICY_NESTED(tern_prefix4_policy),
-	[TERN_G_RFC6791V6] = NLA_POLICY_NESTED(tern_prefix6_policy),
-	[TERN_G_EAM_HAIRPIN] = NLA_POLICY_MAX(NLA_U8, TERN_HAIRPIN_INTRINSIC),
-	[TERN_G_ICMP_ON_DROP] = NLA_POLICY_MAX(NLA_U8, 1),
-};
-
-static const struct nla_policy tern_policy[TERN_A_MAX + 1] = {
-	/* Length checked by the handlers, to say why a name is refused. */
+static const struct nla_policy tern_instance_add_policy[TERN_A_GLOBALS + 1] = {
 	[TERN_A_INSTANCE] = { .type = NLA_NUL_STRING },
 	[TERN_A_TYPE] = NLA_POLICY_RANGE(NLA_U8, TERN_TYPE_SIIT, TERN_TYPE_NAT64),
 	[TERN_A_FRAMEWORK] = NLA_POLICY_RANGE(NLA_U8, TERN_FW_NETFILTER,
 					      TERN_FW_IPTABLES),
 	[TERN_A_POOL6] = NLA_POLICY_NESTED(tern_prefix6_policy),
 	[TERN_A_GLOBALS] = NLA_POLICY_NESTED(tern_globals_policy),
-	[TERN_A_STATS] = { .type = NLA_REJECT },
+};
+
+/* Commands about one instance (by default the only one) and nothing else. */
+static const struct nla_policy tern_instance_policy[TERN_A_INSTANCE + 1] = {
+	[TERN_A_INSTANCE] = { .type = NLA_NUL_STRING },
+};
+
+/* The instance list is always whole. */
+static const struct nla_policy tern_list_policy[TERN_A_INSTANCE + 1] = {
+	[TERN_A_INSTANCE] = {
+		.type = NLA_REJECT,
+		.reject_message = "the instance list takes no instance name",
+	},
+};
+
+static const struct nla_policy tern_global_set_policy[TERN_A_GLOBALS + 1] = {
+	[TERN_A_INSTANCE] = { .type = NLA_NUL_STRING },
+	[TERN_A_GLOBALS] = NLA_POLICY_NESTED(tern_globals_policy),
+};
+
+static const struct nla_policy tern_eam_req_policy[TERN_A_EAM + 1] = {
+	[TERN_A_INSTANCE] = { .type = NLA_NUL_STRING },
 	[TERN_A_EAM] = NLA_POLICY_NESTED(tern_eam_policy),
+};
+
+static const struct nla_policy tern_deny4_req_policy[TERN_A_PREFIX4 + 1] = {
+	[TERN_A_INSTANCE] = { .type = NLA_NUL_STRING },
 	[TERN_A_PREFIX4] = NLA_POLICY_NESTED(tern_prefix4_policy),
+};
+
+static const struct nla_policy tern_query_req_policy[TERN_A_ADDR + 1] = {
+	[TERN_A_INSTANCE] = { .type = NLA_NUL_STRING },
 	/* 4 or 16 bytes: checked by the handler, to say why. */
 	[TERN_A_ADDR] = { .type = NLA_BINARY, .len = sizeof(struct in6_addr) },
-	[TERN_A_QUERY] = { .type = NLA_REJECT },
 };
 
 /*
@@ -95,86 +101,6 @@ int tern_nla_get_prefix(const struct nlattr *nla, void *addr, int alen,
 	return 0;
 }
 
-static int tern_nla_get_prefix6(const struct nlattr *nla,
-				struct tern_prefix6 *p,
-				struct netlink_ext_ack *extack)
-{
-	int ret;
-
-	ret = tern_nla_get_prefix(nla, &p->addr, sizeof(p->addr), &p->len,
-				  false, extack);
-	if (ret)
-		return ret;
-	ret = tern_prefix6_validate_rfc6052(p, extack);
-	if (ret)
-		NL_SET_BAD_ATTR(extack, nla);
-	return ret;
-}
-
-/* An RFC 6791 pool: any prefix without host bits; empty nest: unset. */
-static int tern_nla_get_pool6791(const struct nlattr *nla, void *addr,
-				 int alen, u8 *len, bool *set,
-				 struct netlink_ext_ack *extack)
-{
-	u8 tmp[16];
-	int ret;
-
-	ret = tern_nla_get_prefix(nla, tmp, alen, len, true, extack);
-	if (ret < 0)
-		return ret;
-	if (ret == 1) {
-		*set = false;
-		memset(addr, 0, alen);
-		*len = 0;
-		return 0;
-	}
-	if (!tern_prefix_host_bits_clear(tmp, alen * 8, *len)) {
-		NL_SET_ERR_MSG_ATTR(extack, nla,
-				    "the prefix has bits set after its length");
-		return -EINVAL;
-	}
-	memcpy(addr, tmp, alen);
-	*set = true;
-	return 0;
-}
-
-/* MTU plateaus: sorted descending, duplicates dropped. */
-static int tern_nla_get_plateaus(const struct nlattr *nla,
-				 struct tern_config *cfg,
-				 struct netlink_ext_ack *extack)
-{
-	u16 v[TERN_PLATEAUS_MAX];
-	int n = nla_len(nla) / sizeof(u16), i, j, k;
-
-	if (!n || nla_len(nla) % sizeof(u16)) {
-		NL_SET_ERR_MSG_ATTR(extack, nla,
-				    "mtu-plateaus needs 1 to 64 16-bit values");
-		return -EINVAL;
-	}
-	memcpy(v, nla_data(nla), n * sizeof(u16));
-	for (i = 0; i < n; i++) {
-		if (v[i] < 68) {
-			NL_SET_ERR_MSG_ATTR(extack, nla,
-					    "an MTU plateau is at least 68 (RFC 791)");
-			return -EINVAL;
-		}
-	}
-	/* Insertion sort, descending; n is small. */
-	for (i = 1; i < n; i++) {
-		u16 x = v[i];
-
-		for (j = i; j > 0 && v[j - 1] < x; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
-	}
-	for (i = 0, k = 0; i < n; i++)
-		if (!k || v[i] != v[k - 1])
-			v[k++] = v[i];
-	memcpy(cfg->plateaus, v, k * sizeof(u16));
-	cfg->n_plateaus = k;
-	return 0;
-}
-
 int tern_nla_put_prefix6(struct sk_buff *skb, int type,
 			 const struct tern_prefix6 *p)
 {
@@ -191,66 +117,6 @@ int tern_nla_put_prefix6(struct sk_buff *skb, int type,
 	return 0;
 }
 
-/* Applies a TERN_A_GLOBALS nest to @cfg; leaves it untouched on error. */
-static int tern_globals_apply(struct tern_config *cfg, const struct nlattr *nla,
-			      struct netlink_ext_ack *extack)
-{
-	struct nlattr *tb[TERN_G_MAX + 1];
-	struct tern_config new = *cfg;
-	int ret;
-
-	ret = nla_parse_nested(tb, TERN_G_MAX, nla, tern_globals_policy, extack);
-	if (ret)
-		return ret;
-	if (tb[TERN_G_POOL6]) {
-		ret = tern_nla_get_prefix6(tb[TERN_G_POOL6], &new.pool6, extack);
-		if (ret)
-			return ret;
-		new.pool6_set = true;
-	}
-	if (tb[TERN_G_ENABLED])
-		new.enabled = nla_get_u8(tb[TERN_G_ENABLED]);
-	if (tb[TERN_G_STRICT_WKP])
-		new.strict_wkp = nla_get_u8(tb[TERN_G_STRICT_WKP]);
-	if (tb[TERN_G_ZEROIZE_TC])
-		new.zeroize_tc = nla_get_u8(tb[TERN_G_ZEROIZE_TC]);
-	if (tb[TERN_G_OVERRIDE_TOS])
-		new.override_tos = nla_get_u8(tb[TERN_G_OVERRIDE_TOS]);
-	if (tb[TERN_G_TOS])
-		new.tos = nla_get_u8(tb[TERN_G_TOS]);
-	if (tb[TERN_G_AMEND_UDP_CSUM0])
-		new.amend_udp_csum0 = nla_get_u8(tb[TERN_G_AMEND_UDP_CSUM0]);
-	if (tb[TERN_G_ICMP_ON_DROP])
-		new.icmp_on_drop = nla_get_u8(tb[TERN_G_ICMP_ON_DROP]);
-	if (tb[TERN_G_LOWEST_IPV6_MTU])
-		new.lowest_ipv6_mtu = nla_get_u32(tb[TERN_G_LOWEST_IPV6_MTU]);
-	if (tb[TERN_G_EAM_HAIRPIN])
-		new.eam_hairpin = nla_get_u8(tb[TERN_G_EAM_HAIRPIN]);
-	if (tb[TERN_G_MTU_PLATEAUS]) {
-		ret = tern_nla_get_plateaus(tb[TERN_G_MTU_PLATEAUS], &new, extack);
-		if (ret)
-			return ret;
-	}
-	if (tb[TERN_G_RFC6791V4]) {
-		ret = tern_nla_get_pool6791(tb[TERN_G_RFC6791V4],
-					    &new.rfc6791v4.addr, 4,
-					    &new.rfc6791v4.len,
-					    &new.rfc6791v4_set, extack);
-		if (ret)
-			return ret;
-	}
-	if (tb[TERN_G_RFC6791V6]) {
-		ret = tern_nla_get_pool6791(tb[TERN_G_RFC6791V6],
-					    &new.rfc6791v6.addr, 16,
-					    &new.rfc6791v6.len,
-					    &new.rfc6791v6_set, extack);
-		if (ret)
-			return ret;
-	}
-	*cfg = new;
-	return 0;
-}
-
 int tern_nla_put_prefix4(struct sk_buff *skb, int type,
 			 const struct tern_prefix4 *p)
 {
@@ -260,59 +126,6 @@ int tern_nla_put_prefix4(struct sk_buff *skb, int type,
 		return -EMSGSIZE;
 	if (nla_put_in_addr(skb, TERN_PREFIX_ADDR, p->addr) ||
 	    nla_put_u8(skb, TERN_PREFIX_LEN, p->len)) {
-		nla_nest_cancel(skb, nest);
-		return -EMSGSIZE;
-	}
-	nla_nest_end(skb, nest);
-	return 0;
-}
-
-/* Optional prefixes: an empty nest when unset. */
-static int tern_nla_put_empty(struct sk_buff *skb, int type)
-{
-	struct nlattr *nest = nla_nest_start(skb, type);
-
-	if (!nest)
-		return -EMSGSIZE;
-	nla_nest_end(skb, nest);
-	return 0;
-}
-
-static int tern_globals_put_more(struct sk_buff *skb,
-				 const struct tern_config *cfg)
-{
-	if (nla_put_u32(skb, TERN_G_LOWEST_IPV6_MTU, cfg->lowest_ipv6_mtu) ||
-	    nla_put_u8(skb, TERN_G_EAM_HAIRPIN, cfg->eam_hairpin) ||
-	    nla_put(skb, TERN_G_MTU_PLATEAUS, cfg->n_plateaus * sizeof(u16),
-		    cfg->plateaus))
-		return -EMSGSIZE;
-	if (cfg->rfc6791v4_set ?
-	    tern_nla_put_prefix4(skb, TERN_G_RFC6791V4, &cfg->rfc6791v4) :
-	    tern_nla_put_empty(skb, TERN_G_RFC6791V4))
-		return -EMSGSIZE;
-	if (cfg->rfc6791v6_set ?
-	    tern_nla_put_prefix6(skb, TERN_G_RFC6791V6, &cfg->rfc6791v6) :
-	    tern_nla_put_empty(skb, TERN_G_RFC6791V6))
-		return -EMSGSIZE;
-	return 0;
-}
-
-static int tern_globals_put(struct sk_buff *skb, const struct tern_config *cfg)
-{
-	struct nlattr *nest = nla_nest_start(skb, TERN_A_GLOBALS);
-
-	if (!nest)
-		return -EMSGSIZE;
-	if (nla_put_u8(skb, TERN_G_ENABLED, cfg->enabled) ||
-	    (cfg->pool6_set &&
-	     tern_nla_put_prefix6(skb, TERN_G_POOL6, &cfg->pool6)) ||
-	    nla_put_u8(skb, TERN_G_STRICT_WKP, cfg->strict_wkp) ||
-	    nla_put_u8(skb, TERN_G_ZEROIZE_TC, cfg->zeroize_tc) ||
-	    nla_put_u8(skb, TERN_G_OVERRIDE_TOS, cfg->override_tos) ||
-	    nla_put_u8(skb, TERN_G_TOS, cfg->tos) ||
-	    nla_put_u8(skb, TERN_G_AMEND_UDP_CSUM0, cfg->amend_udp_csum0) ||
-	    nla_put_u8(skb, TERN_G_ICMP_ON_DROP, cfg->icmp_on_drop) ||
-	    tern_globals_put_more(skb, cfg)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -362,8 +175,8 @@ static int tern_nl_instance_add(struct sk_buff *skb, struct genl_info *info)
 
 	tern_config_defaults(&cfg);
 	if (info->attrs[TERN_A_POOL6]) {
-		ret = tern_nla_get_prefix6(info->attrs[TERN_A_POOL6], &cfg.pool6,
-					   info->extack);
+		ret = tern_nla_get_pool6(info->attrs[TERN_A_POOL6], &cfg.pool6,
+					 info->extack);
 		if (ret)
 			return ret;
 		cfg.pool6_set = true;
@@ -557,81 +370,99 @@ static int tern_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
 	return tern_nl_reply(info, TERN_CMD_STATS_GET, tern_fill_stats);
 }
 
-static const struct genl_small_ops tern_genl_ops[] = {
+/* Each command with its policy; maxattr follows from the policy's size. */
+#define TERN_OP_POLICY(p) .policy = (p), .maxattr = ARRAY_SIZE(p) - 1
+
+static const struct genl_ops tern_genl_ops[] = {
 	{
 		.cmd = TERN_CMD_INSTANCE_ADD,
 		.doit = tern_nl_instance_add,
+		TERN_OP_POLICY(tern_instance_add_policy),
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = TERN_CMD_INSTANCE_DEL,
 		.doit = tern_nl_instance_del,
+		TERN_OP_POLICY(tern_instance_policy),
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = TERN_CMD_INSTANCE_GET,
 		.dumpit = tern_nl_instance_dump,
+		TERN_OP_POLICY(tern_list_policy),
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = TERN_CMD_GLOBAL_GET,
 		.doit = tern_nl_global_get,
+		TERN_OP_POLICY(tern_instance_policy),
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = TERN_CMD_GLOBAL_SET,
 		.doit = tern_nl_global_set,
+		TERN_OP_POLICY(tern_global_set_policy),
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = TERN_CMD_STATS_GET,
 		.doit = tern_nl_stats_get,
+		TERN_OP_POLICY(tern_instance_policy),
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	/* nl_tables.c */
 	{
 		.cmd = TERN_CMD_EAMT_ADD,
 		.doit = tern_nl_eamt_add,
+		TERN_OP_POLICY(tern_eam_req_policy),
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = TERN_CMD_EAMT_DEL,
 		.doit = tern_nl_eamt_del,
+		TERN_OP_POLICY(tern_eam_req_policy),
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = TERN_CMD_EAMT_GET,
 		.dumpit = tern_nl_eamt_dump,
+		TERN_OP_POLICY(tern_instance_policy),
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = TERN_CMD_EAMT_FLUSH,
 		.doit = tern_nl_eamt_flush,
+		TERN_OP_POLICY(tern_instance_policy),
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = TERN_CMD_DENY4_ADD,
 		.doit = tern_nl_deny4_add,
+		TERN_OP_POLICY(tern_deny4_req_policy),
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = TERN_CMD_DENY4_DEL,
 		.doit = tern_nl_deny4_del,
+		TERN_OP_POLICY(tern_deny4_req_policy),
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = TERN_CMD_DENY4_GET,
 		.dumpit = tern_nl_deny4_dump,
+		TERN_OP_POLICY(tern_instance_policy),
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = TERN_CMD_DENY4_FLUSH,
 		.doit = tern_nl_deny4_flush,
+		TERN_OP_POLICY(tern_instance_policy),
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = TERN_CMD_ADDR_QUERY,
 		.doit = tern_nl_addr_query,
+		TERN_OP_POLICY(tern_query_req_policy),
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
 };
@@ -639,16 +470,18 @@ static const struct genl_small_ops tern_genl_ops[] = {
 struct genl_family tern_genl_family __ro_after_init = {
 	.name = TERN_GENL_NAME,
 	.version = TERN_GENL_VERSION,
-	.maxattr = TERN_A_MAX,
-	.policy = tern_policy,
 	.netnsok = true,
 	.module = THIS_MODULE,
-	.small_ops = tern_genl_ops,
-	.n_small_ops = ARRAY_SIZE(tern_genl_ops),
+	.ops = tern_genl_ops,
+	.n_ops = ARRAY_SIZE(tern_genl_ops),
 };
 
 int __init tern_genl_init(void)
 {
+	int ret = tern_globals_init();
+
+	if (ret)
+		return ret;
 	return genl_register_family(&tern_genl_family);
 }
 

@@ -41,6 +41,7 @@ import genl
 REPO = Path(__file__).resolve().parents[2]
 TERN = os.environ.get("TERN") or str(REPO / "usr" / "cli" / "tern")
 NAMES_HEADER = REPO / "include" / "tern_names.h"
+GLOBALS_HEADER = REPO / "include" / "tern_globals.h"
 
 # Seconds to wait for a frame that should arrive, and for one that should not.
 TIMEOUT = float(os.environ.get("TERN_TEST_TIMEOUT", "8"))
@@ -66,8 +67,18 @@ def _strings(group):
 STAT_NAMES = [_strings(e[0])[0] for e in _names_table("tern_stat_names")]
 STAT_ENUMS = [(_strings(e[0])[0], e[1])
               for e in _names_table("tern_stat_names")]
-GLOBAL_KINDS = {_strings(e[0])[0]: e[2].replace("TERN_KIND_", "")
-                for e in _names_table("tern_global_names")}
+
+
+def _globals_table():
+    """The settings of include/tern_globals.h: {key: kind}, in order."""
+    text = GLOBALS_HEADER.read_text()
+    body = text[text.index("tern_globals[] = {"):]
+    body = body[:body.index("};")]
+    return {key: kind for key, kind in re.findall(
+        r'\.key = "([^"]+)".*?\.kind = TERN_KIND_(\w+)', body, re.S)}
+
+
+GLOBAL_KINDS = _globals_table()
 
 # ---------------------------------------------------------------------------
 # Addresses of the standard topology (see Topology).

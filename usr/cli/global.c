@@ -2,8 +2,9 @@
 /*
  * tern CLI: tern global show|set.
  *
- * The keys come from tern_global_names (tern_names.h); each has a kind, and
- * the kinds below know how to parse, encode and print their values.
+ * The keys, with their kinds and help, come from tern_globals
+ * (tern_globals.h); the kinds below know how to parse, encode and print
+ * their values.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "output.h"
 #include "prefix.h"
 #include "tern.h"
+#include "tern_globals.h"
 
 /*
  * Most values a PLATEAUS argument may list. The kernel takes 1 to
@@ -418,16 +420,16 @@ static const struct gkind gkinds[] = {
 	},
 };
 
-/* The kind of @gl, or NULL if this CLI lacks it (a bug: tern_names.h grew). */
-static const struct gkind *gkind_of(const struct tern_global_name *gl)
+/* The kind of @gl, or NULL if this CLI lacks it (a bug: tern_globals.h grew). */
+static const struct gkind *gkind_of(const struct tern_global_meta *gl)
 {
 	if ((size_t)gl->kind >= ARRAY_SIZE(gkinds) || !gkinds[gl->kind].print)
 		return NULL;
 	return &gkinds[gl->kind];
 }
 
-#define global tern_global_name
-#define globals tern_global_names
+#define global tern_global_meta
+#define globals tern_globals
 
 static const struct global *global_find(const char *key)
 {
@@ -480,7 +482,8 @@ static void print_help_set(void)
 	for (i = 0; globals[i].key; i++) {
 		const struct gkind *k = gkind_of(&globals[i]);
 
-		printf("  %-24s %s\n", globals[i].key, k ? k->name : "?");
+		printf("  %-24s %-12s %s\n", globals[i].key, k ? k->name : "?",
+		       globals[i].help);
 	}
 	fputs("\nValues:\n", stdout);
 	for (i = 0; i < ARRAY_SIZE(gkinds); i++)

@@ -4,3 +4,8 @@
 
 #define TERN_NAMES_DEFINE
 #include "tern_names.h"
+
+/* The CLI needs no field offsets. */
+#define TERN_GLOBALS_DEFINE
+#define TERN_CFG(field) 0
+#include "tern_globals.h"

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/*
+ * The global (per-instance) settings: one entry each, the only place a
+ * setting is declared. tern.ko derives from it the netlink policy of
+ * TERN_A_GLOBALS, the validation, the defaults, the apply and the dump
+ * (mod/globals.c); the tern CLI derives `tern global set/show`, their
+ * parsing, printing and help (usr/cli/global.c).
+ *
+ * Adding a setting: an attribute at the end of enum tern_global
+ * (tern_genl.h), a field in struct tern_config (mod/instance.h), an entry
+ * below. Its kind says how its value travels (u8, u32, nested prefix, u16
+ * array) and how both sides parse and print it.
+ *
+ * One translation unit of each side defines TERN_GLOBALS_DEFINE and
+ * TERN_CFG(field) (tern.ko: the field's offset in struct tern_config; the
+ * CLI: 0) before including this.
+ */
+#ifndef _TERN_GLOBALS_H
+#define _TERN_GLOBALS_H
+
+#include "tern_genl.h"
+
+enum tern_global_kind {
+	TERN_KIND_BOOL,		/* u8 0/1 */
+	TERN_KIND_U8,		/* u8, min..max */
+	TERN_KIND_PREFIX6,	/* nested tern_prefix_attr, IPv6, RFC 6052 */
+	TERN_KIND_U32,		/* u32, min..max */
+	TERN_KIND_PLATEAUS,	/* array of u16 (host order) */
+	TERN_KIND_PREFIX4_OPT,	/* nested tern_prefix_attr, IPv4; empty: unset */
+	TERN_KIND_PREFIX6_OPT,	/* nested tern_prefix_attr, IPv6; empty: unset */
+	TERN_KIND_HAIRPIN,	/* u8, enum tern_hairpin_mode */
+};
+
+struct tern_global_meta {
+	const char *key;	/* CLI and JSON name */
+	unsigned int attr;	/* enum tern_global */
+	enum tern_global_kind kind;
+	/* U8, U32, HAIRPIN: bounds; BOOL, U8, U32, HAIRPIN: default. */
+	unsigned int min, max, def;
+	/*
+	 * tern.ko: offset of the value in struct tern_config, and of its
+	 * companion: the "is set" flag of a prefix, the count of plateaus.
+	 */
+	unsigned int off, aux;
+	const char *help;
+};
+
+#ifdef TERN_GLOBALS_DEFINE
+const struct tern_global_meta tern_globals[] = {
+	{ .key = "enabled", .attr = TERN_G_ENABLED, .kind = TERN_KIND_BOOL,
+	  .def = 1, .off = TERN_CFG(enabled),
+	  .help = "translate; false passes every packet untouched" },
+	{ .key = "pool6", .attr = TERN_G_POOL6, .kind = TERN_KIND_PREFIX6,
+	  .off = TERN_CFG(pool6), .aux = TERN_CFG(pool6_set),
+	  .help = "RFC 6052 prefix of the IPv4-embedded IPv6 addresses" },
+	{ .key = "strict-wkp", .attr = TERN_G_STRICT_WKP, .kind = TERN_KIND_BOOL,
+	  .def = 1, .off = TERN_CFG(strict_wkp),
+	  .help = "with 64:ff9b::/96, only global IPv4 addresses (RFC 6052 3.1)" },
+	{ .key = "zeroize-traffic-class", .attr = TERN_G_ZEROIZE_TC,
+	  .kind = TERN_KIND_BOOL, .off = TERN_CFG(zeroize_tc),
+	  .help = "4->6: Traffic Class 0 instead of the TOS" },
+	{ .key = "override-tos", .attr = TERN_G_OVERRIDE_TOS,
+	  .kind = TERN_KIND_BOOL, .off = TERN_CFG(override_tos),
+	  .help = "6->4: TOS from 'tos' instead of the Traffic Class" },
+	{ .key = "tos", .attr = TERN_G_TOS, .kind = TERN_KIND_U8, .max = 255,
+	  .off = TERN_CFG(tos),
+	  .help = "the TOS used with override-tos" },
+	{ .key = "amend-udp-checksum-zero", .attr = TERN_G_AMEND_UDP_CSUM0,
+	  .kind = TERN_KIND_BOOL, .off = TERN_CFG(amend_udp_csum0),
+	  .help = "4->6: compute missing UDP checksums (RFC 7915 4.5)" },
+	{ .key = "lowest-ipv6-mtu", .attr = TERN_G_LOWEST_IPV6_MTU,
+	  .kind = TERN_KIND_U32, .min = 1280, .max = 65535, .def = 1280,
+	  .off = TERN_CFG(lowest_ipv6_mtu),
+	  .help = "4->6: DF=0 packets are fragmented to this size" },
+	{ .key = "mtu-plateaus", .attr = TERN_G_MTU_PLATEAUS,
+	  .kind = TERN_KIND_PLATEAUS, .off = TERN_CFG(plateaus),
+	  .aux = TERN_CFG(n_plateaus),
+	  .help = "4->6: MTUs guessed for Fragmentation Needed with MTU 0" },
+	{ .key = "rfc6791v4-prefix", .attr = TERN_G_RFC6791V4,
+	  .kind = TERN_KIND_PREFIX4_OPT, .off = TERN_CFG(rfc6791v4),
+	  .aux = TERN_CFG(rfc6791v4_set),
+	  .help = "6->4: sources of errors from untranslatable addresses" },
+	{ .key = "rfc6791v6-prefix", .attr = TERN_G_RFC6791V6,
+	  .kind = TERN_KIND_PREFIX6_OPT, .off = TERN_CFG(rfc6791v6),
+	  .aux = TERN_CFG(rfc6791v6_set),
+	  .help = "4->6: sources of errors from untranslatable addresses" },
+	{ .key = "eam-hairpin-mode", .attr = TERN_G_EAM_HAIRPIN,
+	  .kind = TERN_KIND_HAIRPIN, .max = TERN_HAIRPIN_INTRINSIC,
+	  .def = TERN_HAIRPIN_INTRINSIC, .off = TERN_CFG(eam_hairpin),
+	  .help = "EAM hairpinning (RFC 7757 4.2)" },
+	{ .key = "icmp-on-drop", .attr = TERN_G_ICMP_ON_DROP,
+	  .kind = TERN_KIND_BOOL, .def = 1,
+	  .off = TERN_CFG(icmp_on_drop),
+	  .help = "answer policy drops with ICMP (RFC 7915 4.4, 5.4)" },
+	{ .key = NULL }
+};
+#else
+extern const struct tern_global_meta tern_globals[];
+#endif
+
+#endif /* _TERN_GLOBALS_H */
