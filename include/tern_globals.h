@@ -3,11 +3,11 @@
  * The global (per-instance) settings: one entry each, the only place a
  * setting is declared. tern.ko derives from it the netlink policy of
  * TERN_A_GLOBALS, the validation, the defaults, the apply and the dump
- * (mod/globals.c); the tern CLI derives `tern global set/show`, their
+ * (mod/nl/globals.c); the tern CLI derives `tern global set/show`, their
  * parsing, printing and help (usr/cli/global.c).
  *
  * Adding a setting: an attribute at the end of enum tern_global
- * (tern_genl.h), a field in struct tern_config (mod/instance.h), an entry
+ * (tern_genl.h), a field in struct tern_config (mod/core/instance.h), an entry
  * below. Its kind says how its value travels (u8, u32, nested prefix, u16
  * array) and how both sides parse and print it.
  *

@@ -10,8 +10,8 @@
 #include <linux/random.h>
 #include <linux/skbuff.h>
 #include <net/ip6_checksum.h>
-#include "../csum.h"
-#include "../packet.h"
+#include "xlat/csum.h"
+#include "xlat/packet.h"
 #include "kt_util.h"
 
 #define ROUNDS 500

@@ -7,10 +7,10 @@
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <net/ipv6.h>
-#include "../denylist4.h"
-#include "../eamt.h"
-#include "../mapping.h"
-#include "../prefix.h"
+#include "siit/denylist4.h"
+#include "siit/eamt.h"
+#include "siit/mapping.h"
+#include "siit/prefix.h"
 
 static struct in6_addr a6(struct kunit *test, const char *s)
 {

@@ -20,7 +20,7 @@
 #include <linux/slab.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
-#include "../ipid.h"
+#include "xlat/ipid.h"
 #include "kt_util.h"
 
 #define FUZZ_SEED	0x7e4e5eedULL

@@ -4,8 +4,8 @@
 #include <kunit/test.h>
 #include <linux/icmp.h>
 #include <linux/icmpv6.h>
-#include "../icmp.h"
-#include "../ipid.h"
+#include "xlat/icmp.h"
+#include "xlat/ipid.h"
 
 static void icmp6_classes(struct kunit *test)
 {

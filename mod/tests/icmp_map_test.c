@@ -9,7 +9,7 @@
 #include <linux/icmp.h>
 #include <linux/icmpv6.h>
 #include <linux/ipv6.h>
-#include "../icmp.h"
+#include "xlat/icmp.h"
 
 /* One row of a table: -1 in type means "silently dropped". */
 struct tern_map_row {

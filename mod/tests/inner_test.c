@@ -18,8 +18,8 @@
 #include <linux/udp.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
-#include "../inner.h"
-#include "../ipid.h"
+#include "xlat/inner.h"
+#include "xlat/ipid.h"
 #include "kt_util.h"
 
 #define BIG 1600

@@ -13,7 +13,7 @@
 #include <net/ip6_checksum.h>
 #include <net/ipv6.h>
 #include <net/net_namespace.h>
-#include "../xlat.h"
+#include "xlat/xlat.h"
 #include "kt_util.h"
 
 static const struct tern_prefix6 tern_kt_pool6 = {

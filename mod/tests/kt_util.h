@@ -10,7 +10,7 @@
 
 #include <kunit/test.h>
 #include <linux/skbuff.h>
-#include "../instance.h"
+#include "core/instance.h"
 
 /* The test network (test/kunit-net.sh routes all of it to TERN_KT_DEV). */
 #define TERN_KT_DEV		"tern-kt0"

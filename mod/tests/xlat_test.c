@@ -18,7 +18,7 @@
 #include <net/ip.h>
 #include <net/ipv6.h>
 #include <asm/unaligned.h>
-#include "../ipid.h"
+#include "xlat/ipid.h"
 #include "kt_util.h"
 
 #define BUF 4096

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Instances: named translators living in a network namespace. They are
+ * created and removed over netlink and vanish with their namespace.
+ */
+
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
+#include "siit/denylist4.h"
+#include "siit/eamt.h"
+#include "fw/hook.h"
+#include "core/instance.h"
+
+static unsigned int tern_net_id __read_mostly;
+
+struct tern_net *tern_net(struct net *net)
+{
+	return net_generic(net, tern_net_id);
+}
+
+/*
+ * Finds @name, or the only instance of the namespace if @name is NULL.
+ * Caller holds tn->lock.
+ */
+struct tern_instance *tern_instance_find(struct tern_net *tn, const char *name,
+					 struct netlink_ext_ack *extack)
+{
+	struct tern_instance *inst, *found = NULL;
+
+	lockdep_assert_held(&tn->lock);
+	list_for_each_entry(inst, &tn->instances, list) {
+		if (name) {
+			if (!strcmp(inst->name, name))
+				return inst;
+			continue;
+		}
+		if (found) {
+			NL_SET_ERR_MSG(extack,
+				       "several instances exist in this namespace: name one");
+			return ERR_PTR(-EINVAL);
+		}
+		found = inst;
+	}
+	if (found)
+		return found;
+	if (name)
+		NL_SET_ERR_MSG(extack, "no instance by that name in this namespace");
+	else
+		NL_SET_ERR_MSG(extack, "no instance in this namespace");
+	return ERR_PTR(-ESRCH);
+}
+
+int tern_instance_add(struct net *net, const char *name, u8 type, u8 framework,
+		      const struct tern_config *cfg,
+		      struct netlink_ext_ack *extack)
+{
+	struct tern_net *tn = tern_net(net);
+	struct tern_instance *inst, *it;
+	struct tern_config *c;
+	int ret;
+
+	lockdep_assert_held(&tn->lock);
+	list_for_each_entry(it, &tn->instances, list) {
+		if (!strcmp(it->name, name)) {
+			NL_SET_ERR_MSG(extack,
+				       "an instance by that name already exists in this namespace");
+			return -EEXIST;
+		}
+		if (framework == TERN_FW_NETFILTER &&
+		    it->framework == TERN_FW_NETFILTER) {
+			NL_SET_ERR_MSG(extack,
+				       "this namespace already has a netfilter instance (at most one per namespace)");
+			return -EEXIST;
+		}
+	}
+
+	inst = kzalloc(sizeof(*inst), GFP_KERNEL_ACCOUNT);
+	if (!inst)
+		return -ENOMEM;
+	c = kmemdup(cfg, sizeof(*cfg), GFP_KERNEL_ACCOUNT);
+	if (!c) {
+		ret = -ENOMEM;
+		goto err_inst;
+	}
+	inst->stats = tern_stats_alloc();
+	if (!inst->stats) {
+		ret = -ENOMEM;
+		goto err_cfg;
+	}
+	inst->net = net;
+	strscpy(inst->name, name, sizeof(inst->name));
+	inst->type = type;
+	inst->framework = framework;
+	RCU_INIT_POINTER(inst->cfg, c);
+
+	ret = tern_hook_register(inst);
+	if (ret) {
+		NL_SET_ERR_MSG(extack, "could not register the netfilter hooks");
+		/*
+		 * A failed registration may have installed and removed one of
+		 * the hooks: packets may still be running in it.
+		 */
+		synchronize_net();
+		goto err_stats;
+	}
+	list_add_tail(&inst->list, &tn->instances);
+	tn->gen++;
+	return 0;
+
+err_stats:
+	tern_stats_free(inst->stats);
+err_cfg:
+	kfree(c);
+err_inst:
+	kfree(inst);
+	return ret;
+}
+
+/*
+ * Frees what the packet path can reach. Only after a grace period that
+ * started once the hooks were gone: nf_unregister_net_hooks() does not wait
+ * for the packets already inside them.
+ */
+static void tern_instance_free(struct tern_instance *inst)
+{
+	kfree(rcu_dereference_protected(inst->cfg, true));
+	tern_eamt_free_rcu(rcu_dereference_protected(inst->eamt, true));
+	tern_deny4_free_rcu(rcu_dereference_protected(inst->deny4, true));
+	tern_stats_free(inst->stats);
+	kfree(inst);
+}
+
+void tern_instance_del(struct tern_instance *inst)
+{
+	struct tern_net *tn = tern_net(inst->net);
+
+	lockdep_assert_held(&tn->lock);
+	list_del(&inst->list);
+	tn->gen++;
+	tern_hook_unregister(inst);
+	/* Packets in flight in the hooks are done after this. */
+	synchronize_net();
+	tern_instance_free(inst);
+}
+
+void tern_instance_set_config(struct tern_instance *inst,
+			      struct tern_config *cfg)
+{
+	struct tern_config *old;
+
+	lockdep_assert_held(&tern_net(inst->net)->lock);
+	old = rcu_replace_pointer(inst->cfg, cfg, true);
+	kfree_rcu(old, rcu);
+}
+
+static int __net_init tern_net_init(struct net *net)
+{
+	struct tern_net *tn = tern_net(net);
+
+	mutex_init(&tn->lock);
+	INIT_LIST_HEAD(&tn->instances);
+	tn->gen = 1;
+	return 0;
+}
+
+static void __net_exit tern_net_exit(struct net *net)
+{
+	struct tern_net *tn = tern_net(net);
+	struct tern_instance *inst, *tmp;
+
+	LIST_HEAD(gone);
+
+	/* All hooks of the namespace first, then one grace period for all. */
+	mutex_lock(&tn->lock);
+	list_splice_init(&tn->instances, &gone);
+	tn->gen++;
+	mutex_unlock(&tn->lock);
+	if (list_empty(&gone))
+		return;
+	list_for_each_entry(inst, &gone, list)
+		tern_hook_unregister(inst);
+	synchronize_net();
+	list_for_each_entry_safe(inst, tmp, &gone, list)
+		tern_instance_free(inst);
+}
+
+static struct pernet_operations tern_net_ops = {
+	.init = tern_net_init,
+	.exit = tern_net_exit,
+	.id = &tern_net_id,
+	.size = sizeof(struct tern_net),
+};
+
+int tern_instance_init(void)
+{
+	return register_pernet_subsys(&tern_net_ops);
+}
+
+void tern_instance_exit(void)
+{
+	unregister_pernet_subsys(&tern_net_ops);
+	/* Configurations freed with kfree_rcu() must be gone before unload. */
+	rcu_barrier();
+}

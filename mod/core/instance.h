@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _TERN_INSTANCE_H
+#define _TERN_INSTANCE_H
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/netlink.h>
+#include <linux/netfilter.h>
+#include <linux/rcupdate.h>
+#include "siit/addr.h"
+#include "core/stats.h"
+#include "tern_genl.h"
+
+struct netlink_ext_ack;
+struct tern_eamt;
+struct tern_deny4;
+
+/*
+ * Settings an instance's packet path reads. Never modified once
+ * published: netlink builds a new copy and swaps it in (RCU).
+ */
+struct tern_config {
+	struct rcu_head rcu;
+	bool enabled;
+	bool strict_wkp;
+	bool zeroize_tc;
+	bool override_tos;
+	u8 tos;
+	bool amend_udp_csum0;
+	bool icmp_on_drop;		/* RFC 7915 4.4, 5.4 */
+	bool pool6_set;
+	struct tern_prefix6 pool6;
+	u32 lowest_ipv6_mtu;
+	u8 eam_hairpin;			/* enum tern_hairpin_mode */
+	bool rfc6791v4_set;
+	bool rfc6791v6_set;
+	struct tern_prefix4 rfc6791v4;
+	struct tern_prefix6 rfc6791v6;
+	u8 n_plateaus;
+	u16 plateaus[TERN_PLATEAUS_MAX];	/* descending, no duplicates */
+};
+
+struct tern_instance {
+	struct list_head list;		/* in tern_net.instances */
+	struct net *net;		/* owner; the instance dies with it */
+	char name[TERN_INSTANCE_NAMSIZ];
+	u8 type;			/* enum tern_type */
+	u8 framework;			/* enum tern_framework */
+	struct tern_config __rcu *cfg;
+	struct tern_eamt __rcu *eamt;	/* RFC 7757; NULL: empty */
+	struct tern_deny4 __rcu *deny4;	/* NULL: empty */
+	struct tern_stats __percpu *stats;
+	struct nf_hook_ops hook_ops[2];
+};
+
+/* Longest formatted extack message, NUL included (as Linux 6.3+). */
+#define TERN_EXTACK_LEN	80
+
+/* Per network namespace state. */
+struct tern_net {
+	struct mutex lock;		/* instances list and config updates */
+	struct list_head instances;
+	unsigned int gen;		/* bumped on every list change */
+	unsigned int tables_gen;	/* bumped on every EAMT/denylist4 change */
+#ifndef NL_SET_ERR_MSG_FMT
+	/* Formatted extack messages (see tern_extack_fmt()). */
+	char msg[8][TERN_EXTACK_LEN];
+	unsigned int msg_next;
+#endif
+};
+
+struct tern_net *tern_net(struct net *net);
+
+void tern_config_defaults(struct tern_config *cfg);
+
+struct tern_instance *tern_instance_find(struct tern_net *tn, const char *name,
+					 struct netlink_ext_ack *extack);
+int tern_instance_add(struct net *net, const char *name, u8 type, u8 framework,
+		      const struct tern_config *cfg,
+		      struct netlink_ext_ack *extack);
+void tern_instance_del(struct tern_instance *inst);
+void tern_instance_set_config(struct tern_instance *inst,
+			      struct tern_config *cfg);
+
+static inline const struct tern_config *
+tern_instance_config(const struct tern_instance *inst)
+{
+	return rcu_dereference(inst->cfg);
+}
+
+int tern_instance_init(void);
+void tern_instance_exit(void);
+
+#endif /* _TERN_INSTANCE_H */

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Tern: SIIT/NAT64 translator. Module entry points. */
+
+#include <linux/module.h>
+#include <net/genetlink.h>
+#include "core/instance.h"
+#include "xlat/ipid.h"
+#include "nl/netlink.h"
+
+#define TERN_VERSION "0.1.0"
+
+static int __init tern_init(void)
+{
+	int ret;
+
+	tern_ipid_init();
+	ret = tern_instance_init();
+	if (ret)
+		return ret;
+	ret = tern_genl_init();
+	if (ret)
+		goto err_genl;
+	pr_info("tern " TERN_VERSION " loaded\n");
+	return 0;
+
+err_genl:
+	tern_instance_exit();
+	return ret;
+}
+
+static void __exit tern_exit(void)
+{
+	tern_genl_exit();
+	tern_instance_exit();
+}
+
+module_init(tern_init);
+module_exit(tern_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("SIIT/NAT64 IPv4/IPv6 translator");
+MODULE_VERSION(TERN_VERSION);
+MODULE_ALIAS_GENL_FAMILY(TERN_GENL_NAME);

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Generic netlink family "tern": the configuration interface. Every
+ * operation runs in the requesting socket's namespace, needs CAP_NET_ADMIN
+ * over it, validates all its attributes before changing anything and says
+ * why it refuses in an extack message.
+ */
+
+#include <net/genetlink.h>
+#include <net/ipv6.h>
+#include "nl/common.h"
+#include "nl/globals.h"
+#include "nl/netlink.h"
+
+/*
+ * One policy per command: a request carries only what its command reads
+ * (anything else is refused, with the kernel's message naming it). The
+ * instance name's length is checked by the handlers, to say why a name is
+ * refused.
+ */
+static const struct nla_policy tern_instance_add_policy[TERN_A_GLOBALS + 1] = {
+	[TERN_A_INSTANCE] = { .type = NLA_NUL_STRING },
+	[TERN_A_TYPE] = NLA_POLICY_RANGE(NLA_U8, TERN_TYPE_SIIT, TERN_TYPE_NAT64),
+	[TERN_A_FRAMEWORK] = NLA_POLICY_RANGE(NLA_U8, TERN_FW_NETFILTER,
+					      TERN_FW_IPTABLES),
+	[TERN_A_POOL6] = NLA_POLICY_NESTED(tern_prefix6_policy),
+	[TERN_A_GLOBALS] = NLA_POLICY_NESTED(tern_globals_policy),
+};
+
+/* Commands about one instance (by default the only one) and nothing else. */
+static const struct nla_policy tern_instance_policy[TERN_A_INSTANCE + 1] = {
+	[TERN_A_INSTANCE] = { .type = NLA_NUL_STRING },
+};
+
+/* The instance list is always whole. */
+static const struct nla_policy tern_list_policy[TERN_A_INSTANCE + 1] = {
+	[TERN_A_INSTANCE] = {
+		.type = NLA_REJECT,
+		.reject_message = "the instance list takes no instance name",
+	},
+};
+
+static const struct nla_policy tern_global_set_policy[TERN_A_GLOBALS + 1] = {
+	[TERN_A_INSTANCE] = { .type = NLA_NUL_STRING },
+	[TERN_A_GLOBALS] = NLA_POLICY_NESTED(tern_globals_policy),
+};
+
+static const struct nla_policy tern_eam_req_policy[TERN_A_EAM + 1] = {
+	[TERN_A_INSTANCE] = { .type = NLA_NUL_STRING },
+	[TERN_A_EAM] = NLA_POLICY_NESTED(tern_eam_policy),
+};
+
+static const struct nla_policy tern_deny4_req_policy[TERN_A_PREFIX4 + 1] = {
+	[TERN_A_INSTANCE] = { .type = NLA_NUL_STRING },
+	[TERN_A_PREFIX4] = NLA_POLICY_NESTED(tern_prefix4_policy),
+};
+
+static const struct nla_policy tern_query_req_policy[TERN_A_ADDR + 1] = {
+	[TERN_A_INSTANCE] = { .type = NLA_NUL_STRING },
+	/* 4 or 16 bytes: checked by the handler, to say why. */
+	[TERN_A_ADDR] = { .type = NLA_BINARY, .len = sizeof(struct in6_addr) },
+};
+
+/* Each command with its policy; maxattr follows from the policy's size. */
+#define TERN_OP_POLICY(p) .policy = (p), .maxattr = ARRAY_SIZE(p) - 1
+
+static const struct genl_ops tern_genl_ops[] = {
+	{
+		.cmd = TERN_CMD_INSTANCE_ADD,
+		.doit = tern_nl_instance_add,
+		TERN_OP_POLICY(tern_instance_add_policy),
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TERN_CMD_INSTANCE_DEL,
+		.doit = tern_nl_instance_del,
+		TERN_OP_POLICY(tern_instance_policy),
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TERN_CMD_INSTANCE_GET,
+		.dumpit = tern_nl_instance_dump,
+		TERN_OP_POLICY(tern_list_policy),
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TERN_CMD_GLOBAL_GET,
+		.doit = tern_nl_global_get,
+		TERN_OP_POLICY(tern_instance_policy),
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TERN_CMD_GLOBAL_SET,
+		.doit = tern_nl_global_set,
+		TERN_OP_POLICY(tern_global_set_policy),
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TERN_CMD_STATS_GET,
+		.doit = tern_nl_stats_get,
+		TERN_OP_POLICY(tern_instance_policy),
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	/* nl_tables.c */
+	{
+		.cmd = TERN_CMD_EAMT_ADD,
+		.doit = tern_nl_eamt_add,
+		TERN_OP_POLICY(tern_eam_req_policy),
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TERN_CMD_EAMT_DEL,
+		.doit = tern_nl_eamt_del,
+		TERN_OP_POLICY(tern_eam_req_policy),
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TERN_CMD_EAMT_GET,
+		.dumpit = tern_nl_eamt_dump,
+		TERN_OP_POLICY(tern_instance_policy),
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TERN_CMD_EAMT_FLUSH,
+		.doit = tern_nl_eamt_flush,
+		TERN_OP_POLICY(tern_instance_policy),
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TERN_CMD_DENY4_ADD,
+		.doit = tern_nl_deny4_add,
+		TERN_OP_POLICY(tern_deny4_req_policy),
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TERN_CMD_DENY4_DEL,
+		.doit = tern_nl_deny4_del,
+		TERN_OP_POLICY(tern_deny4_req_policy),
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TERN_CMD_DENY4_GET,
+		.dumpit = tern_nl_deny4_dump,
+		TERN_OP_POLICY(tern_instance_policy),
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TERN_CMD_DENY4_FLUSH,
+		.doit = tern_nl_deny4_flush,
+		TERN_OP_POLICY(tern_instance_policy),
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TERN_CMD_ADDR_QUERY,
+		.doit = tern_nl_addr_query,
+		TERN_OP_POLICY(tern_query_req_policy),
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+};
+
+struct genl_family tern_genl_family __ro_after_init = {
+	.name = TERN_GENL_NAME,
+	.version = TERN_GENL_VERSION,
+	.netnsok = true,
+	.module = THIS_MODULE,
+	.ops = tern_genl_ops,
+	.n_ops = ARRAY_SIZE(tern_genl_ops),
+};
+
+int __init tern_genl_init(void)
+{
+	int ret = tern_globals_init();
+
+	if (ret)
+		return ret;
+	return genl_register_family(&tern_genl_family);
+}
+
+void tern_genl_exit(void)
+{
+	genl_unregister_family(&tern_genl_family);
+}

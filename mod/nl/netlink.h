@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The generic netlink family "tern" (nl/family.c) and its commands, one
+ * file per object.
+ */
+#ifndef _TERN_NETLINK_H
+#define _TERN_NETLINK_H
+
+#include <net/genetlink.h>
+
+int tern_genl_init(void);
+void tern_genl_exit(void);
+
+extern struct genl_family tern_genl_family;
+
+/* nl/instance.c */
+int tern_nl_instance_add(struct sk_buff *skb, struct genl_info *info);
+int tern_nl_instance_del(struct sk_buff *skb, struct genl_info *info);
+int tern_nl_instance_dump(struct sk_buff *skb, struct netlink_callback *cb);
+/* nl/globals.c */
+int tern_nl_global_get(struct sk_buff *skb, struct genl_info *info);
+int tern_nl_global_set(struct sk_buff *skb, struct genl_info *info);
+/* nl/stats.c */
+int tern_nl_stats_get(struct sk_buff *skb, struct genl_info *info);
+/* nl/eamt.c */
+int tern_nl_eamt_add(struct sk_buff *skb, struct genl_info *info);
+int tern_nl_eamt_del(struct sk_buff *skb, struct genl_info *info);
+int tern_nl_eamt_dump(struct sk_buff *skb, struct netlink_callback *cb);
+int tern_nl_eamt_flush(struct sk_buff *skb, struct genl_info *info);
+/* nl/denylist4.c */
+int tern_nl_deny4_add(struct sk_buff *skb, struct genl_info *info);
+int tern_nl_deny4_del(struct sk_buff *skb, struct genl_info *info);
+int tern_nl_deny4_dump(struct sk_buff *skb, struct netlink_callback *cb);
+int tern_nl_deny4_flush(struct sk_buff *skb, struct genl_info *info);
+/* nl/address.c */
+int tern_nl_addr_query(struct sk_buff *skb, struct genl_info *info);
+
+#endif /* _TERN_NETLINK_H */

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Netlink command of the counters: one u64 per counter of an instance,
+ * summed over the CPUs.
+ */
+
+#include <linux/slab.h>
+#include <net/genetlink.h>
+#include "core/instance.h"
+#include "nl/common.h"
+#include "nl/netlink.h"
+
+static int tern_fill_stats(struct sk_buff *msg, struct tern_instance *inst)
+{
+	u64 *cnt;
+	struct nlattr *nest;
+	int i, ret = 0;
+
+	cnt = kmalloc_array(TERN_STAT_MAX + 1, sizeof(*cnt), GFP_KERNEL);
+	if (!cnt)
+		return -ENOMEM;
+	tern_stats_sum(inst->stats, cnt);
+	nest = nla_nest_start(msg, TERN_A_STATS);
+	if (!nest) {
+		ret = -EMSGSIZE;
+		goto out;
+	}
+	for (i = TERN_STAT_PAD + 1; i <= TERN_STAT_MAX; i++) {
+		if (nla_put_u64_64bit(msg, i, cnt[i], TERN_STAT_PAD)) {
+			nla_nest_cancel(msg, nest);
+			ret = -EMSGSIZE;
+			goto out;
+		}
+	}
+	nla_nest_end(msg, nest);
+out:
+	kfree(cnt);
+	return ret;
+}
+
+int tern_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
+{
+	return tern_nl_reply(info, TERN_CMD_STATS_GET, tern_fill_stats);
+}

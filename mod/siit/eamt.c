@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The Explicit Address Mapping Table of RFC 7757.
+ *
+ * A table is an immutable snapshot: every change builds a new one (O(n))
+ * and the instance publishes it with RCU, so the packet path looks entries
+ * up without a lock. Prefixes never overlap (additions that would are
+ * refused) in either family, so at most one entry covers an address and
+ * the longest-prefix match is that entry: it is found by one binary search
+ * for the last prefix starting at or before the address, O(log n), in the
+ * entries sorted by IPv4 prefix, or in an index sorted by IPv6 prefix.
+ */
+
+#include <linux/netlink.h>
+#include <linux/overflow.h>
+#include <linux/slab.h>
+#include "siit/eamt.h"
+#include "siit/prefix.h"
+
+struct tern_eamt {
+	struct rcu_head rcu;
+	u32 n;
+	u32 *by6;		/* indexes into e[], by IPv6 prefix */
+	struct tern_eam e[];	/* by IPv4 prefix; then by6's storage */
+};
+
+static struct tern_eamt *tern_eamt_alloc(u32 n)
+{
+	struct tern_eamt *t;
+
+	t = kvmalloc(size_add(struct_size(t, e, n), array_size(n, sizeof(u32))),
+		     GFP_KERNEL_ACCOUNT);
+	if (!t)
+		return NULL;
+	t->n = n;
+	t->by6 = (u32 *)&t->e[n];
+	return t;
+}
+
+void tern_eamt_free(struct tern_eamt *t)
+{
+	kvfree(t);
+}
+
+void tern_eamt_free_rcu(struct tern_eamt *t)
+{
+	if (t)
+		kvfree_rcu(t, rcu);
+}
+
+u32 tern_eamt_count(const struct tern_eamt *t)
+{
+	return t ? t->n : 0;
+}
+
+const struct tern_eam *tern_eamt_entry(const struct tern_eamt *t, u32 i)
+{
+	return t && i < t->n ? &t->e[i] : NULL;
+}
+
+static const struct tern_eam *tern_by6(const struct tern_eamt *t, u32 i)
+{
+	return &t->e[t->by6[i]];
+}
+
+/* Position of the last entry whose IPv4 prefix starts at or before @a. */
+static int tern_floor4(const struct tern_eamt *t, __be32 a)
+{
+	int lo = 0, hi = (int)t->n - 1, found = -1;
+	u32 h = ntohl(a);
+
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (ntohl(t->e[mid].p4.addr) <= h) {
+			found = mid;
+			lo = mid + 1;
+		} else {
+			hi = mid - 1;
+		}
+	}
+	return found;
+}
+
+/* The same in by6, for IPv6 prefixes. */
+static int tern_floor6(const struct tern_eamt *t, const struct in6_addr *a)
+{
+	int lo = 0, hi = (int)t->n - 1, found = -1;
+
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (tern_addr6_cmp(&tern_by6(t, mid)->p6.addr, a) <= 0) {
+			found = mid;
+			lo = mid + 1;
+		} else {
+			hi = mid - 1;
+		}
+	}
+	return found;
+}
+
+const struct tern_eam *tern_eamt_find4(const struct tern_eamt *t, __be32 a)
+{
+	int i;
+
+	if (!t)
+		return NULL;
+	i = tern_floor4(t, a);
+	if (i < 0 || !tern_prefix4_contains(&t->e[i].p4, a))
+		return NULL;
+	return &t->e[i];
+}
+
+const struct tern_eam *tern_eamt_find6(const struct tern_eamt *t,
+				       const struct in6_addr *a)
+{
+	const struct tern_eam *e;
+	int i;
+
+	if (!t)
+		return NULL;
+	i = tern_floor6(t, a);
+	if (i < 0)
+		return NULL;
+	e = tern_by6(t, i);
+	return tern_prefix6_contains(&e->p6, a) ? e : NULL;
+}
+
+/*
+ * @n (at most 32) bits of @a from bit @off on (0 = the most significant),
+ * as the low bits of the result; or @v written there. They lie in the
+ * 64-bit window of the 32-bit word holding bit @off and the next one.
+ */
+static u32 tern_bits6_get(const struct in6_addr *a, unsigned int off,
+			  unsigned int n)
+{
+	unsigned int w = off / 32, shift = off % 32;
+	u64 v;
+
+	if (!n)
+		return 0;
+	v = (u64)ntohl(a->s6_addr32[w]) << 32;
+	if (w < 3)
+		v |= ntohl(a->s6_addr32[w + 1]);
+	return (u32)((v << shift) >> (64 - n));
+}
+
+static void tern_bits6_set(struct in6_addr *a, unsigned int off,
+			   unsigned int n, u32 bits)
+{
+	unsigned int w = off / 32, shift = off % 32;
+	u64 v, mask;
+
+	if (!n)
+		return;
+	mask = (~0ULL >> (64 - n)) << (64 - shift - n);
+	v = (u64)ntohl(a->s6_addr32[w]) << 32;
+	if (w < 3)
+		v |= ntohl(a->s6_addr32[w + 1]);
+	v = (v & ~mask) | (((u64)bits << (64 - shift - n)) & mask);
+	a->s6_addr32[w] = htonl(v >> 32);
+	if (w < 3)
+		a->s6_addr32[w + 1] = htonl((u32)v);
+}
+
+/*
+ * RFC 7757 3.3/3.4: the prefix of the other family, then the suffix bits
+ * of the address. The IPv4 suffix (32 - IPv4 length bits) sits right
+ * after the IPv6 prefix; when the IPv6 suffix is longer, its remaining
+ * bits are zero 4 -> 6 and ignored 6 -> 4.
+ */
+void tern_eam_6to4(const struct tern_eam *e, const struct in6_addr *a6,
+		   __be32 *a4)
+{
+	u32 host = tern_bits6_get(a6, e->p6.len, 32 - e->p4.len);
+
+	*a4 = htonl(ntohl(e->p4.addr) | host);
+}
+
+void tern_eam_4to6(const struct tern_eam *e, __be32 a4, struct in6_addr *a6)
+{
+	*a6 = e->p6.addr;
+	tern_bits6_set(a6, e->p6.len, 32 - e->p4.len,
+		       ntohl(a4) & tern_hostmask4(e->p4.len));
+}
+
+int tern_eam_validate(const struct tern_eam *e, struct netlink_ext_ack *extack)
+{
+	/*
+	 * RFC 7757 3.2: the suffix is copied bit for bit, so the IPv6 one
+	 * must hold every bit of the IPv4 one; a shorter one would map
+	 * several IPv4 addresses to one IPv6 address.
+	 */
+	if (e->p4.len > 32 || e->p6.len > 128 ||
+	    128 - e->p6.len < 32 - e->p4.len) {
+		NL_SET_ERR_MSG(extack,
+			       "the IPv6 suffix must be at least as long as the IPv4 suffix: IPv6 length <= 96 + IPv4 length (RFC 7757)");
+		return -EINVAL;
+	}
+	if (!tern_prefix_host_bits_clear(&e->p6.addr, 128, e->p6.len)) {
+		NL_SET_ERR_MSG(extack,
+			       "the IPv6 prefix has bits set after its length");
+		return -EINVAL;
+	}
+	if (!tern_prefix_host_bits_clear(&e->p4.addr, 32, e->p4.len)) {
+		NL_SET_ERR_MSG(extack,
+			       "the IPv4 prefix has bits set after its length");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * The prefixes in a table are disjoint, so a new one overlaps an entry iff
+ * the entry at its floor contains its start or the next entry starts
+ * inside it.
+ */
+static int tern_eamt_conflict(const struct tern_eamt *t,
+			      const struct tern_eam *e, int *pos4, int *pos6,
+			      const struct tern_eam **conflict, bool *conflict4)
+{
+	int f4 = tern_floor4(t, e->p4.addr);
+	int f6 = tern_floor6(t, &e->p6.addr);
+	int i;
+
+	for (i = f4; i <= f4 + 1; i++) {
+		if (i >= 0 && i < (int)t->n &&
+		    tern_prefix4_overlap(&t->e[i].p4, &e->p4)) {
+			*conflict = &t->e[i];
+			*conflict4 = true;
+			return -EEXIST;
+		}
+	}
+	for (i = f6; i <= f6 + 1; i++) {
+		if (i >= 0 && i < (int)t->n &&
+		    tern_prefix6_overlap(&tern_by6(t, i)->p6, &e->p6)) {
+			*conflict = tern_by6(t, i);
+			*conflict4 = false;
+			return -EEXIST;
+		}
+	}
+	*pos4 = f4 + 1;
+	*pos6 = f6 + 1;
+	return 0;
+}
+
+struct tern_eamt *tern_eamt_add(const struct tern_eamt *old,
+				const struct tern_eam *e,
+				const struct tern_eam **conflict,
+				bool *conflict4)
+{
+	u32 n = tern_eamt_count(old), i, j;
+	int pos4 = 0, pos6 = 0, ret;
+	struct tern_eamt *t;
+
+	*conflict = NULL;
+	*conflict4 = false;
+	if (old) {
+		ret = tern_eamt_conflict(old, e, &pos4, &pos6, conflict,
+					 conflict4);
+		if (ret)
+			return ERR_PTR(ret);
+	}
+	if (n >= TERN_EAMT_MAX)
+		return ERR_PTR(-ENOSPC);
+	t = tern_eamt_alloc(n + 1);
+	if (!t)
+		return ERR_PTR(-ENOMEM);
+	if (old)
+		memcpy(t->e, old->e, pos4 * sizeof(*e));
+	t->e[pos4] = *e;
+	if (old)
+		memcpy(&t->e[pos4 + 1], &old->e[pos4], (n - pos4) * sizeof(*e));
+	for (i = 0, j = 0; i < n + 1; i++) {
+		u32 k;
+
+		if (i == pos6) {
+			t->by6[i] = pos4;
+			continue;
+		}
+		k = old->by6[j++];
+		t->by6[i] = k >= pos4 ? k + 1 : k;
+	}
+	return t;
+}
+
+struct tern_eamt *tern_eamt_del(const struct tern_eamt *old,
+				const struct tern_prefix6 *p6,
+				const struct tern_prefix4 *p4,
+				struct netlink_ext_ack *extack)
+{
+	int i4 = -1, i6 = -1;
+	struct tern_eamt *t;
+	u32 i, j, victim;
+
+	if (p4) {
+		i4 = old ? tern_floor4(old, p4->addr) : -1;
+		if (i4 < 0 || !tern_prefix4_equal(&old->e[i4].p4, p4)) {
+			NL_SET_ERR_MSG(extack, "no EAMT entry has this IPv4 prefix");
+			return ERR_PTR(-ENOENT);
+		}
+	}
+	if (p6) {
+		i6 = old ? tern_floor6(old, &p6->addr) : -1;
+		if (i6 < 0 || !tern_prefix6_equal(&tern_by6(old, i6)->p6, p6)) {
+			NL_SET_ERR_MSG(extack, "no EAMT entry has this IPv6 prefix");
+			return ERR_PTR(-ENOENT);
+		}
+		i6 = old->by6[i6];
+	}
+	if (p4 && p6 && i4 != i6) {
+		NL_SET_ERR_MSG(extack,
+			       "the IPv6 and IPv4 prefixes belong to different EAMT entries");
+		return ERR_PTR(-ENOENT);
+	}
+	if (!p4 && !p6) {
+		NL_SET_ERR_MSG(extack, "name the entry by its IPv6 or IPv4 prefix");
+		return ERR_PTR(-EINVAL);
+	}
+	victim = p4 ? i4 : i6;
+	if (old->n == 1)
+		return NULL;
+	t = tern_eamt_alloc(old->n - 1);
+	if (!t)
+		return ERR_PTR(-ENOMEM);
+	memcpy(t->e, old->e, victim * sizeof(t->e[0]));
+	memcpy(&t->e[victim], &old->e[victim + 1],
+	       (old->n - victim - 1) * sizeof(t->e[0]));
+	for (i = 0, j = 0; i < old->n; i++) {
+		u32 k = old->by6[i];
+
+		if (k == victim)
+			continue;
+		t->by6[j++] = k > victim ? k - 1 : k;
+	}
+	return t;
+}

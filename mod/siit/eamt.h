@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _TERN_EAMT_H
+#define _TERN_EAMT_H
+
+#include <linux/rcupdate.h>
+#include "siit/addr.h"
+
+struct netlink_ext_ack;
+
+/* An Explicit Address Mapping (RFC 7757): IPv6 suffix at least as long. */
+struct tern_eam {
+	struct tern_prefix6 p6;
+	struct tern_prefix4 p4;
+};
+
+/* Most entries of an instance's EAMT. */
+#define TERN_EAMT_MAX	(1U << 16)
+
+/*
+ * An EAM table: an immutable snapshot, replaced as a whole on every change
+ * and freed after an RCU grace period. NULL is the empty table.
+ */
+struct tern_eamt;
+
+int tern_eam_validate(const struct tern_eam *e, struct netlink_ext_ack *extack);
+
+/* Lookups (under rcu_read_lock() or the namespace lock); NULL: no entry. */
+const struct tern_eam *tern_eamt_find6(const struct tern_eamt *t,
+				       const struct in6_addr *a);
+const struct tern_eam *tern_eamt_find4(const struct tern_eamt *t, __be32 a);
+
+/* Translation through entry @e, which covers the address (suffix kept). */
+void tern_eam_6to4(const struct tern_eam *e, const struct in6_addr *a6,
+		   __be32 *a4);
+void tern_eam_4to6(const struct tern_eam *e, __be32 a4, struct in6_addr *a6);
+
+/*
+ * Changes build a new table from @old (which stays valid) and return it
+ * (NULL when empty) or an ERR_PTR():
+ * add: -EEXIST when a prefix overlaps an existing entry (*@conflict points
+ * to it, in @old; *@conflict4 says whether the IPv4 prefix overlaps, else
+ * the IPv6 one), -ENOSPC when @old is full, -ENOMEM.
+ * del: entry whose prefixes equal the given ones (either may be NULL, not
+ * both); -ENOENT with an extack message when there is none.
+ */
+struct tern_eamt *tern_eamt_add(const struct tern_eamt *old,
+				const struct tern_eam *e,
+				const struct tern_eam **conflict,
+				bool *conflict4);
+struct tern_eamt *tern_eamt_del(const struct tern_eamt *old,
+				const struct tern_prefix6 *p6,
+				const struct tern_prefix4 *p4,
+				struct netlink_ext_ack *extack);
+
+/* Entries in IPv4 prefix order, for dumps. */
+u32 tern_eamt_count(const struct tern_eamt *t);
+const struct tern_eam *tern_eamt_entry(const struct tern_eamt *t, u32 i);
+
+void tern_eamt_free(struct tern_eamt *t);
+void tern_eamt_free_rcu(struct tern_eamt *t);
+
+#endif /* _TERN_EAMT_H */

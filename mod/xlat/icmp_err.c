@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ICMP errors (RFC 7915 4.2, 5.2). They are rare and change size (the
+ * quoted packet is translated too), so they are rebuilt in a new buffer:
+ * IP header, ICMP header, translated packet in error, then the RFC 4884
+ * extension if it still fits the size limit of the new protocol.
+ */
+
+#include <linux/icmp.h>
+#include <linux/icmpv6.h>
+#include <linux/inetdevice.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/jhash.h>
+#include <net/addrconf.h>
+#include <net/dsfield.h>
+#include <net/ip.h>
+#include <net/ip6_checksum.h>
+#include <net/ipv6.h>
+#include <net/route.h>
+#include "siit/addr.h"
+#include "xlat/icmp.h"
+#include "xlat/icmp_err.h"
+#include "xlat/inner.h"
+#include "xlat/ipid.h"
+#include "xlat/packet.h"
+#include "xlat/route.h"
+#include "xlat/xlat.h"
+
+/* RFC 4884: the "original datagram" field is at least 128 bytes long. */
+#define TERN_RFC4884_MIN	128
+
+/* An ICMP error being translated. */
+struct tern_err {
+	const u8 *quote;		/* the packet in error, as quoted */
+	unsigned int quote_len;		/* its bytes (RFC 4884 length if any) */
+	const u8 *ext;			/* RFC 4884 extension structure */
+	unsigned int ext_len;
+};
+
+/*
+ * Splits the message body at the RFC 4884 length (@words units of @unit
+ * bytes; 0: no extension).
+ */
+static void tern_err_split(struct tern_err *e, const u8 *body,
+			   unsigned int len, unsigned int words,
+			   unsigned int unit)
+{
+	unsigned int olen = words * unit;
+
+	e->quote = body;
+	e->quote_len = len;
+	e->ext = NULL;
+	e->ext_len = 0;
+	/* A length that is not RFC 4884's: no extension (RFC 4884 5.4). */
+	if (!words || olen < TERN_RFC4884_MIN || olen + 4 > len)
+		return;
+	e->quote_len = olen;
+	e->ext = body + olen;
+	e->ext_len = len - olen;
+}
+
+/*
+ * Pads the translated quote (@qlen bytes in @msg) to a multiple of @unit,
+ * at least 128 bytes, and appends the extension; returns the padded
+ * length. When the whole does not fit @room, the quote is cut (RFC 7915
+ * 4.2, 5.2: the extension is kept), never below 128 bytes; 0 (no
+ * extension) only when the extension alone does not fit beside those.
+ */
+static unsigned int tern_err_pad(u8 *msg, unsigned int qlen,
+				 unsigned int unit, const struct tern_err *e,
+				 unsigned int room)
+{
+	unsigned int padded = max_t(unsigned int, round_up(qlen, unit),
+				    TERN_RFC4884_MIN);
+
+	if (!e->ext || TERN_RFC4884_MIN + e->ext_len > room)
+		return 0;
+	if (padded + e->ext_len > room)
+		padded = rounddown(room - e->ext_len, unit);
+	if (padded > qlen)
+		memset(msg + qlen, 0, padded - qlen);
+	memcpy(msg + padded, e->ext, e->ext_len);
+	return padded;
+}
+
+static struct sk_buff *tern_err_alloc(struct dst_entry *dst, unsigned int len)
+{
+	unsigned int hroom = LL_RESERVED_SPACE(dst->dev) + dst->header_len;
+	struct sk_buff *skb;
+
+	skb = alloc_skb(hroom + len + dst->dev->needed_tailroom, GFP_ATOMIC);
+	if (skb)
+		skb_reserve(skb, hroom);
+	return skb;
+}
+
+/* RFC 6791: a source for errors from untranslatable IPv6 addresses. */
+static __be32 tern_rfc6791_v4(const struct tern_config *cfg,
+			      const struct in6_addr *from)
+{
+	u32 host = jhash(from, sizeof(*from), 0);
+	u32 mask;
+
+	/* A shift by 32 is undefined: a /32 pool is its one address. */
+	if (cfg->rfc6791v4.len >= 32)
+		return cfg->rfc6791v4.addr;
+	mask = ~0U >> cfg->rfc6791v4.len;
+	host &= mask;
+	/* Not the network or broadcast address of a real subnet. */
+	if (cfg->rfc6791v4.len <= 30 && (host == 0 || host == mask))
+		host = 1;
+	return cfg->rfc6791v4.addr | htonl(host);
+}
+
+static void tern_rfc6791_v6(const struct tern_config *cfg, __be32 from,
+			    struct in6_addr *a6)
+{
+	u32 host = jhash_1word((__force u32)from, 0);
+	unsigned int len = cfg->rfc6791v6.len;
+
+	*a6 = cfg->rfc6791v6.addr;
+	if (len >= 128)
+		return;
+	if (len < 96)
+		len = 96;	/* vary the last 32 bits only */
+	host &= ~0U >> (len - 96);
+	if (!host)
+		host = 1;
+	a6->s6_addr32[3] |= htonl(host);
+}
+
+/* ICMPv4 error -> ICMPv6 (RFC 7915 4.2, 4.3). */
+unsigned int tern_icmp_err_4to6(struct tern_instance *inst,
+				const struct tern_config *cfg,
+				struct sk_buff *skb, const struct tern_pkt *p,
+				const struct in6_addr *daddr, int dvia)
+{
+	struct in6_addr saddr;
+	struct dst_entry *dst;
+	struct tern_err e;
+	struct sk_buff *out;
+	struct ipv6hdr *ip6;
+	struct icmp6hdr *ih6;
+	const struct iphdr *iph;
+	const struct icmphdr *ih;
+	unsigned int room, qlen, msglen, padded;
+	u32 tot_len = 0, info = 0;
+	int why, ptr, n;
+	bool have_src;
+	u8 type, code;
+
+	if (skb_linearize(skb))
+		return tern_drop(inst, TERN_STAT_DROP_NOMEM);
+	iph = ip_hdr(skb);
+	ih = (const struct icmphdr *)(skb->data + p->l3len);
+	if (skb->len < p->l3len + sizeof(*ih))
+		return tern_drop(inst, TERN_STAT_DROP_TRUNCATED);
+	/* A fresh checksum must never make a corrupt error valid. */
+	if (!tern_icmp_csum_ok(skb, p->l3len))
+		return tern_drop(inst, TERN_STAT_DROP_BAD_CSUM);
+	if (tern_icmp4_err_map(ih->type, ih->code, &type, &code, &ptr))
+		return tern_drop(inst, TERN_STAT_DROP_ICMP_ERROR);
+	if (ih->type == ICMP_PARAMETERPROB) {
+		ptr = tern_icmp_ptr_4to6(((const u8 *)ih)[4]);
+		if (ptr < 0)
+			return tern_drop(inst, TERN_STAT_DROP_ICMP_ERROR);
+	}
+	/* Never an ICMP error about an ICMP error: just drop. */
+	if (iph->ttl <= 1)
+		return tern_drop(inst, TERN_STAT_DROP_TTL);
+	/* Never to the host itself, a multicast group or nobody. */
+	if (ipv6_addr_type(daddr) & (IPV6_ADDR_MULTICAST | IPV6_ADDR_LOOPBACK |
+				     IPV6_ADDR_ANY))
+		return tern_drop(inst, TERN_STAT_DROP_ERR_DEST);
+	/* An illegal source (RFC 7915 4.1) gets an RFC 6791 one. */
+	have_src = !tern_addr4_never_translated(iph->saddr) &&
+		   tern_4to6_saddr(inst, cfg, iph->saddr, iph->daddr, dvia,
+				   &saddr, &why) != TERN_VIA_NONE;
+	if (!have_src && cfg->rfc6791v6_set) {
+		tern_rfc6791_v6(cfg, iph->saddr, &saddr);
+		have_src = true;
+	}
+	dst = tern_route6(inst->net, skb, have_src ? &saddr : &in6addr_any,
+			  daddr, IPPROTO_ICMPV6);
+	if (!dst)
+		return tern_drop(inst, TERN_STAT_DROP_NO_ROUTE);
+	if (tern_dst_local(dst)) {
+		dst_release(dst);
+		return tern_drop(inst, TERN_STAT_DROP_ERR_DEST);
+	}
+	/* No RFC 6791 pool: the translator's own address toward @daddr. */
+	if (!have_src &&
+	    ipv6_dev_get_saddr(inst->net, dst->dev, daddr, 0, &saddr)) {
+		dst_release(dst);
+		return tern_drop(inst, TERN_STAT_DROP_SRC_UNTRANSLATABLE);
+	}
+
+	/* DU, TE and PP carry an RFC 4884 length in byte 5 (32-bit words). */
+	tern_err_split(&e, (const u8 *)(ih + 1), skb->len - p->l3len - sizeof(*ih),
+		       ih->type == ICMP_DEST_UNREACH && ih->code == ICMP_FRAG_NEEDED ?
+		       0 : ((const u8 *)ih)[5], 4);
+	room = TERN_ICMP6_ERR_MAX - sizeof(*ip6) - sizeof(*ih6);
+	out = tern_err_alloc(dst, TERN_ICMP6_ERR_MAX);
+	if (!out) {
+		dst_release(dst);
+		return tern_drop(inst, TERN_STAT_DROP_NOMEM);
+	}
+	skb_reset_network_header(out);
+	ip6 = skb_put(out, sizeof(*ip6));
+	ih6 = skb_put(out, sizeof(*ih6));
+	n = tern_inner_4to6(inst, cfg, e.quote, e.quote_len,
+			    (u8 *)(ih6 + 1), room, &tot_len);
+	if (n < 0) {
+		kfree_skb(out);
+		dst_release(dst);
+		return tern_drop(inst, TERN_STAT_DROP_ICMP_INNER);
+	}
+	qlen = n;
+	/* Only Destination Unreachable and Time Exceeded have the length. */
+	padded = type == ICMPV6_DEST_UNREACH || type == ICMPV6_TIME_EXCEED ?
+		 tern_err_pad((u8 *)(ih6 + 1), qlen, 8, &e, room) : 0;
+	msglen = sizeof(*ih6) + (padded ? padded + e.ext_len : qlen);
+	skb_put(out, msglen - sizeof(*ih6));
+
+	memset(ih6, 0, sizeof(*ih6));
+	ih6->icmp6_type = type;
+	ih6->icmp6_code = code;
+	if (type == ICMPV6_PKT_TOOBIG) {
+		info = tern_icmp_mtu_4to6(cfg->plateaus, cfg->n_plateaus,
+					  ntohs(ih->un.frag.mtu), tot_len,
+					  dst_mtu(dst), skb->dev->mtu);
+		ih6->icmp6_mtu = htonl(info);
+	} else if (type == ICMPV6_PARAMPROB) {
+		ih6->icmp6_pointer = htonl(ptr);
+	} else if (padded) {
+		((u8 *)ih6)[4] = padded / 8;
+	}
+	ih6->icmp6_cksum = csum_ipv6_magic(&saddr, daddr, msglen,
+					   IPPROTO_ICMPV6,
+					   csum_partial(ih6, msglen, 0));
+
+	ip6_flow_hdr(ip6, cfg->zeroize_tc ? 0 : iph->tos, 0);
+	ip6->payload_len = htons(msglen);
+	ip6->nexthdr = IPPROTO_ICMPV6;
+	ip6->hop_limit = iph->ttl - 1;
+	ip6->saddr = saddr;
+	ip6->daddr = *daddr;
+
+	out->protocol = htons(ETH_P_IPV6);
+	out->mark = skb->mark;
+	out->priority = skb->priority;
+	skb_set_transport_header(out, sizeof(*ip6));
+	consume_skb(skb);
+	tern_output(inst->net, out, dst);
+	return tern_stolen(inst, TERN_STAT_XLAT_ICMP_ERR_46);
+}
+
+/* ICMPv6 error -> ICMPv4 (RFC 7915 5.2, 5.3). */
+unsigned int tern_icmp_err_6to4(struct tern_instance *inst,
+				const struct tern_config *cfg,
+				struct sk_buff *skb, const struct tern_pkt *p,
+				__be32 daddr, int dvia)
+{
+	const struct ipv6hdr *ip6;
+	const struct icmp6hdr *ih6;
+	struct dst_entry *dst;
+	struct tern_err e;
+	struct sk_buff *out;
+	struct iphdr *iph;
+	struct icmphdr *ih;
+	unsigned int room, qlen, msglen, padded;
+	__be32 saddr = 0;
+	int why, ptr = 0, n;
+	bool have_src;
+	u8 type, code, tos;
+
+	if (skb_linearize(skb))
+		return tern_drop(inst, TERN_STAT_DROP_NOMEM);
+	ip6 = ipv6_hdr(skb);
+	ih6 = (const struct icmp6hdr *)(skb->data + p->l3len);
+	if (skb->len < p->l3len + sizeof(*ih6))
+		return tern_drop(inst, TERN_STAT_DROP_TRUNCATED);
+	if (!tern_icmp_csum_ok(skb, p->l3len))
+		return tern_drop(inst, TERN_STAT_DROP_BAD_CSUM);
+	if (tern_icmp6_err_map(ih6->icmp6_type, ih6->icmp6_code, &type, &code))
+		return tern_drop(inst, TERN_STAT_DROP_ICMP_ERROR);
+	if (type == ICMP_PARAMETERPROB) {
+		ptr = tern_icmp_ptr_6to4(ntohl(ih6->icmp6_pointer));
+		if (ptr < 0)
+			return tern_drop(inst, TERN_STAT_DROP_ICMP_ERROR);
+	}
+	if (ip6->hop_limit <= 1)
+		return tern_drop(inst, TERN_STAT_DROP_TTL);
+	/*
+	 * The destination is checked as for any packet (RFC 7915 5.1): a
+	 * source the error cannot keep is replaced (RFC 6791), a destination
+	 * never.
+	 */
+	if (tern_addr4_never_translated(daddr) ||
+	    (cfg->strict_wkp && dvia == TERN_VIA_POOL6 &&
+	     tern_prefix6_is_wkp(&cfg->pool6) && tern_addr4_is_nonglobal(daddr)))
+		return tern_drop(inst, TERN_STAT_DROP_ERR_DEST);
+	have_src = tern_6to4_saddr(inst, cfg, &ip6->saddr, daddr, dvia, &saddr,
+				   &why) != TERN_VIA_NONE;
+	if (!have_src && cfg->rfc6791v4_set) {
+		saddr = tern_rfc6791_v4(cfg, &ip6->saddr);
+		have_src = true;
+	}
+	tos = cfg->override_tos ? cfg->tos : ipv6_get_dsfield(ip6);
+	dst = tern_route4_src(inst->net, skb, have_src ? saddr : 0, daddr, tos,
+			      IPPROTO_ICMP, &saddr);
+	if (!dst)
+		return tern_drop(inst, TERN_STAT_DROP_NO_ROUTE);
+	if (tern_dst_local(dst)) {
+		dst_release(dst);
+		return tern_drop(inst, TERN_STAT_DROP_ERR_DEST);
+	}
+
+	/* DU and TE carry an RFC 4884 length in byte 4 (64-bit words). */
+	tern_err_split(&e, (const u8 *)(ih6 + 1),
+		       skb->len - p->l3len - sizeof(*ih6),
+		       ih6->icmp6_type == ICMPV6_DEST_UNREACH ||
+		       ih6->icmp6_type == ICMPV6_TIME_EXCEED ?
+		       ((const u8 *)ih6)[4] : 0, 8);
+	room = TERN_ICMP4_ERR_MAX - sizeof(*iph) - sizeof(*ih);
+	out = tern_err_alloc(dst, TERN_ICMP4_ERR_MAX);
+	if (!out) {
+		dst_release(dst);
+		return tern_drop(inst, TERN_STAT_DROP_NOMEM);
+	}
+	skb_reset_network_header(out);
+	iph = skb_put(out, sizeof(*iph));
+	ih = skb_put(out, sizeof(*ih));
+	n = tern_inner_6to4(inst, cfg, e.quote, e.quote_len, (u8 *)(ih + 1),
+			    room);
+	if (n < 0) {
+		kfree_skb(out);
+		dst_release(dst);
+		return tern_drop(inst, TERN_STAT_DROP_ICMP_INNER);
+	}
+	qlen = n;
+	padded = type == ICMP_DEST_UNREACH || type == ICMP_TIME_EXCEEDED ?
+		 tern_err_pad((u8 *)(ih + 1), qlen, 4, &e, room) : 0;
+	msglen = sizeof(*ih) + (padded ? padded + e.ext_len : qlen);
+	skb_put(out, msglen - sizeof(*ih));
+
+	memset(ih, 0, sizeof(*ih));
+	ih->type = type;
+	ih->code = code;
+	if (type == ICMP_DEST_UNREACH && code == ICMP_FRAG_NEEDED)
+		ih->un.frag.mtu = htons(tern_icmp_mtu_6to4(ntohl(ih6->icmp6_mtu),
+							   dst_mtu(dst),
+							   skb->dev->mtu));
+	else if (type == ICMP_PARAMETERPROB)
+		((u8 *)ih)[4] = ptr;
+	if (padded)
+		((u8 *)ih)[5] = padded / 4;
+	ih->checksum = ip_compute_csum(ih, msglen);
+
+	iph->version = 4;
+	iph->ihl = 5;
+	iph->tos = tos;
+	iph->tot_len = htons(sizeof(*iph) + msglen);
+	iph->frag_off = 0;
+	iph->ttl = ip6->hop_limit - 1;
+	iph->protocol = IPPROTO_ICMP;
+	iph->saddr = saddr;
+	iph->daddr = daddr;
+	iph->id = tern_ipid_next(saddr, daddr, IPPROTO_ICMP);
+	ip_send_check(iph);
+
+	out->protocol = htons(ETH_P_IP);
+	out->mark = skb->mark;
+	out->priority = skb->priority;
+	skb_set_transport_header(out, sizeof(*iph));
+	consume_skb(skb);
+	tern_output(inst->net, out, dst);
+	return tern_stolen(inst, TERN_STAT_XLAT_ICMP_ERR_64);
+}

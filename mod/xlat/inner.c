@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The packet quoted in an ICMP error: its IP header is translated like any
+ * header (with the declared lengths, not the quoted ones), its addresses
+ * mapped, its transport checksum updated when the quote holds the field,
+ * and the rest copied. Quotes are often truncated; nothing past @in_len is
+ * read.
+ */
+
+#include <linux/icmp.h>
+#include <linux/icmpv6.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/tcp.h>
+#include <linux/udp.h>
+#include <net/dsfield.h>
+#include <net/ip.h>
+#include <net/ipv6.h>
+#include "xlat/csum.h"
+#include "xlat/icmp.h"
+#include "xlat/inner.h"
+#include "xlat/ipid.h"
+#include "siit/mapping.h"
+#include "xlat/xlat.h"
+
+#define TERN_INNER_MAX_EXTHDRS 8
+
+/*
+ * Fixes the transport header copied to @l4 (@len bytes present) for new
+ * addresses (@diff: the change of the pseudo-header sum). ICMP echo also
+ * gets its type mapped: @icmp_pseudo is the ICMPv6 pseudo-header sum,
+ * added (4 -> 6) or removed (6 -> 4). Returns -1 for an inner ICMP
+ * message that is not an echo (an error about an error, or worse).
+ */
+static int tern_inner_l4(u8 proto, u8 *l4, unsigned int len, __wsum diff,
+			 __wsum icmp_pseudo, bool to6)
+{
+	u8 type;
+
+	switch (proto) {
+	case IPPROTO_TCP:
+		if (len >= offsetof(struct tcphdr, check) + 2)
+			csum_replace_by_diff(&((struct tcphdr *)l4)->check,
+					     diff);
+		return 0;
+	case IPPROTO_UDP:
+		if (len >= sizeof(struct udphdr) &&
+		    ((struct udphdr *)l4)->check) {
+			struct udphdr *uh = (struct udphdr *)l4;
+
+			csum_replace_by_diff(&uh->check, diff);
+			if (!uh->check)
+				uh->check = CSUM_MANGLED_0;
+		}
+		return 0;
+	case IPPROTO_ICMP:
+	case IPPROTO_ICMPV6:
+		if (len < 1)
+			return -1;
+		if (to6 ? tern_icmp4_classify(l4[0], &type) != TERN_ICMP_ECHO :
+			  tern_icmp6_classify(l4[0], &type) != TERN_ICMP_ECHO)
+			return -1;
+		if (len >= 4)
+			tern_csum_icmp((__sum16 *)(l4 + 2), l4, type,
+				       icmp_pseudo, to6);
+		else
+			l4[0] = type;
+		return 0;
+	}
+	return 0;
+}
+
+int tern_inner_4to6(const struct tern_instance *inst,
+		    const struct tern_config *cfg, const u8 *in,
+		    unsigned int in_len, u8 *out, unsigned int out_size,
+		    u32 *tot_len)
+{
+	const struct iphdr *iph = (const struct iphdr *)in;
+	struct ipv6hdr *ip6 = (struct ipv6hdr *)out;
+	unsigned int ihl, hlen, body, ulen;
+	u16 fo;
+	bool frag;
+	u8 proto;
+
+	if (in_len < sizeof(*iph) || iph->version != 4 || iph->ihl < 5)
+		return -1;
+	ihl = iph->ihl * 4;
+	*tot_len = ntohs(iph->tot_len);
+	if (ihl > in_len || *tot_len < ihl)
+		return -1;
+	fo = ntohs(iph->frag_off);
+	frag = fo & (IP_MF | IP_OFFSET);
+	hlen = sizeof(*ip6) + (frag ? sizeof(struct frag_hdr) : 0);
+	if (out_size < hlen)
+		return -1;
+	proto = iph->protocol == IPPROTO_ICMP ? IPPROTO_ICMPV6 : iph->protocol;
+	ulen = *tot_len - ihl;
+
+	ip6_flow_hdr(ip6, cfg->zeroize_tc ? 0 : iph->tos, 0);
+	ip6->payload_len = htons(ulen + hlen - sizeof(*ip6));
+	ip6->nexthdr = frag ? NEXTHDR_FRAGMENT : proto;
+	ip6->hop_limit = iph->ttl;
+	if (tern_map_4to6(inst, cfg, iph->saddr, &ip6->saddr) == TERN_VIA_NONE ||
+	    tern_map_4to6(inst, cfg, iph->daddr, &ip6->daddr) == TERN_VIA_NONE)
+		return -1;
+	if (frag) {
+		struct frag_hdr *fh = (struct frag_hdr *)(ip6 + 1);
+
+		fh->nexthdr = proto;
+		fh->reserved = 0;
+		fh->frag_off = htons((fo & IP_OFFSET) << 3 |
+				     (fo & IP_MF ? IP6_MF : 0));
+		fh->identification = htonl(ntohs(iph->id));
+	}
+
+	body = min(in_len - ihl, out_size - hlen);
+	memcpy(out + hlen, in + ihl, body);
+	if (!(fo & IP_OFFSET) &&
+	    tern_inner_l4(iph->protocol, out + hlen, body,
+			  tern_csum_diff(&iph->saddr, 8, &ip6->saddr, 32),
+			  tern_csum_pseudo6(&ip6->saddr, &ip6->daddr, ulen,
+					    IPPROTO_ICMPV6), true))
+		return -1;
+	return hlen + body;
+}
+
+/* Walks the inner IPv6 extension headers; returns the upper-layer offset. */
+static int tern_inner6_walk(const u8 *in, unsigned int in_len, u8 *proto,
+			    const struct frag_hdr **fh)
+{
+	unsigned int off = sizeof(struct ipv6hdr);
+	u8 nexthdr = ((const struct ipv6hdr *)in)->nexthdr;
+	int i;
+
+	*fh = NULL;
+	for (i = 0; i <= TERN_INNER_MAX_EXTHDRS; i++) {
+		switch (nexthdr) {
+		case NEXTHDR_HOP:
+		case NEXTHDR_ROUTING:
+		case NEXTHDR_DEST:
+			if (off + 8 > in_len)
+				return -1;
+			nexthdr = in[off];
+			off += ipv6_optlen((const struct ipv6_opt_hdr *)(in + off));
+			break;
+		case NEXTHDR_FRAGMENT:
+			if (off + sizeof(**fh) > in_len || *fh)
+				return -1;
+			*fh = (const struct frag_hdr *)(in + off);
+			nexthdr = in[off];
+			off += sizeof(**fh);
+			break;
+		default:
+			if (off > in_len)
+				return -1;
+			*proto = nexthdr;
+			return off;
+		}
+	}
+	return -1;
+}
+
+int tern_inner_6to4(const struct tern_instance *inst,
+		    const struct tern_config *cfg, const u8 *in,
+		    unsigned int in_len, u8 *out, unsigned int out_size)
+{
+	const struct ipv6hdr *ip6 = (const struct ipv6hdr *)in;
+	struct iphdr *iph = (struct iphdr *)out;
+	const struct frag_hdr *fh;
+	unsigned int body, ulen;
+	int off;
+	u8 proto;
+
+	if (in_len < sizeof(*ip6) || ip6->version != 6 ||
+	    out_size < sizeof(*iph))
+		return -1;
+	off = tern_inner6_walk(in, in_len, &proto, &fh);
+	if (off < 0 || sizeof(*ip6) + ntohs(ip6->payload_len) < off)
+		return -1;
+	ulen = sizeof(*ip6) + ntohs(ip6->payload_len) - off;
+	if (ulen + sizeof(*iph) > IP_MAX_MTU)
+		return -1;
+
+	iph->version = 4;
+	iph->ihl = 5;
+	iph->tos = cfg->override_tos ? cfg->tos : ipv6_get_dsfield(ip6);
+	iph->tot_len = htons(ulen + sizeof(*iph));
+	if (fh) {
+		u16 fo = ntohs(fh->frag_off);
+
+		iph->id = htons(ntohl(fh->identification) & 0xffff);
+		iph->frag_off = htons(fo >> 3 | (fo & IP6_MF ? IP_MF : 0));
+	}
+	iph->ttl = ip6->hop_limit;
+	iph->protocol = proto == IPPROTO_ICMPV6 ? IPPROTO_ICMP : proto;
+	if (tern_map_6to4(inst, cfg, &ip6->saddr, &iph->saddr) == TERN_VIA_NONE ||
+	    tern_map_6to4(inst, cfg, &ip6->daddr, &iph->daddr) == TERN_VIA_NONE)
+		return -1;
+	/*
+	 * RFC 7915 5.3: translated like a normal packet (5.1), so by its
+	 * declared size: DF only above 1260 bytes, else an Identification.
+	 */
+	if (!fh && ulen + sizeof(*iph) > TERN_DF_THRESHOLD) {
+		iph->id = 0;
+		iph->frag_off = htons(IP_DF);
+	} else if (!fh) {
+		iph->id = tern_ipid_next(iph->saddr, iph->daddr, iph->protocol);
+		iph->frag_off = 0;
+	}
+	ip_send_check(iph);
+
+	body = min(in_len - off, out_size - (unsigned int)sizeof(*iph));
+	memcpy(out + sizeof(*iph), in + off, body);
+	if (!(fh && (fh->frag_off & htons(IP6_OFFSET))) &&
+	    tern_inner_l4(proto, out + sizeof(*iph), body,
+			  tern_csum_diff(&ip6->saddr, 32, &iph->saddr, 8),
+			  tern_csum_pseudo6(&ip6->saddr, &ip6->daddr, ulen,
+					    IPPROTO_ICMPV6), false))
+		return -1;
+	return sizeof(*iph) + body;
+}

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Packet parsing: finds the upper-layer header behind the IPv6 extension
+ * headers or the IPv4 header and makes sure the bytes translation touches
+ * are present. Parsers return 0 or the TERN_STAT_* reason for a drop.
+ */
+
+#include <linux/icmp.h>
+#include <linux/icmpv6.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/tcp.h>
+#include <linux/udp.h>
+#include <net/ip.h>
+#include <net/ip6_checksum.h>
+#include <net/ipv6.h>
+#include "xlat/packet.h"
+
+#define TERN_MAX_EXTHDRS 8
+
+static unsigned int tern_l4len(u8 proto)
+{
+	switch (proto) {
+	case IPPROTO_TCP:
+		return sizeof(struct tcphdr);
+	case IPPROTO_UDP:
+		return sizeof(struct udphdr);
+	case IPPROTO_ICMP:
+	case IPPROTO_ICMPV6:
+		return 8;
+	default:
+		return 0;
+	}
+}
+
+int tern_parse6(struct sk_buff *skb, struct tern_pkt *p)
+{
+	unsigned int off = sizeof(struct ipv6hdr);
+	u8 nexthdr;
+	int i;
+
+	if (!pskb_may_pull(skb, sizeof(struct ipv6hdr)))
+		return TERN_STAT_DROP_TRUNCATED;
+	nexthdr = ipv6_hdr(skb)->nexthdr;
+	p->rthdr_segleft_pos = -1;
+	p->frag6 = -1;
+	p->fragment = false;
+	p->nonfirst = false;
+
+	for (i = 0; ; i++) {
+		u8 buf[4];
+		const u8 *h;
+
+		switch (nexthdr) {
+		case NEXTHDR_HOP:
+		case NEXTHDR_ROUTING:
+		case NEXTHDR_DEST:
+			break;
+		case NEXTHDR_FRAGMENT:
+			if (p->frag6 >= 0)
+				return TERN_STAT_DROP_FRAGMENT;
+			break;
+		default:
+			goto upper;
+		}
+		if (i == TERN_MAX_EXTHDRS)
+			return TERN_STAT_DROP_EXTHDR;
+		h = skb_header_pointer(skb, off, sizeof(buf), buf);
+		if (!h)
+			return TERN_STAT_DROP_TRUNCATED;
+		/* Hop-by-Hop is only allowed right after the fixed header. */
+		if (nexthdr == NEXTHDR_HOP && off != sizeof(struct ipv6hdr))
+			return TERN_STAT_DROP_EXTHDR;
+		if (nexthdr == NEXTHDR_ROUTING && h[3]) {
+			p->rthdr_segleft_pos = off + 3;
+			return TERN_STAT_DROP_ROUTING_HDR;
+		}
+		if (nexthdr == NEXTHDR_FRAGMENT) {
+			__be16 fo = *(const __be16 *)(h + 2);
+
+			p->frag6 = off;
+			p->nonfirst = !!(fo & htons(IP6_OFFSET));
+			p->fragment = !!(fo & htons(IP6_OFFSET | IP6_MF));
+			off += sizeof(struct frag_hdr);
+			/* Headers after it are in the fragmentable part. */
+			if (p->fragment && ipv6_ext_hdr(h[0]) &&
+			    h[0] != NEXTHDR_NONE)
+				return TERN_STAT_DROP_FRAGMENT;
+		} else {
+			off += ipv6_optlen((const struct ipv6_opt_hdr *)h);
+		}
+		nexthdr = h[0];
+	}
+
+upper:
+	if (off > skb->len)
+		return TERN_STAT_DROP_TRUNCATED;
+	p->l3len = off;
+	p->proto = nexthdr;
+	p->l4len = p->nonfirst ? 0 : tern_l4len(nexthdr);
+	if (!pskb_may_pull(skb, off + p->l4len))
+		return TERN_STAT_DROP_TRUNCATED;
+	return 0;
+}
+
+int tern_parse4(struct sk_buff *skb, struct tern_pkt *p)
+{
+	const struct iphdr *iph = ip_hdr(skb);
+
+	p->l3len = iph->ihl * 4;
+	p->proto = iph->protocol;
+	p->rthdr_segleft_pos = -1;
+	p->frag6 = -1;
+	p->fragment = ip_is_fragment(iph);
+	p->nonfirst = !!(iph->frag_off & htons(IP_OFFSET));
+	/* Only the first fragment carries the transport header. */
+	p->l4len = p->nonfirst ? 0 : tern_l4len(p->proto);
+	if (!pskb_may_pull(skb, p->l3len + p->l4len))
+		return TERN_STAT_DROP_TRUNCATED;
+	return 0;
+}
+
+/*
+ * RFC 7915 4.1: an unexpired Loose or Strict Source Route option means the
+ * packet must not be translated.
+ */
+bool tern_ipv4_has_srcroute(const struct sk_buff *skb)
+{
+	const struct iphdr *iph = ip_hdr(skb);
+	const u8 *opt = (const u8 *)(iph + 1);
+	unsigned int len = iph->ihl * 4 - sizeof(*iph);
+	unsigned int i = 0;
+
+	while (i < len) {
+		u8 type = opt[i];
+		u8 olen;
+
+		if (type == IPOPT_END)
+			break;
+		if (type == IPOPT_NOOP) {
+			i++;
+			continue;
+		}
+		if (i + 1 >= len)
+			break;
+		olen = opt[i + 1];
+		if (olen < 2 || i + olen > len)
+			break;
+		/* Pointer (1-based) not past the option: route not expired. */
+		if ((type == IPOPT_LSRR || type == IPOPT_SSRR) && olen >= 3 &&
+		    opt[i + 2] <= olen)
+			return true;
+		i += olen;
+	}
+	return false;
+}
+
+/*
+ * Whether the ICMP or ICMPv6 message at @off (to the end of @skb) has a
+ * right checksum. What the stack or the device vouched for is trusted
+ * (CHECKSUM_UNNECESSARY, or CHECKSUM_PARTIAL: to be computed on output);
+ * a CHECKSUM_COMPLETE sum spares reading the message, and where it
+ * disagrees the message is summed again, as the stack does.
+ */
+bool tern_icmp_csum_ok(struct sk_buff *skb, unsigned int off)
+{
+	bool v6 = ipv6_hdr(skb)->version == 6;
+	unsigned int len = skb->len - off;
+	__wsum sum;
+
+	if (skb_csum_unnecessary(skb))
+		return true;
+	if (skb->ip_summed == CHECKSUM_COMPLETE) {
+		/* skb->csum covers the packet from its network header. */
+		sum = csum_sub(skb->csum, skb_checksum(skb, 0, off, 0));
+		if (v6 ? !csum_ipv6_magic(&ipv6_hdr(skb)->saddr,
+					  &ipv6_hdr(skb)->daddr, len,
+					  IPPROTO_ICMPV6, sum) :
+			 !csum_fold(sum))
+			return true;
+	}
+	sum = skb_checksum(skb, off, len, 0);
+	if (v6)
+		return !csum_ipv6_magic(&ipv6_hdr(skb)->saddr,
+					&ipv6_hdr(skb)->daddr, len,
+					IPPROTO_ICMPV6, sum);
+	return !csum_fold(sum);
+}

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * IPv4 -> IPv6 (RFC 7915 section 4), in place: the IPv4 header is replaced
+ * by an IPv6 header in the same buffer (headroom grown when needed), and
+ * the transport checksum is updated incrementally.
+ */
+
+#include <linux/icmp.h>
+#include <linux/icmpv6.h>
+#include <linux/inetdevice.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <net/ip.h>
+#include <net/ip6_checksum.h>
+#include <net/ipv6.h>
+#include <net/netfilter/nf_conntrack.h>
+#include "core/compat.h"
+#include "xlat/csum.h"
+#include "xlat/frag.h"
+#include "xlat/icmp.h"
+#include "xlat/icmp_err.h"
+#include "siit/mapping.h"
+#include "xlat/packet.h"
+#include "xlat/route.h"
+#include "xlat/xlat.h"
+
+/* An unfragmented ICMPv4 error (its type byte read, not pulled). */
+static bool tern_is_icmp4_error(const struct sk_buff *skb,
+				const struct iphdr *iph)
+{
+	u8 buf, type6;
+	const u8 *type;
+
+	if (iph->protocol != IPPROTO_ICMP || ip_is_fragment(iph))
+		return false;
+	type = skb_header_pointer(skb, iph->ihl * 4, 1, &buf);
+	return type && tern_icmp4_classify(*type, &type6) == TERN_ICMP_ERROR;
+}
+
+/* Destination checks and mapping; returns 0 to go on or sets a verdict. */
+static int tern_4to6_daddr(struct tern_instance *inst,
+			   const struct tern_config *cfg,
+			   const struct sk_buff *skb,
+			   const struct iphdr *iph, struct in6_addr *daddr,
+			   int *dvia, unsigned int *verdict)
+{
+	/*
+	 * RFC 7915 4.1: an illegal source is dropped, but for an ICMPv4 error,
+	 * translated for troubleshooting (with an RFC 6791 source).
+	 */
+	if (tern_addr4_never_translated(iph->daddr) ||
+	    (tern_addr4_never_translated(iph->saddr) &&
+	     !tern_is_icmp4_error(skb, iph))) {
+		*verdict = tern_pass(inst, TERN_STAT_PASS_SPECIAL4);
+		return -1;
+	}
+	*dvia = tern_map_4to6(inst, cfg, iph->daddr, daddr);
+	if (*dvia == TERN_VIA_NONE) {
+		*verdict = tern_pass(inst, TERN_STAT_PASS_NO_MAPPING);
+		return -1;
+	}
+	if (__ip_dev_find(inst->net, iph->daddr, false)) {
+		*verdict = tern_pass(inst, TERN_STAT_PASS_LOCAL);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Source mapping, and the Well-Known Prefix rule for both addresses.
+ * Returns TERN_VIA_NONE with *@why set if the packet cannot be translated.
+ */
+int tern_4to6_saddr(const struct tern_instance *inst,
+		    const struct tern_config *cfg, __be32 saddr, __be32 daddr,
+		    int dvia, struct in6_addr *a6, int *why)
+{
+	int svia = tern_map_4to6(inst, cfg, saddr, a6);
+
+	*why = TERN_STAT_DROP_SRC_UNTRANSLATABLE;
+	if (svia == TERN_VIA_NONE)
+		return svia;
+	if (cfg->strict_wkp && tern_prefix6_is_wkp(&cfg->pool6) &&
+	    ((svia == TERN_VIA_POOL6 && tern_addr4_is_nonglobal(saddr)) ||
+	     (dvia == TERN_VIA_POOL6 && tern_addr4_is_nonglobal(daddr)))) {
+		*why = TERN_STAT_DROP_WKP_NONGLOBAL;
+		return TERN_VIA_NONE;
+	}
+	return svia;
+}
+
+static void tern_gso_4to6(struct sk_buff *skb)
+{
+	struct skb_shared_info *si = skb_shinfo(skb);
+
+	if (si->gso_type & SKB_GSO_TCPV4) {
+		si->gso_type &= ~(SKB_GSO_TCPV4 | SKB_GSO_TCP_FIXEDID);
+		si->gso_type |= SKB_GSO_TCPV6;
+	}
+}
+
+/* Checks of the transport header; returns 0 or the reason for a drop. */
+static int tern_4to6_l4_check(const struct tern_config *cfg,
+			      struct sk_buff *skb,
+			      const struct tern_pkt *p, u8 *type6, bool *amend)
+{
+	const void *l4 = skb->data + p->l3len;
+
+	*amend = false;
+	if (p->proto == IPPROTO_ICMP) {
+		int why;
+
+		if (p->fragment)
+			return TERN_STAT_DROP_ICMP_FRAGMENT;
+		why = tern_icmp_drop_reason(tern_icmp4_classify(*(u8 *)l4,
+								type6));
+		if (why)
+			return why;
+		/* Never make a corrupt message valid (nor answer it). */
+		if (!tern_icmp_csum_ok(skb, p->l3len))
+			return TERN_STAT_DROP_BAD_CSUM;
+		return 0;
+	}
+	/*
+	 * RFC 7915 4.5: IPv6 needs a UDP checksum. Computing it means reading
+	 * the whole datagram: only for unfragmented ones, and only when asked.
+	 */
+	if (p->proto == IPPROTO_UDP && !p->nonfirst &&
+	    !((struct udphdr *)l4)->check &&
+	    skb->ip_summed != CHECKSUM_PARTIAL) {
+		if (!cfg->amend_udp_csum0 || p->fragment)
+			return TERN_STAT_DROP_UDP_CSUM0;
+		*amend = true;
+	}
+	return 0;
+}
+
+/* The transport checksum, for the new pseudo-header. */
+static void tern_4to6_csum(struct sk_buff *skb, const struct tern_pkt *p,
+			   const struct iphdr *ip4, const struct in6_addr *a6,
+			   u8 type6, bool amend)
+{
+	unsigned int len = skb->len - p->l3len;
+	void *l4 = skb->data + p->l3len;
+
+	if (p->nonfirst)
+		return;
+	if (p->proto == IPPROTO_ICMP) {
+		struct icmphdr *ih = l4;
+
+		tern_csum_icmp(&ih->checksum, (u8 *)ih, type6,
+			       tern_csum_pseudo6(&a6[0], &a6[1], len,
+						 IPPROTO_ICMPV6), true);
+	} else if (amend) {
+		struct udphdr *uh = l4;
+
+		uh->check = csum_ipv6_magic(&a6[0], &a6[1], len, IPPROTO_UDP,
+					    skb_checksum(skb, p->l3len, len, 0));
+		if (!uh->check)
+			uh->check = CSUM_MANGLED_0;
+	} else {
+		tern_csum_l4_pseudo(skb, p->proto, l4,
+				    tern_csum_diff(&ip4->saddr, 8, a6, 32));
+	}
+}
+
+/* Writes the IPv6 header (and Fragment header) over the IPv4 one. */
+static void tern_4to6_header(struct sk_buff *skb, const struct tern_config *cfg,
+			     const struct iphdr *ip4, const struct tern_pkt *p,
+			     const struct in6_addr *a6, u8 proto)
+{
+	unsigned int hlen = sizeof(struct ipv6hdr) +
+			    (p->fragment ? sizeof(struct frag_hdr) : 0);
+	int hdiff = (int)hlen - (int)p->l3len;
+	struct ipv6hdr *ip6h;
+
+	if (hdiff >= 0)
+		skb_push(skb, hdiff);
+	else
+		skb_pull(skb, -hdiff);
+	skb_reset_network_header(skb);
+	skb_set_transport_header(skb, hlen);
+	ip6h = ipv6_hdr(skb);
+	ip6_flow_hdr(ip6h, cfg->zeroize_tc ? 0 : ip4->tos, 0);
+	ip6h->payload_len = htons(skb->len - sizeof(*ip6h));
+	ip6h->nexthdr = proto;
+	ip6h->hop_limit = ip4->ttl - 1;
+	ip6h->saddr = a6[0];
+	ip6h->daddr = a6[1];
+	if (p->fragment) {
+		struct frag_hdr *fh = (struct frag_hdr *)(ip6h + 1);
+		u16 fo = ntohs(ip4->frag_off);
+
+		ip6h->nexthdr = NEXTHDR_FRAGMENT;
+		fh->nexthdr = proto;
+		fh->reserved = 0;
+		fh->frag_off = htons((fo & IP_OFFSET) << 3 |
+				     (fo & IP_MF ? IP6_MF : 0));
+		fh->identification = htonl(ntohs(ip4->id));
+	}
+}
+
+unsigned int tern_xlat_4to6(struct tern_instance *inst, struct sk_buff *skb)
+{
+	const struct tern_config *cfg = tern_instance_config(inst);
+	struct in6_addr a6[2];	/* saddr, daddr */
+	struct dst_entry *dst;
+	struct iphdr ip4;
+	struct tern_pkt p;
+	unsigned int len6, mtu, verdict, limit;
+	u8 proto, type6 = 0;
+	int hdiff, why, dvia;
+	bool df, amend, gso_frag, fixedid;
+
+	if (!cfg->enabled)
+		return tern_pass(inst, TERN_STAT_PASS_DISABLED);
+	if (skb->pkt_type != PACKET_HOST)
+		return tern_pass(inst, TERN_STAT_PASS_OTHERHOST);
+	ip4 = *ip_hdr(skb);
+	if (tern_4to6_daddr(inst, cfg, skb, &ip4, &a6[1], &dvia, &verdict))
+		return verdict;
+
+	why = tern_parse4(skb, &p);
+	if (why)
+		return tern_drop(inst, why);
+	/* RFC 7915 4.2: IGMP is single-hop; silently dropped. */
+	if (p.proto == IPPROTO_IGMP)
+		return tern_drop(inst, TERN_STAT_DROP_IGMP);
+	if (p.proto == IPPROTO_ICMP && !p.fragment &&
+	    tern_icmp4_classify(skb->data[p.l3len], &type6) == TERN_ICMP_ERROR)
+		return tern_icmp_err_4to6(inst, cfg, skb, &p, &a6[1], dvia);
+	if (tern_4to6_saddr(inst, cfg, ip4.saddr, ip4.daddr, dvia, &a6[0],
+			    &why) == TERN_VIA_NONE)
+		return tern_refuse4(inst, cfg, skb, why);
+	/* What will not be translated is never answered with Time Exceeded. */
+	why = tern_4to6_l4_check(cfg, skb, &p, &type6, &amend);
+	if (why == TERN_STAT_DROP_UDP_CSUM0)
+		return tern_refuse4(inst, cfg, skb, why);
+	if (why)
+		return tern_drop(inst, why);
+	if (ip4.ttl <= 1) {
+		tern_icmp4_error(skb, ICMP_TIME_EXCEEDED, ICMP_EXC_TTL, 0);
+		return tern_drop(inst, TERN_STAT_DROP_TTL);
+	}
+	if (p.l3len > sizeof(ip4) && tern_ipv4_has_srcroute(skb)) {
+		tern_icmp4_error(skb, ICMP_DEST_UNREACH, ICMP_SR_FAILED, 0);
+		return tern_drop(inst, TERN_STAT_DROP_SRCROUTE);
+	}
+	proto = p.proto == IPPROTO_ICMP ? IPPROTO_ICMPV6 : p.proto;
+	if (skb_is_gso(skb) && (skb_shinfo(skb)->gso_type & ~TERN_GSO_OK))
+		return tern_drop(inst, TERN_STAT_DROP_OUTPUT);
+
+	dst = tern_route6(inst->net, skb, &a6[0], &a6[1], proto);
+	if (!dst) {
+		tern_icmp4_error(skb, ICMP_DEST_UNREACH, ICMP_HOST_UNREACH, 0);
+		return tern_drop(inst, TERN_STAT_DROP_NO_ROUTE);
+	}
+	if (tern_dst_local(dst)) {
+		dst_release(dst);
+		return tern_drop(inst, TERN_STAT_DROP_TO_SELF);
+	}
+
+	/* RFC 7915 4.1: fragments and DF=0 packets may be fragmented. */
+	df = (ip4.frag_off & htons(IP_DF)) && !p.fragment;
+	len6 = skb->len - p.l3len + sizeof(struct ipv6hdr) +
+	       (p.fragment ? sizeof(struct frag_hdr) : 0);
+	mtu = dst_mtu(dst);
+	skb_set_transport_header(skb, p.l3len);
+	if (df && len6 > mtu &&
+	    !(skb_is_gso(skb) &&
+	      skb_gso_validate_network_len(skb, mtu + p.l3len -
+					   sizeof(struct ipv6hdr)))) {
+		dst_release(dst);
+		tern_icmp4_error(skb, ICMP_DEST_UNREACH, ICMP_FRAG_NEEDED,
+				 htonl(mtu - 20));
+		return tern_drop(inst, TERN_STAT_DROP_TOO_BIG);
+	}
+	limit = min(cfg->lowest_ipv6_mtu, mtu);
+	/* A DF=0 super-packet whose segments will need fragmenting. */
+	gso_frag = !df && skb_is_gso(skb) &&
+		   !skb_gso_validate_network_len(skb, limit + p.l3len -
+						 sizeof(struct ipv6hdr));
+	fixedid = skb_is_gso(skb) &&
+		  (skb_shinfo(skb)->gso_type & SKB_GSO_TCP_FIXEDID);
+	if (gso_frag && skb->ip_summed != CHECKSUM_PARTIAL) {
+		/* GRO leaves CHECKSUM_PARTIAL; segmenting wants it. */
+		dst_release(dst);
+		return tern_drop(inst, TERN_STAT_DROP_OUTPUT);
+	}
+
+	/* From here on the packet is modified: no way back to NF_ACCEPT. */
+	hdiff = (int)len6 - (int)skb->len;
+	/*
+	 * The shared info (gso_type, written below) is shared by clones:
+	 * a GSO packet that is a clone gets its own first.
+	 */
+	if ((skb_is_gso(skb) && skb_unclone(skb, GFP_ATOMIC)) ||
+	    skb_ensure_writable(skb, p.l3len + p.l4len) ||
+	    (hdiff > 0 && skb_cow_head(skb, hdiff)) ||
+	    (proto == IPPROTO_ICMPV6 && skb->ip_summed == CHECKSUM_PARTIAL &&
+	     skb_checksum_help(skb))) {
+		dst_release(dst);
+		return tern_drop(inst, TERN_STAT_DROP_NOMEM);
+	}
+	skb_forward_csum(skb);
+	tern_4to6_csum(skb, &p, &ip4, a6, type6, amend);
+	tern_4to6_header(skb, cfg, &ip4, &p, a6, proto);
+
+	skb->protocol = htons(ETH_P_IPV6);
+	if (skb_is_gso(skb))
+		tern_gso_4to6(skb);
+	memset(IP6CB(skb), 0, sizeof(*IP6CB(skb)));
+	nf_reset_ct(skb);
+	skb_clear_tstamp(skb);
+	if (gso_frag) {
+		if (tern_frag6_gso_output(inst->net, skb, dst, limit,
+					  ntohs(ip4.id), fixedid))
+			return tern_stolen(inst, TERN_STAT_DROP_OUTPUT);
+		return tern_stolen(inst, TERN_STAT_XLAT_46);
+	}
+	if (!df && !skb_is_gso(skb) && skb->len > limit) {
+		tern_frag6_output(inst->net, skb, dst, limit,
+				  htonl(ntohs(ip4.id)));
+		return tern_stolen(inst, TERN_STAT_XLAT_46);
+	}
+	tern_output(inst->net, skb, dst);
+	return tern_stolen(inst, TERN_STAT_XLAT_46);
+}

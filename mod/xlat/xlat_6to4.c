@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * IPv6 -> IPv4 (RFC 7915 section 5), in place: the IPv6 header and its
+ * extension headers are replaced by an IPv4 header in the same buffer,
+ * and the transport checksum is updated incrementally.
+ */
+
+#include <linux/icmp.h>
+#include <linux/icmpv6.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/tcp.h>
+#include <linux/udp.h>
+#include <net/addrconf.h>
+#include <net/dsfield.h>
+#include <net/ip.h>
+#include <net/ipv6.h>
+#include <net/netfilter/nf_conntrack.h>
+#include "core/compat.h"
+#include "xlat/csum.h"
+#include "siit/hairpin.h"
+#include "xlat/icmp.h"
+#include "xlat/icmp_err.h"
+#include "xlat/ipid.h"
+#include "siit/mapping.h"
+#include "xlat/packet.h"
+#include "xlat/route.h"
+#include "xlat/xlat.h"
+
+/* Destination checks and mapping; returns 0 to go on or sets a verdict. */
+static int tern_6to4_daddr(struct tern_instance *inst,
+			   const struct tern_config *cfg,
+			   const struct ipv6hdr *ip6, __be32 *daddr, int *dvia,
+			   unsigned int *verdict)
+{
+	*dvia = tern_map_6to4(inst, cfg, &ip6->daddr, daddr);
+	if (*dvia == TERN_VIA_NONE) {
+		*verdict = tern_pass(inst, TERN_STAT_PASS_NO_MAPPING);
+		return -1;
+	}
+	if (ipv6_chk_addr(inst->net, &ip6->daddr, NULL, 0)) {
+		*verdict = tern_pass(inst, TERN_STAT_PASS_LOCAL);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Source mapping and the checks on both IPv4 addresses. Returns
+ * TERN_VIA_NONE with *@why set if the packet cannot be translated.
+ */
+int tern_6to4_saddr(const struct tern_instance *inst,
+		    const struct tern_config *cfg, const struct in6_addr *saddr,
+		    __be32 daddr, int dvia, __be32 *a4, int *why)
+{
+	int svia = tern_map_6to4(inst, cfg, saddr, a4);
+
+	*why = TERN_STAT_DROP_SRC_UNTRANSLATABLE;
+	if (svia == TERN_VIA_NONE)
+		return svia;
+	if (tern_addr4_never_translated(*a4) ||
+	    tern_addr4_never_translated(daddr)) {
+		*why = TERN_STAT_DROP_SPECIAL4;
+		return TERN_VIA_NONE;
+	}
+	if (cfg->strict_wkp && tern_prefix6_is_wkp(&cfg->pool6) &&
+	    ((svia == TERN_VIA_POOL6 && tern_addr4_is_nonglobal(*a4)) ||
+	     (dvia == TERN_VIA_POOL6 && tern_addr4_is_nonglobal(daddr)))) {
+		*why = TERN_STAT_DROP_WKP_NONGLOBAL;
+		return TERN_VIA_NONE;
+	}
+	return svia;
+}
+
+/*
+ * A header chain Tern does not translate (an extension header after the
+ * Fragment header, two Fragment headers, too many headers): a policy
+ * drop, answered like the others (RFC 7915 5.1.1, 5.4), unless the packet
+ * is an ICMPv6 message.
+ */
+static bool tern_6to4_chain_refused(const struct sk_buff *skb, int why)
+{
+	u8 nexthdr = ipv6_hdr(skb)->nexthdr;
+	__be16 frag_off;
+
+	if (why != TERN_STAT_DROP_FRAGMENT && why != TERN_STAT_DROP_EXTHDR)
+		return false;
+	return ipv6_skip_exthdr(skb, sizeof(struct ipv6hdr), &nexthdr,
+				&frag_off) < 0 || nexthdr != IPPROTO_ICMPV6;
+}
+
+static void tern_gso_6to4(struct sk_buff *skb)
+{
+	struct skb_shared_info *si = skb_shinfo(skb);
+
+	if (si->gso_type & SKB_GSO_TCPV6) {
+		si->gso_type &= ~SKB_GSO_TCPV6;
+		si->gso_type |= SKB_GSO_TCPV4;
+	}
+}
+
+/* The transport checksum, for the new pseudo-header. */
+static void tern_6to4_csum(struct sk_buff *skb, const struct tern_pkt *p,
+			   const struct ipv6hdr *ip6, const __be32 *addrs,
+			   u8 type4)
+{
+	void *l4 = skb->data + p->l3len;
+
+	if (p->nonfirst)
+		return;
+	if (p->proto == IPPROTO_ICMPV6) {
+		struct icmp6hdr *ih = l4;
+
+		tern_csum_icmp(&ih->icmp6_cksum, (u8 *)ih, type4,
+			       tern_csum_pseudo6(&ip6->saddr, &ip6->daddr,
+						 skb->len - p->l3len,
+						 IPPROTO_ICMPV6), false);
+	} else {
+		tern_csum_l4_pseudo(skb, p->proto, l4,
+				    tern_csum_diff(&ip6->saddr, 32, addrs, 8));
+	}
+}
+
+/* Transport bytes of a full segment of super-packet @skb. */
+static unsigned int tern_gso_l4seg(const struct sk_buff *skb)
+{
+	const struct skb_shared_info *si = skb_shinfo(skb);
+
+	if (si->gso_type & SKB_GSO_UDP_L4)
+		return sizeof(struct udphdr) + si->gso_size;
+	return tcp_hdrlen(skb) + si->gso_size;
+}
+
+/* How many packets @skb stands for (a GSO one: at least its segments). */
+static u16 tern_gso_segs(const struct sk_buff *skb)
+{
+	const struct skb_shared_info *si = skb_shinfo(skb);
+
+	if (!skb_is_gso(skb))
+		return 1;
+	if (si->gso_segs)
+		return si->gso_segs;
+	return min_t(unsigned int, DIV_ROUND_UP(skb->len, si->gso_size),
+		     U16_MAX);
+}
+
+/*
+ * Identification and flags (RFC 7915 5.1, 5.1.1): from the Fragment
+ * header if there is one (DF clear); otherwise DF on packets that may not
+ * fit an IPv6 path, and a per-flow Identification on the others (one for
+ * each segment of a super-packet: segmentation counts up from it).
+ */
+static void tern_6to4_frag_fields(struct sk_buff *skb,
+				  const struct tern_pkt *p, struct iphdr *iph,
+				  const struct frag_hdr *fh, bool df)
+{
+	if (p->frag6 >= 0) {
+		u16 fo = ntohs(fh->frag_off);
+
+		iph->id = htons(ntohl(fh->identification) & 0xffff);
+		iph->frag_off = htons(fo >> 3 | (fo & IP6_MF ? IP_MF : 0));
+	} else if (df) {
+		iph->id = 0;
+		iph->frag_off = htons(IP_DF);
+	} else {
+		iph->id = tern_ipid_reserve(iph->saddr, iph->daddr,
+					    iph->protocol, tern_gso_segs(skb));
+		iph->frag_off = 0;
+	}
+}
+
+unsigned int tern_xlat_6to4(struct tern_instance *inst, struct sk_buff *skb)
+{
+	const struct tern_config *cfg = tern_instance_config(inst);
+	struct frag_hdr fh = { 0 };
+	struct dst_entry *dst;
+	struct ipv6hdr ip6;
+	struct tern_pkt p;
+	struct iphdr *iph;
+	unsigned int tot_len, len4, mtu, verdict;
+	__be32 addrs[2];	/* saddr, daddr */
+	u8 proto, tos, type4 = 0;
+	int why, dvia;
+	bool df, hairpin;
+
+	if (!cfg->enabled)
+		return tern_pass(inst, TERN_STAT_PASS_DISABLED);
+	if (skb->pkt_type != PACKET_HOST)
+		return tern_pass(inst, TERN_STAT_PASS_OTHERHOST);
+	ip6 = *ipv6_hdr(skb);
+	if (tern_6to4_daddr(inst, cfg, &ip6, &addrs[1], &dvia, &verdict))
+		return verdict;
+
+	why = tern_parse6(skb, &p);
+	if (why) {
+		if (why == TERN_STAT_DROP_ROUTING_HDR)
+			tern_icmp6_error(skb, ICMPV6_PARAMPROB, ICMPV6_HDR_FIELD,
+					 p.rthdr_segleft_pos);
+		else if (tern_6to4_chain_refused(skb, why))
+			return tern_refuse6(inst, cfg, skb, why);
+		return tern_drop(inst, why);
+	}
+	proto = p.proto;
+	if (proto == IPPROTO_ICMPV6 && !p.nonfirst) {
+		enum tern_icmp_kind k;
+
+		k = tern_icmp6_classify(skb->data[p.l3len], &type4);
+		if (k == TERN_ICMP_ERROR && !p.fragment)
+			return tern_icmp_err_6to4(inst, cfg, skb, &p, addrs[1],
+						  dvia);
+		why = tern_icmp_drop_reason(k);
+		if (why)
+			return tern_drop(inst, why);
+		/* Never make a corrupt message valid (nor answer it). */
+		if (!p.fragment && !tern_icmp_csum_ok(skb, p.l3len))
+			return tern_drop(inst, TERN_STAT_DROP_BAD_CSUM);
+	}
+	if (proto == IPPROTO_ICMPV6) {
+		if (p.fragment)
+			return tern_drop(inst, TERN_STAT_DROP_ICMP_FRAGMENT);
+		proto = IPPROTO_ICMP;
+	}
+	if (tern_6to4_saddr(inst, cfg, &ip6.saddr, addrs[1], dvia, &addrs[0],
+			    &why) == TERN_VIA_NONE)
+		return p.proto == IPPROTO_ICMPV6 ? tern_drop(inst, why) :
+		       tern_refuse6(inst, cfg, skb, why);
+	if (ip6.hop_limit <= 1) {
+		tern_icmp6_error(skb, ICMPV6_TIME_EXCEED, ICMPV6_EXC_HOPLIMIT, 0);
+		return tern_drop(inst, TERN_STAT_DROP_TTL);
+	}
+	if (skb_is_gso(skb) && (skb_shinfo(skb)->gso_type & ~TERN_GSO_OK))
+		return tern_drop(inst, TERN_STAT_DROP_OUTPUT);
+	if (p.frag6 >= 0 && skb_copy_bits(skb, p.frag6, &fh, sizeof(fh)))
+		return tern_drop(inst, TERN_STAT_DROP_TRUNCATED);
+
+	tot_len = skb->len - p.l3len + sizeof(struct iphdr);
+	if (tot_len > IP_MAX_MTU)
+		return tern_drop(inst, TERN_STAT_DROP_TOO_BIG);
+	tos = cfg->override_tos ? cfg->tos : ipv6_get_dsfield(&ip6);
+
+	/* A hairpin goes back to IPv6: an IPv4 route is optional. */
+	hairpin = tern_hairpins(inst, cfg, addrs[1], &ip6.daddr);
+	dst = tern_route4(inst->net, skb, addrs[0], addrs[1], tos, proto);
+	if (!dst && !hairpin) {
+		tern_icmp6_error(skb, ICMPV6_DEST_UNREACH, ICMPV6_NOROUTE, 0);
+		return tern_drop(inst, TERN_STAT_DROP_NO_ROUTE);
+	}
+	if (dst && !hairpin && tern_dst_local(dst)) {
+		dst_release(dst);
+		return tern_drop(inst, TERN_STAT_DROP_TO_SELF);
+	}
+
+	/*
+	 * RFC 7915 5.1: DF only on packets that may not fit an IPv6 path;
+	 * those of a super-packet are its segments.
+	 */
+	skb_set_transport_header(skb, p.l3len);
+	len4 = skb_is_gso(skb) ? sizeof(struct iphdr) + tern_gso_l4seg(skb) :
+				 tot_len;
+	df = p.frag6 < 0 && len4 > TERN_DF_THRESHOLD;
+	mtu = hairpin ? IP_MAX_MTU : dst_mtu(dst);
+	if (df && tot_len > mtu &&
+	    !(skb_is_gso(skb) &&
+	      skb_gso_validate_network_len(skb, mtu + p.l3len -
+					   sizeof(struct iphdr)))) {
+		dst_release(dst);
+		tern_icmp6_error(skb, ICMPV6_PKT_TOOBIG, 0,
+				 max_t(u32, mtu + 20, IPV6_MIN_MTU));
+		return tern_drop(inst, TERN_STAT_DROP_TOO_BIG);
+	}
+
+	/* From here on the packet is modified: no way back to NF_ACCEPT. */
+	/*
+	 * The shared info (gso_type, written below) is shared by clones:
+	 * a GSO packet that is a clone gets its own first.
+	 */
+	if ((skb_is_gso(skb) && skb_unclone(skb, GFP_ATOMIC)) ||
+	    skb_ensure_writable(skb, p.l3len + p.l4len) ||
+	    (proto == IPPROTO_ICMP && skb->ip_summed == CHECKSUM_PARTIAL &&
+	     skb_checksum_help(skb))) {
+		dst_release(dst);
+		return tern_drop(inst, TERN_STAT_DROP_NOMEM);
+	}
+	skb_forward_csum(skb);
+	tern_6to4_csum(skb, &p, &ip6, addrs, type4);
+
+	skb_pull(skb, p.l3len - sizeof(*iph));
+	skb_reset_network_header(skb);
+	skb_set_transport_header(skb, sizeof(*iph));
+	iph = ip_hdr(skb);
+	iph->version = 4;
+	iph->ihl = 5;
+	iph->tos = tos;
+	iph->tot_len = htons(tot_len);
+	iph->ttl = ip6.hop_limit - 1;
+	iph->protocol = proto;
+	iph->saddr = addrs[0];
+	iph->daddr = addrs[1];
+	tern_6to4_frag_fields(skb, &p, iph, &fh, df);
+	ip_send_check(iph);
+
+	skb->protocol = htons(ETH_P_IP);
+	if (skb_is_gso(skb))
+		tern_gso_6to4(skb);
+	memset(IPCB(skb), 0, sizeof(*IPCB(skb)));
+	nf_reset_ct(skb);
+	skb_clear_tstamp(skb);
+	if (hairpin)
+		return tern_hairpin_output(inst, cfg, skb, dst);
+	tern_output(inst->net, skb, dst);
+	return tern_stolen(inst, TERN_STAT_XLAT_64);
+}
