@@ -1,4 +1,4 @@
-"""Fixtures of Tern's functional tests; helpers live in ternlib.py.
+"""Fixtures of Tern's functional tests; helpers live in the ternlib package.
 
 Tests need tern.ko (/sys/module/tern) and the CLI ($TERN, by default
 usr/cli/tern) unless marked `nomodule`. Without the module they are skipped,

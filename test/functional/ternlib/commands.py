@@ -1,0 +1,136 @@
+"""Running programs, and the tern CLI in a namespace.
+
+run() runs a command and returns Result(rc, out, err); cli() runs
+`tern ARGS` inside a namespace (like `ip netns exec NS tern ARGS`), and
+cli_ok/cli_json/stats/globals_/instances read its answers. kstats() and
+remove_instances() do over netlink (genl.py) what the CLI would, without
+starting a program. assert_error() checks a refusal; require_global and
+require_command skip a test the CLI cannot run yet.
+"""
+
+import json
+import os
+import re
+import shlex
+import subprocess
+from collections import namedtuple
+
+import genl
+from .names import STAT_ENUMS, TERN
+from .nsenter import _genl, in_netns
+
+
+Result = namedtuple("Result", "rc out err")
+
+
+def run(cmd, check=True, timeout=60, input=None, env=None):
+    """Runs CMD (a list); returns Result. Raises on failure if CHECK."""
+    p = subprocess.run(cmd, input=input, capture_output=True, text=True,
+                       timeout=timeout, env=env)
+    r = Result(p.returncode, p.stdout, p.stderr)
+    if check and r.rc != 0:
+        raise AssertionError("%s: exit %d\nstdout: %s\nstderr: %s"
+                             % (shlex.join(cmd), r.rc, r.out, r.err))
+    return r
+
+
+def module_loaded():
+    return os.path.isdir("/sys/module/tern")
+
+
+def cli(ns, *args, timeout=30, prefix=()):
+    """Runs `tern ARGS` in namespace NS (None: this one); returns Result.
+
+    Like `ip netns exec NS tern ARGS`, minus a process: the child inherits
+    the namespace this thread enters for the time of the call.
+    """
+    cmd = list(prefix) + [TERN] + [str(a) for a in args]
+    if ns is None:
+        return run(cmd, check=False, timeout=timeout)
+    with in_netns(str(ns)):
+        return run(cmd, check=False, timeout=timeout)
+
+
+def cli_ok(ns, *args, **kw):
+    r = cli(ns, *args, **kw)
+    assert r.rc == 0, "tern %s: exit %d, stderr %r" % (
+        " ".join(map(str, args)), r.rc, r.err)
+    assert r.err == "", "tern %s wrote to stderr: %r" % (
+        " ".join(map(str, args)), r.err)
+    return r.out
+
+
+def cli_json(ns, *args):
+    out = cli_ok(ns, *args, "--json")
+    try:
+        return json.loads(out)
+    except ValueError as e:
+        raise AssertionError("tern %s --json: not JSON (%s): %r"
+                             % (" ".join(args), e, out))
+
+
+def stats(ns, instance=None):
+    pre = ("-i", instance) if instance else ()
+    return cli_json(ns, *pre, "stats")
+
+
+def kstats(ns, instance=None):
+    """The counters of INSTANCE (None: the only one) in namespace NS as
+    {name: n}, like `tern stats --json`, but read over netlink by this
+    process: Counters polls them, and a CLI run per poll is slow on the
+    debug kernel. test_cli.py checks that both agree."""
+    raw = _genl(str(ns)).stats(instance)
+    return {name: raw.get(genl.STAT[enum], 0) for name, enum in STAT_ENUMS}
+
+
+def remove_instances(ns):
+    """Removes every instance of namespace NS (over netlink)."""
+    g = _genl(str(ns))
+    for name in g.instances():
+        g.instance_del(name)
+    assert g.instances() == []
+
+
+def globals_(ns, instance=None):
+    pre = ("-i", instance) if instance else ()
+    return cli_json(ns, *pre, "global", "show")
+
+
+def instances(ns):
+    return cli_json(ns, "instance", "list")
+
+
+def assert_error(r, rc, *words):
+    """A refusal: exit RC (1: refused by the kernel, 2: usage error), one
+    `tern: ` line naming WORDS."""
+    assert rc in (1, 2)
+    assert r.rc == rc, "exit %d, expected %d; stderr %r" % (r.rc, rc, r.err)
+    lines = r.err.splitlines()
+    assert len(lines) == 1, "expected one line on stderr, got %r" % r.err
+    assert lines[0].startswith("tern: "), lines[0]
+    for w in words:
+        assert re.search(w, lines[0], re.I), \
+            "stderr %r does not match %r" % (lines[0], w)
+    return lines[0]
+
+
+def require_global(topo, key):
+    """Skips the test when the CLI cannot show or set global KEY yet."""
+    import pytest
+    r = cli(topo.xl.name, "global", "show", "--json")
+    try:
+        ok = r.rc == 0 and key in json.loads(r.out)
+    except ValueError:
+        ok = False
+    if not ok:
+        pytest.skip("the tern CLI cannot handle global %r yet (rc %d, %r)"
+                    % (key, r.rc, r.err.strip()[:200]))
+
+
+def require_command(topo, *words):
+    """Skips the test when the CLI has no command WORDS yet."""
+    import pytest
+    r = cli(topo.xl.name, *words, "--help")
+    if r.rc != 0:
+        pytest.skip("the tern CLI has no '%s' command yet (rc %d, %r)"
+                    % (" ".join(words), r.rc, r.err.strip()[:200]))
