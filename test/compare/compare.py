@@ -72,10 +72,8 @@ def prepare(topo):
 
 
 # Tern's globals as Jool's are by default, where they differ.
-TERN_SET = [
-    # Jool has no such switch and never answers a policy drop.
-    ("icmp-on-drop", "false"),
-]
+TERN_SET = [(k, v) for k, v in
+            [("icmp-on-drop", os.environ.get("COMPARE_ICMP_ON_DROP"))] if v]
 JOOL_SET = []
 
 
@@ -202,7 +200,7 @@ class Gen:
     def plen(self, hdr, tr):
         """A payload length: small, or making the packet one of SIZES."""
         r = self.r
-        if r.random() < 0.25:
+        if self.a == "size":
             tr.append("size~%d" % (s := r.choice(SIZES)))
             return max(0, s - hdr)
         return r.choice([0, 1, 7, 8, 20, r.randrange(0, 600)])
@@ -216,14 +214,11 @@ class Gen:
 
     def src6(self, tr):
         r = self.r
-        x = r.random()
-        if x < 0.7:
-            return H6
-        if x < 0.8:
-            return embed("198.51.100.%d" % r.randrange(3, 250))
-        if x < 0.88:
-            return "2001:db8:6:e::%x" % r.randrange(1, 255)
-        if x < 0.94:
+        if self.a != "src":
+            return H6 if r.random() < 0.7 else \
+                embed("198.51.100.%d" % r.randrange(3, 250)) \
+                if r.random() < 0.6 else "2001:db8:6:e::%x" % r.randrange(1, 255)
+        if r.random() < 0.6:
             a = r.choice(SPECIAL4)
             tr.append("src=pool6(%s)" % a)
             return embed(a)
@@ -233,12 +228,9 @@ class Gen:
 
     def dst6(self, tr):
         r = self.r
-        x = r.random()
-        if x < 0.6:
-            return SINK4_6
-        if x < 0.85:
-            return embed(self.pub4())
-        if x < 0.93:
+        if self.a != "dst":
+            return SINK4_6 if r.random() < 0.7 else embed(self.pub4())
+        if r.random() < 0.6:
             a = r.choice(SPECIAL4)
             tr.append("dst=pool6(%s)" % a)
             return embed(a)
@@ -248,24 +240,19 @@ class Gen:
 
     def src4(self, tr):
         r = self.r
-        x = r.random()
-        if x < 0.6:
-            return H4
-        if x < 0.9:
-            return self.pub4()
+        if self.a != "src":
+            return H4 if r.random() < 0.6 else self.pub4()
         a = r.choice(SPECIAL4)
         tr.append("src=%s" % a)
         return a
 
     def dst4(self, tr):
         r = self.r
-        x = r.random()
-        if x < 0.6:
-            return SINK6_4
-        if x < 0.8:
-            return "198.51.100.%d" % r.randrange(3, 250)
-        if x < 0.9:
-            return "192.0.2.%d" % r.randrange(1, 255)
+        if self.a != "dst":
+            x = r.random()
+            return SINK6_4 if x < 0.6 else \
+                "198.51.100.%d" % r.randrange(3, 250) if x < 0.85 else \
+                "192.0.2.%d" % r.randrange(1, 255)
         a = r.choice(SPECIAL4 + [XL4])
         tr.append("dst=%s" % a)
         return a
@@ -280,7 +267,7 @@ class Gen:
             u = struct.pack("!HHHH", r.randrange(1024, 65536),
                             r.choice([53, 9, 4000, r.randrange(65536)]),
                             8 + n, 0) + data
-            if fam == 4 and r.random() < 0.1:
+            if fam == 4 and self.a == "csum0":
                 tr.append("udp-csum0")
                 return 17, u
             c = inet_csum(ps(17, len(u)) + u) or 0xFFFF
@@ -301,7 +288,7 @@ class Gen:
             p = 58 if fam == 6 else 1
             t = r.choice([128, 129]) if fam == 6 else r.choice([8, 0])
             code = 0
-            if r.random() < 0.15:
+            if self.a == "code":
                 code = r.randrange(1, 256)
                 tr.append("echo-code")
             m = struct.pack("!BBHHH", t, code, 0, r.getrandbits(16),
@@ -323,13 +310,13 @@ class Gen:
         return p, data
 
     # ICMP errors
-    def err_body(self, fam, osrc, odst, tr):
+    def err_body(self, fam, osrc, odst, tr, inner_err=False):
         """An error's type, code, 4 bytes and quoted packet, from ODST's
         point of view (the quote goes ODST -> elsewhere)."""
         r = self.r
         itr = []
-        ikind = r.choice(["udp", "udp", "tcp", "tcp", "echo", "other",
-                          "error"])
+        ikind = "error" if self.a == "inerr" and not inner_err else \
+            r.choice(["udp", "udp", "tcp", "tcp", "echo", "other"])
         if fam == 6:
             t, c = r.choice([(1, 0), (1, 1), (1, 2), (1, 3), (1, 4), (1, 5),
                              (1, 6), (1, 7), (2, 0), (3, 0), (3, 1), (4, 0),
@@ -339,7 +326,7 @@ class Gen:
             isrc, idst = odst, embed(self.pub4()) if r.random() < 0.8 else \
                 self.dst6(itr)
             if ikind == "error":
-                body = self.err_body(6, idst, isrc, [])
+                body = self.err_body(6, idst, isrc, [], True)
                 ip, l4b = 58, body
             else:
                 ip, l4b = self.l4(6, isrc, idst, ikind,
@@ -362,7 +349,7 @@ class Gen:
             isrc = odst
             idst = self.pub4() if r.random() < 0.8 else self.dst4(itr)
             if ikind == "error":
-                body = self.err_body(4, idst, isrc, [])
+                body = self.err_body(4, idst, isrc, [], True)
                 ip, l4b = 1, body
             else:
                 ip, l4b = self.l4(4, isrc, idst, ikind,
@@ -380,12 +367,12 @@ class Gen:
                                               "," + ",".join(itr) if itr
                                               else ""))
         # truncated quotes, RFC 4884
-        x = r.random()
+        x = {"cut": 0, "4884": 0.3}.get(self.a, 1) if not inner_err else 1
         if x < 0.25:
             cut = r.choice([0, 1, 8, 19, 20, 28, 39, 40, 47, 48, 60, 100])
             inner = inner[:cut]
             tr.append("quote-cut-%d" % cut)
-        elif x < 0.35 and t in ((1, 3, 11, 12) if fam == 4 else (1, 3)):
+        elif x < 0.5 and t in ((1, 3, 11, 12) if fam == 4 else (1, 3)):
             q = inner[:128].ljust(128, b"\0")
             ext = struct.pack("!BBH", 0x20, 0, 0) + struct.pack(
                 "!HBB", 8, 1, 1) + self.pay(4)
@@ -405,7 +392,7 @@ class Gen:
         r = self.r
         chain = b""
         fid = None
-        if r.random() < (0.1 if inner else 0.15):
+        if self.a == "ext" and not inner:
             hs = r.sample(["hbh", "dst", "rt0", "rt1", "frag", "dst2"],
                           r.randrange(1, 4))
             if r.random() < 0.7 and "hbh" in hs:
@@ -435,15 +422,17 @@ class Gen:
             nh = nxt
         if hlim is None:
             hlim = r.randrange(3, 256) if inner else 64
-        tc = r.getrandbits(8) if r.random() < 0.3 else 0
-        fl = r.getrandbits(20) if r.random() < 0.3 else 0
+        tc = fl = 0
+        if self.a == "tos" and not inner:
+            tc, fl = r.getrandbits(8), r.getrandbits(20)
+            tr.append("tc=%d,fl=%d" % (tc, fl))
         return tl.ip6_packet(src, dst, nh, chain + l4b, hlim=hlim, tc=tc,
                              fl=fl)
 
     def ip4(self, src, dst, proto, l4b, tr, inner=False, ttl=None):
         r = self.r
         opts = b""
-        if r.random() < 0.1:
+        if self.a == "ext" and not inner:
             opts = r.choice([b"\x01\x01\x01\x00", b"\x07\x07\x04" + b"\0" * 5,
                              b"\x94\x04\0\0", b"\x83\x07\x04" +
                              addr4("192.0.2.9") + b"\0",
@@ -453,20 +442,35 @@ class Gen:
         if ttl is None:
             ttl = r.randrange(3, 256) if inner else 64
         df = r.random() < 0.5
+        tos = 0
+        if self.a == "tos" and not inner:
+            tos = r.getrandbits(8)
+            tr.append("tos=%d" % tos)
         return tl.ip4_packet(src, dst, proto, l4b, ttl=ttl,
-                             tos=r.getrandbits(8) if r.random() < 0.3 else 0,
+                             tos=tos,
                              ident=r.getrandbits(16), df=df, options=opts)
 
     def packet(self, direction):
         r = self.r
         tr = []
+        anoms = ["none", "none", "none", "src", "dst", "ttl", "csum",
+                 "garbage", "ext", "tos", "size"]
         kind = r.choice(["udp", "udp", "udp", "tcp", "tcp", "echo", "echo",
                          "info", "error", "error", "error", "error", "other",
                          "frag", "frag"])
         fam = 6 if direction == "6to4" else 4
+        if kind == "error":
+            anoms += ["cut", "4884", "inerr"]
+        if kind == "echo":
+            anoms += ["code"]
+        if kind == "udp" and fam == 4:
+            anoms += ["csum0"]
+        self.a = r.choice(anoms)
+        if self.a == "size" and kind == "error":
+            self.a = "none"
         src = self.src6(tr) if fam == 6 else self.src4(tr)
         dst = self.dst6(tr) if fam == 6 else self.dst4(tr)
-        hl = r.choice([0, 1, 2]) if r.random() < 0.1 else 64
+        hl = r.choice([0, 1, 2]) if self.a == "ttl" else 64
         if hl != 64:
             tr.append("ttl=%d" % hl)
         fkind = kind
@@ -482,7 +486,7 @@ class Gen:
         else:
             hdr = (48 if fam == 6 else 28) + (12 if fkind == "tcp" else 0)
             l4p, l4b = self.l4(fam, src, dst, fkind, self.plen(hdr, tr), tr)
-        if r.random() < 0.1 and l4p in (6, 17, 1, 58) and len(l4b) >= 8:
+        if self.a == "csum" and l4p in (6, 17, 1, 58) and len(l4b) >= 8:
             b = bytearray(l4b)
             k = {6: 16, 17: 6, 1: 2, 58: 2}[l4p]
             b[k] ^= 1 << r.randrange(8)
@@ -498,7 +502,52 @@ class Gen:
             if kind == "frag":
                 pkt = self.frag4(pkt, tr)
         pkt = self.garble(fam, pkt, tr)
-        return pkt[:1500], kind + ("/" + fkind if kind == "frag" else ""), tr
+        return pkt[:1500], self.label(kind, fkind, tr), tr
+
+    def label(self, kind, fkind, tr):
+        """What the class of a disagreement about this packet is keyed by:
+        its kind (an error's type, a fragment's place) and its anomaly."""
+        def trait(prefix):
+            return next((t for t in tr if t.startswith(prefix)), "?")
+        base = kind
+        if kind == "error":
+            base = "error type %s" % trait("err ").split()[1].split("/")[0]
+        elif kind == "frag":
+            base = "%s %s" % (fkind, trait("frag-"))
+        a = self.a
+        if a in ("src", "dst"):
+            return "%s, %s" % (base, trait(a + "="))
+        if a == "ext":
+            return "%s, %s" % (base, trait("ext=") if "ext=" in str(tr)
+                               else trait("ipopt="))
+        if a == "ttl":
+            return "%s, %s" % (base, trait("ttl="))
+        if a == "csum":
+            return "%s, bad checksum" % base
+        if a == "garbage":
+            return "%s, %s" % (base, trait("garbage:"))
+        if a == "tos":
+            return "%s, random TOS/Traffic Class/Flow Label" % base
+        if a == "size":
+            return "%s, %s" % (base, trait("size~"))
+        if a == "cut":
+            return "%s, quote cut to %s bytes" % (
+                base, trait("quote-cut-").split("-")[-1])
+        if a == "4884":
+            t = trait("rfc4884")
+            return "%s, RFC 4884 %s" % (base, "length 32 words" if
+                                         t.endswith("=32") else
+                                         "length 16 words" if
+                                         t.endswith("=16") else
+                                         "wrong length" if t != "?" else
+                                         "not applicable")
+        if a == "inerr":
+            return "%s quoting an ICMP error" % base
+        if a == "code":
+            return "%s, nonzero code" % base
+        if a == "csum0":
+            return "%s, zero checksum" % base
+        return base
 
     def frag6(self, nh, data, tr):
         r = self.r
@@ -536,7 +585,7 @@ class Gen:
 
     def garble(self, fam, pkt, tr):
         r = self.r
-        if r.random() > 0.08:
+        if self.a != "garbage":
             return pkt
         b = bytearray(pkt)
         what = r.choice(["len+", "len-", "byte", "reserved", "ihl",
@@ -705,14 +754,15 @@ def frame_fields(frame, fam_in, back, ctx):
     # Values each side picks on its own: the Identification of an IPv4
     # header made from an IPv6 one without a Fragment header, the flow
     # label of errors the kernel sends. Compared as zero or not.
-    for p in ("", "in."):
-        if p + "ip.id" in f and (back or fam_in == 6) and \
-                not ctx.get(p + "frag"):
-            f[p + "ip.id"] = "zero" if f[p + "ip.id"] == 0 else "set"
-    if back and "ip.flow" in f:
-        f["ip.flow"] = "zero" if f["ip.flow"] == 0 else "set"
-    if back and "ip.id" in f:
-        f["ip.id"] = "zero" if f["ip.id"] == 0 else "set"
+    # The raw values are kept aside ("raw." keys, not compared) so that a
+    # difference in bytes no field shows can be told from these.
+    norm = [p + "ip.id" for p in ("", "in.") if p + "ip.id" in f and
+            (back or fam_in == 6) and not ctx.get(p + "frag")]
+    if back:
+        norm += [k for k in ("ip.id", "ip.flow") if k in f]
+    for k in set(norm):
+        f["raw." + k] = f[k]
+        f[k] = "zero" if f[k] == 0 else "set"
     return f
 
 
@@ -750,41 +800,63 @@ def icmp_name(f):
     return {6: "IPv6", 4: "IPv4"}.get(f.get("ip.version"), "frame")
 
 
-def compare(fam, ctx, out_t, out_j):
+def passed(frame, sent):
+    """FRAME is SENT forwarded by the kernel (TTL or Hop Limit one less)."""
+    b = bytearray(frame[14:])
+    if not b or len(b) < len(sent) or b[0] >> 4 != sent[0] >> 4:
+        return False
+    if b[0] >> 4 == 6:
+        b[7] += 1
+        return bytes(b[:len(sent)]) == sent
+    b[8] = (b[8] + 1) & 0xFF
+    return bytes(b[:8]) == sent[:8] and b[9] == sent[9] and \
+        bytes(b[12:len(sent)]) == sent[12:]
+
+
+def outcome(out, fam, ctx, sent):
+    """What a translator did with SENT, in words."""
+    fwd, back = out
+    parts = []
+    if fwd:
+        parts.append("translates" + (" (%d frames)" % len(fwd)
+                                     if len(fwd) > 1 else ""))
+    for x in back:
+        if passed(x, sent):
+            parts.append("passes it on untranslated")
+        else:
+            parts.append("answers %s" % icmp_name(
+                frame_fields(x, fam, True, ctx)))
+    return " + ".join(parts) or "drops"
+
+
+def compare(fam, ctx, out_t, out_j, sent):
     """OUT_*: (forward frames, back frames). Returns a list of
     (class text, detail) disagreements."""
+    ot, oj = outcome(out_t, fam, ctx, sent), outcome(out_j, fam, ctx, sent)
+    if ot != oj:
+        return [("Tern %s, Jool %s" % (ot, oj), "Tern: %s | Jool: %s" % (
+            " ".join(x[14:].hex() for x in out_t[0] + out_t[1]) or "-",
+            " ".join(x[14:].hex() for x in out_j[0] + out_j[1]) or "-"))]
     diffs = []
     for where, ft, fj in (("fwd", out_t[0], out_j[0]),
                           ("back", out_t[1], out_j[1])):
-        what = "translates" if where == "fwd" else "answers"
-        if not ft and not fj:
-            continue
-        if not ft or not fj:
-            who, other, frames = ("Jool", "Tern", fj) if not ft else \
-                ("Tern", "Jool", ft)
-            f0 = frame_fields(frames[0], fam, where == "back", ctx)
-            kind = icmp_name(f0) if where == "back" else ""
-            diffs.append(("%s %s%s, %s does not" % (
-                who, what, " with " + kind if kind else "", other),
-                "%s frames: %s" % (who, " ".join(x[14:].hex()
-                                                 for x in frames))))
-            continue
-        if len(ft) != len(fj):
-            diffs.append(("both %s, %d vs %d frames (Tern vs Jool)" % (
-                what, len(ft), len(fj)), ""))
-            continue
+        what = "translate" if where == "fwd" else "answer"
         for a, b in zip(ft, fj):
             fa = frame_fields(a, fam, where == "back", ctx)
             fb = frame_fields(b, fam, where == "back", ctx)
-            keys = sorted(set(fa) | set(fb))
+            keys = sorted(k for k in set(fa) | set(fb)
+                          if not k.startswith("raw."))
             bad = [k for k in keys if fa.get(k) != fb.get(k)]
+            raw_same = all(fa.get(k) == fb.get(k) for k in set(fa) | set(fb)
+                           if k.startswith("raw."))
             if bad:
                 diffs.append((
                     "both %s, fields differ: %s" % (what, ", ".join(bad)),
                     "; ".join("%s Tern %s Jool %s" % (
                         k, short(fa.get(k)), short(fb.get(k)))
-                        for k in bad[:6])))
-            elif a != b:
+                        for k in bad[:6]) + " | Tern %s | Jool %s" % (
+                            a[14:].hex(), b[14:].hex())))
+            elif a != b and raw_same:
                 diffs.append(("both %s, bytes differ (no field)" % what,
                               "Tern %s Jool %s" % (a.hex(), b.hex())))
     return diffs
@@ -823,6 +895,17 @@ def main():
             for _ in range(count):
                 pkts.append((d,) + gen.packet(d))
         gen.r.shuffle(pkts)
+        # Debugging a run: only packets [COMPARE_FROM, COMPARE_TO), only
+        # one translator (COMPARE_ONLY=tern|jool), each packet written
+        # (and synced) to COMPARE_TRACE before it is sent.
+        lo = int(os.environ.get("COMPARE_FROM") or 0)
+        hi = int(os.environ.get("COMPARE_TO") or len(pkts))
+        only = os.environ.get("COMPARE_ONLY")
+        trace = os.environ.get("COMPARE_TRACE")
+        trace = open(trace, "w") if trace else None
+        if only:
+            sides = {only: sides[only]}
+        pkts = pkts[lo:hi]
         classes = defaultdict(list)
         agree = 0
         lost = 0
@@ -831,6 +914,11 @@ def main():
             chunk = pkts[start:start + batch]
             for s in sides.values():
                 for i, (d, pkt, _, _) in enumerate(chunk):
+                    if trace:
+                        trace.write("%s %d %s %s\n" % (s.name, lo + start + i,
+                                                       d, pkt.hex()))
+                        trace.flush()
+                        os.fsync(trace.fileno())
                     if d == "6to4":
                         s.send6(pkt)
                     else:
@@ -867,7 +955,10 @@ def main():
             for i, (d, pkt, kind, tr) in enumerate(chunk):
                 fam = 6 if d == "6to4" else 4
                 ctx = in_ctx(pkt, fam)
-                diffs = compare(fam, ctx, outs["tern"][i], outs["jool"][i])
+                if only:
+                    continue
+                diffs = compare(fam, ctx, outs["tern"][i], outs["jool"][i],
+                                pkt)
                 if not diffs:
                     agree += 1
                 for cls, detail in diffs:

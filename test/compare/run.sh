@@ -20,4 +20,7 @@ fi
 seed=${COMPARE_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 VM_TAG=compare-$k61 VM_TIMEOUT=${VM_TIMEOUT:-1800} bash test/vm.sh "$k61" \
 	env COMPARE_SEED="$seed" COMPARE_PACKETS="${COMPARE_PACKETS:-2000}" \
-	COMPARE_VERBOSE="${COMPARE_VERBOSE:-0}" bash test/compare/in-vm.sh
+	COMPARE_VERBOSE="${COMPARE_VERBOSE:-0}" \
+	COMPARE_ICMP_ON_DROP="${COMPARE_ICMP_ON_DROP:-}" \
+	COMPARE_FROM="${COMPARE_FROM:-}" COMPARE_TO="${COMPARE_TO:-}" \
+	COMPARE_ONLY="${COMPARE_ONLY:-}" COMPARE_TRACE="${COMPARE_TRACE:-}" bash test/compare/in-vm.sh
