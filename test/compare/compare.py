@@ -862,6 +862,37 @@ def compare(fam, ctx, out_t, out_j, sent):
     return diffs
 
 
+def crashes_jool(d, pkt):
+    """Whether PKT would crash Jool. Jool 4.1.9 panics the kernel (a negative length to skb_copy_bits in
+    handle_icmp_extension) on an ICMPv6 error whose RFC 4884 length is
+    shorter than the 128 bytes of quote RFC 4884 requires; ICMPv4 errors
+    with the same fault are kept from it too. Such packets go to Tern
+    only."""
+    f = {}
+    try:
+        fields_ip(f, "", pkt)
+    except Exception:
+        return False
+    # Jool 4.1.9 also loops for ever (soft lockup in ttp46_ipv6_external)
+    # on IPv4 options whose length is below 2.
+    opts = f.get("ip.options", b"")
+    k = 0
+    while k < len(opts):
+        if opts[k] == 0:
+            break
+        if opts[k] == 1:
+            k += 1
+            continue
+        if k + 1 >= len(opts) or opts[k + 1] < 2:
+            return True
+        k += opts[k + 1]
+    rest = f.get("icmp.rest", b"")
+    if len(rest) < 4 or "in.ip.version" not in f:
+        return False
+    words = rest[0] * 8 if d == "6to4" else rest[1] * 4
+    return 0 < words < 128
+
+
 def load_allowlist():
     allow = []
     for line in (HERE / "allowlist.txt").read_text().splitlines():
@@ -908,7 +939,7 @@ def main():
         pkts = pkts[lo:hi]
         classes = defaultdict(list)
         agree = 0
-        lost = 0
+        skipped = 0
         batch = 40
         for start in range(0, len(pkts), batch):
             chunk = pkts[start:start + batch]
@@ -919,7 +950,9 @@ def main():
                                                        d, pkt.hex()))
                         trace.flush()
                         os.fsync(trace.fileno())
-                    if d == "6to4":
+                    if s.name == "jool" and crashes_jool(d, pkt):
+                        pass
+                    elif d == "6to4":
                         s.send6(pkt)
                     else:
                         s.send4(pkt)
@@ -957,6 +990,9 @@ def main():
                 ctx = in_ctx(pkt, fam)
                 if only:
                     continue
+                if crashes_jool(d, pkt):
+                    skipped += 1
+                    continue
                 diffs = compare(fam, ctx, outs["tern"][i], outs["jool"][i],
                                 pkt)
                 if not diffs:
@@ -974,9 +1010,10 @@ def main():
             t.destroy()
     allow = load_allowlist()
     print("\n=== compare-jool: seed %d, %d packets (%d each way): %d agree, "
-          "%d disagree, %d classes%s" % (
-              seed, len(pkts), count, agree, len(pkts) - agree,
-              len(classes), ", %d lost" % lost if lost else ""))
+          "%d disagree, %d classes; %d not sent to Jool (they crash "
+          "Jool 4.1.9)" % (seed, len(pkts), count, agree,
+                           len(pkts) - agree - skipped, len(classes),
+                           skipped))
     unexplained = 0
     for key in sorted(classes, key=lambda k: -len(classes[k])):
         items = classes[key]
