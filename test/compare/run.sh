@@ -13,10 +13,11 @@ export VM_CPUS=${VM_CPUS:-1}
 bash test/deps.sh
 bash test/compare/install-jool.sh
 k61=$(bash test/kernels.sh | cut -d' ' -f1)
-[ -f ".build/$k61/mod/tern.ko" ] || bash test/build-mod.sh "$k61"
-if [ ! -x usr/cli/tern ]; then
-	(cd usr && autoreconf -fi && ./configure -q && make -s)
+bash test/build-mod.sh "$k61" >/dev/null
+if [ ! -f usr/Makefile ]; then
+	(cd usr && autoreconf -fi && ./configure -q)
 fi
+make -s -C usr >/dev/null
 seed=${COMPARE_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 VM_TAG=compare-$k61 VM_TIMEOUT=${VM_TIMEOUT:-1800} bash test/vm.sh "$k61" \
 	env COMPARE_SEED="$seed" COMPARE_PACKETS="${COMPARE_PACKETS:-2000}" \
