@@ -4,6 +4,8 @@
 #   make install      install both (module under /lib/modules/KREL/updates)
 #   make check        install test dependencies, run every test in VMs
 #   make demo         boot a VM and show real traffic translated
+#   make compare-jool randomized comparison with Jool 4.1.9 (installs it;
+#                     COMPARE_PACKETS=50 for a smoke run, COMPARE_SEED=N)
 #
 # KREL/KDIR pick another kernel: make KREL=6.12.117+deb12-amd64
 KREL ?= $(shell uname -r)
@@ -35,9 +37,12 @@ check:
 demo:
 	bash test/demo.sh
 
+compare-jool:
+	bash test/compare/run.sh
+
 clean:
 	-$(MAKE) -C mod KDIR=$(KDIR) clean
 	-[ -f usr/Makefile ] && $(MAKE) -C usr distclean
 	rm -rf .build
 
-.PHONY: all module cli install check demo clean
+.PHONY: all module cli install check demo compare-jool clean
