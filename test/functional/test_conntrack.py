@@ -3,19 +3,20 @@
 A rule with `-m conntrack` (iptables and ip6tables) in the translator's
 namespace makes the kernel register conntrack and defragmentation there
 (nf_ct_netns_get): IPv4 and IPv6 fragments are then reassembled at
-PRE_ROUTING priority -400, before Tern's hook, and reach it as one datagram. Tern must translate such a
-datagram as the fragmented one it was: out as fragments (DF clear), none
-bigger than the biggest fragment that came in (translated), with the IPv4
-Identification in the Fragment header (4 -> 6), or an Identification of
-Tern's generator (6 -> 4: nf_conntrack removed the Fragment header, and
-its Identification with it). Before this, a reassembled IPv6 datagram got
-DF and, too big for the IPv4 link, a Packet Too Big its sender could do
-nothing about (its fragments were small enough already).
+PRE_ROUTING priority -400, before Tern's hook, and reach it as one
+datagram. Tern must translate such a datagram as the fragmented one it
+was: out as fragments, none bigger than the biggest fragment that came in
+(translated); 4 -> 6 with the IPv4 Identification in the Fragment header,
+6 -> 4 with DF clear and an Identification of Tern's generator
+(nf_conntrack removed the Fragment header, and its Identification with
+it). Before this, a reassembled IPv6 datagram got DF and, too big for the
+IPv4 link, a Packet Too Big its sender could do nothing about (its
+fragments were small enough already).
 
-Every test here shows that the fragments did arrive reassembled: one
-translation is counted for the whole datagram. Unfragmented packets are
-translated byte for byte as without conntrack (the same test with the
-rules removed, where the same fragments count one translation each).
+The fixture proves the fragments arrive reassembled: two fragments count
+one translation (without the rules, two). Unfragmented packets are
+translated byte for byte as without conntrack (the same packet again with
+the rules removed).
 """
 
 import shutil
