@@ -61,7 +61,7 @@ const struct tern_stat_name tern_stat_names[] = {
 	  "Dropped: unexpired IPv4 source route option (Unreachable sent)",
 	  TERN_STAT_DROP_SRCROUTE },
 	{ "drop-fragment",
-	  "Dropped: fragment that cannot be translated (malformed Fragment header)",
+	  "Dropped: fragment that cannot be translated (malformed Fragment header, or ending past 65535 bytes)",
 	  TERN_STAT_DROP_FRAGMENT },
 	{ "drop-icmp-error",
 	  "Dropped: ICMP error type or code without an equivalent in the other protocol",

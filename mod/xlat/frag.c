@@ -19,7 +19,9 @@
  * fixed header if it is already a fragment. Sends it as fragments of at
  * most @mtu bytes, with Identification @id unless it had one. Consumes
  * @skb and the reference on @dst; returns 0 or a negative error (some
- * fragments may have been sent).
+ * fragments may have been sent). Nothing is sent if the fragments would
+ * end past the largest datagram (an offset would not fit 16 bits): the
+ * caller checks that first (tern_frag_end_ok()), this is the last guard.
  */
 int tern_frag6_output(struct net *net, struct sk_buff *skb,
 		      struct dst_entry *dst, unsigned int mtu, __be32 id)
@@ -45,7 +47,12 @@ int tern_frag6_output(struct net *net, struct sk_buff *skb,
 		goto out;
 	}
 	payload = skb->len - hlen;
-	chunk = (mtu - sizeof(ip6) - sizeof(fh)) & ~7;
+	chunk = mtu > sizeof(ip6) + sizeof(fh) ?
+		(mtu - sizeof(ip6) - sizeof(fh)) & ~7 : 0;
+	if (!chunk || !tern_frag_end_ok(base, payload, IPV6_MAXPLEN)) {
+		ret = -EMSGSIZE;
+		goto out;
+	}
 	hroom = LL_RESERVED_SPACE(dst->dev) + dst->header_len;
 
 	while (off < payload) {

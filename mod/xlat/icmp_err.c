@@ -367,7 +367,15 @@ unsigned int tern_icmp_err_6to4(struct tern_instance *inst,
 	iph->protocol = IPPROTO_ICMP;
 	iph->saddr = saddr;
 	iph->daddr = daddr;
-	iph->id = tern_ipid_next(saddr, daddr, IPPROTO_ICMP);
+	/*
+	 * RFC 7915 5.1.1: an atomic fragment (RFC 8021; a fragment never gets
+	 * here) gives its Identification, as any packet does.
+	 */
+	if (p->frag6 >= 0)
+		iph->id = htons(ntohl(((const struct frag_hdr *)
+				       (skb->data + p->frag6))->identification));
+	else
+		iph->id = tern_ipid_next(saddr, daddr, IPPROTO_ICMP);
 	ip_send_check(iph);
 
 	out->protocol = htons(ETH_P_IP);

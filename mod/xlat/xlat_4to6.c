@@ -209,7 +209,8 @@ unsigned int tern_xlat_4to6(struct tern_instance *inst, struct sk_buff *skb)
 	unsigned int len6, mtu, verdict, limit;
 	u8 proto, type6 = 0;
 	int hdiff, why, dvia;
-	bool df, amend, gso_frag, fixedid;
+	unsigned int fraglen6;
+	bool df, amend, gso_frag, fixedid, reasm;
 
 	if (!cfg->enabled)
 		return tern_pass(inst, TERN_STAT_PASS_DISABLED);
@@ -237,6 +238,11 @@ unsigned int tern_xlat_4to6(struct tern_instance *inst, struct sk_buff *skb)
 		return tern_refuse4(inst, cfg, skb, why);
 	if (why)
 		return tern_drop(inst, why);
+	/* A fragment ending past the largest IPv6 datagram cannot be. */
+	if (p.fragment &&
+	    !tern_frag_end_ok((ntohs(ip4.frag_off) & IP_OFFSET) << 3,
+			      skb->len - p.l3len, IPV6_MAXPLEN))
+		return tern_drop(inst, TERN_STAT_DROP_FRAGMENT);
 	if (ip4.ttl <= 1) {
 		tern_icmp4_error(skb, ICMP_TIME_EXCEEDED, ICMP_EXC_TTL, 0);
 		return tern_drop(inst, TERN_STAT_DROP_TTL);
@@ -259,19 +265,31 @@ unsigned int tern_xlat_4to6(struct tern_instance *inst, struct sk_buff *skb)
 		return tern_drop(inst, TERN_STAT_DROP_TO_SELF);
 	}
 
-	/* RFC 7915 4.1: fragments and DF=0 packets may be fragmented. */
-	df = (ip4.frag_off & htons(IP_DF)) && !p.fragment;
+	/*
+	 * RFC 7915 4.1: DF=0 packets may be fragmented; a packet with DF set,
+	 * a fragment too, may not. A datagram reassembled by nf_defrag_ipv4
+	 * goes out as fragments no bigger than its biggest one translated
+	 * (the kernel's ip_forward() and ip_fragment() keep frag_max_size
+	 * the same way), with its Identification.
+	 */
+	df = ip4.frag_off & htons(IP_DF);
+	reasm = !p.fragment && IPCB(skb)->frag_max_size;
 	len6 = skb->len - p.l3len + sizeof(struct ipv6hdr) +
 	       (p.fragment ? sizeof(struct frag_hdr) : 0);
+	fraglen6 = reasm ? max_t(unsigned int, IPCB(skb)->frag_max_size,
+				 p.l3len + 8) - p.l3len +
+			   sizeof(struct ipv6hdr) + sizeof(struct frag_hdr) :
+		   len6;
 	mtu = dst_mtu(dst);
 	skb_set_transport_header(skb, p.l3len);
-	if (df && len6 > mtu &&
+	if (df && fraglen6 > mtu &&
 	    !(skb_is_gso(skb) &&
 	      skb_gso_validate_network_len(skb, mtu + p.l3len -
 					   sizeof(struct ipv6hdr)))) {
 		dst_release(dst);
+		/* What an IPv4 packet (of 20 header bytes) may be to fit. */
 		tern_icmp4_error(skb, ICMP_DEST_UNREACH, ICMP_FRAG_NEEDED,
-				 htonl(mtu - 20));
+				 htonl(mtu - (p.fragment || reasm ? 28 : 20)));
 		return tern_drop(inst, TERN_STAT_DROP_TOO_BIG);
 	}
 	limit = min(cfg->lowest_ipv6_mtu, mtu);
@@ -311,6 +329,12 @@ unsigned int tern_xlat_4to6(struct tern_instance *inst, struct sk_buff *skb)
 	memset(IP6CB(skb), 0, sizeof(*IP6CB(skb)));
 	nf_reset_ct(skb);
 	skb_clear_tstamp(skb);
+	if (reasm) {
+		tern_frag6_output(inst->net, skb, dst,
+				  df ? fraglen6 : min(fraglen6, limit),
+				  htonl(ntohs(ip4.id)));
+		return tern_stolen(inst, TERN_STAT_XLAT_46);
+	}
 	if (gso_frag) {
 		if (tern_frag6_gso_output(inst->net, skb, dst, limit,
 					  ntohs(ip4.id), fixedid))

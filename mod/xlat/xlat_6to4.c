@@ -18,6 +18,7 @@
 #include <net/netfilter/nf_conntrack.h>
 #include "core/compat.h"
 #include "xlat/csum.h"
+#include "xlat/frag.h"
 #include "siit/hairpin.h"
 #include "xlat/icmp.h"
 #include "xlat/icmp_err.h"
@@ -181,7 +182,8 @@ unsigned int tern_xlat_6to4(struct tern_instance *inst, struct sk_buff *skb)
 	__be32 addrs[2];	/* saddr, daddr */
 	u8 proto, tos, type4 = 0;
 	int why, dvia;
-	bool df, hairpin;
+	bool df, hairpin, reasm;
+	u16 fms = 0;
 
 	if (!cfg->enabled)
 		return tern_pass(inst, TERN_STAT_PASS_DISABLED);
@@ -224,14 +226,20 @@ unsigned int tern_xlat_6to4(struct tern_instance *inst, struct sk_buff *skb)
 			    &why) == TERN_VIA_NONE)
 		return p.proto == IPPROTO_ICMPV6 ? tern_drop(inst, why) :
 		       tern_refuse6(inst, cfg, skb, why);
+	if (p.frag6 >= 0 && skb_copy_bits(skb, p.frag6, &fh, sizeof(fh)))
+		return tern_drop(inst, TERN_STAT_DROP_TRUNCATED);
+	/* A fragment ending past the largest IPv4 datagram cannot be. */
+	if (p.fragment &&
+	    !tern_frag_end_ok(ntohs(fh.frag_off) & IP6_OFFSET,
+			      skb->len - p.l3len,
+			      IP_MAX_MTU - sizeof(struct iphdr)))
+		return tern_drop(inst, TERN_STAT_DROP_FRAGMENT);
 	if (ip6.hop_limit <= 1) {
 		tern_icmp6_error(skb, ICMPV6_TIME_EXCEED, ICMPV6_EXC_HOPLIMIT, 0);
 		return tern_drop(inst, TERN_STAT_DROP_TTL);
 	}
 	if (skb_is_gso(skb) && (skb_shinfo(skb)->gso_type & ~TERN_GSO_OK))
 		return tern_drop(inst, TERN_STAT_DROP_OUTPUT);
-	if (p.frag6 >= 0 && skb_copy_bits(skb, p.frag6, &fh, sizeof(fh)))
-		return tern_drop(inst, TERN_STAT_DROP_TRUNCATED);
 
 	tot_len = skb->len - p.l3len + sizeof(struct iphdr);
 	if (tot_len > IP_MAX_MTU)
@@ -257,7 +265,19 @@ unsigned int tern_xlat_6to4(struct tern_instance *inst, struct sk_buff *skb)
 	skb_set_transport_header(skb, p.l3len);
 	len4 = skb_is_gso(skb) ? sizeof(struct iphdr) + tern_gso_l4seg(skb) :
 				 tot_len;
-	df = p.frag6 < 0 && len4 > TERN_DF_THRESHOLD;
+	/*
+	 * A datagram reassembled by nf_conntrack (IP6SKB_FRAGMENTED) was sent
+	 * as fragments: it goes out as fragments too (DF clear), no bigger
+	 * than its biggest one translated. Its Fragment header, and with it
+	 * the Identification, is gone: it gets one of the generator's.
+	 */
+	reasm = p.frag6 < 0 && (IP6CB(skb)->flags & IP6SKB_FRAGMENTED) &&
+		IP6CB(skb)->frag_max_size;
+	df = p.frag6 < 0 && !reasm && len4 > TERN_DF_THRESHOLD;
+	if (reasm)
+		fms = clamp_t(int, IP6CB(skb)->frag_max_size - (int)p.l3len -
+			      (int)sizeof(struct frag_hdr) +
+			      (int)sizeof(struct iphdr), 68, IP_MAX_MTU);
 	mtu = hairpin ? IP_MAX_MTU : dst_mtu(dst);
 	if (df && tot_len > mtu &&
 	    !(skb_is_gso(skb) &&
@@ -303,6 +323,8 @@ unsigned int tern_xlat_6to4(struct tern_instance *inst, struct sk_buff *skb)
 	if (skb_is_gso(skb))
 		tern_gso_6to4(skb);
 	memset(IPCB(skb), 0, sizeof(*IPCB(skb)));
+	/* ip_do_fragment() cuts at min(MTU, frag_max_size). */
+	IPCB(skb)->frag_max_size = fms;
 	nf_reset_ct(skb);
 	skb_clear_tstamp(skb);
 	if (hairpin)

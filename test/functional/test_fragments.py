@@ -438,3 +438,147 @@ def test_other_protocol_fragments_6to4(xlat):
     frames = collect4(xlat, frags6(data, 253, [456], ident=0x00010253))
     assert check_frags4(frames, 0x0253, 253) == data
     c.expect({"xlat-6to4": 2})
+
+
+# --- ICMPv6 errors in atomic fragments ------------------------------------
+
+
+@pytest.mark.parametrize("ident", [0x0000BEEF, 0x12345678])
+def test_icmp_error_atomic_fragment_6to4(xlat, ident):
+    """RFC 7915 5.1.1 (item 13c): an ICMPv6 error in an atomic fragment
+    (RFC 8021) gets the low 16 bits of its Identification as the IPv4 one,
+    DF clear, like any atomic fragment; the rest as without the Fragment
+    header (Address Unreachable -> Host Unreachable, the quote translated)."""
+    c = xlat.counters()
+    udp = udp_datagram(SINK4_6, H6, 4000, 40000, DATA[:32])
+    inner = ip6_packet(SINK4_6, H6, 17, udp, hlim=40)
+    err = icmp6_message(H6, SINK4_6, 1, 3, b"\0\0\0\0", inner)
+    pkt = ip6_packet(H6, SINK4_6, 44, frag6_header(58, 0, False, ident) +
+                     err, hlim=64)
+    f = collect4(xlat, [pkt])[0]
+    raw = assert_frame4(f, tos=0, len=20 + 8 + 20 + len(udp),
+                        id=ident & 0xFFFF, flags=0, offset=0, ttl=63,
+                        proto=1, src=H6_4, dst=SINK4)
+    icmp = raw[20:]
+    assert (icmp[0], icmp[1]) == (3, 1)
+    assert icmp[4:8] == b"\0\0\0\0"
+    assert inet_csum(icmp) == 0
+    in4 = icmp[8:28]
+    assert inet_csum(in4) == 0
+    assert (in4[8], in4[9]) == (40, 17)
+    assert in4[12:16] == ternlib.addr4(SINK4)
+    assert in4[16:20] == ternlib.addr4(H6_4)
+    assert icmp[28:] == udp_datagram(SINK4, H6_4, 4000, 40000, DATA[:32])
+    c.expect({"xlat-icmp-error-6to4": 1})
+
+
+# --- DF on fragments (RFC 7915 4.1, item 13a) -----------------------------
+
+
+def test_df_fragment_not_cut_4to6(xlat):
+    """A fragment with DF (MF set) whose translation (1448 bytes) fits the
+    IPv6 MTU but not lowest-ipv6-mtu: translated whole, not cut."""
+    c = xlat.counters()
+    udp = udp_datagram(H4, SINK6_4, 4000, 40000, DATA[:1992])
+    pkts = frags4(udp, 17, [1400], ident=0x4D46, df=True)
+    frames = collect6(xlat, pkts)
+    assert sorted(len(ip_bytes(f)) for f in frames) == [648, 1448]
+    got = check_frags6(frames, 0x4D46, 17, limit=1448)
+    assert got == udp_datagram(H4_6, SINK6, 4000, 40000, DATA[:1992])
+    c.expect({"xlat-4to6": 2})
+
+
+def test_df_fragment_too_big_4to6(xlat):
+    """A first fragment with DF (MF set) that does not fit the IPv6 MTU
+    (1400) once translated: Fragmentation Needed with MTU 1400 - 28 (its
+    translation gets a Fragment header), nothing sent to IPv6."""
+    set_mtu(xlat, xlat.xl, "v6", 1400)
+    c = xlat.counters()
+    udp = udp_datagram(H4, SINK6_4, 4000, 40000, DATA[:2792])
+    pkt = frags4(udp, 17, [1400], ident=0x4D47, df=True)[0]
+    assert len(pkt) == 1420
+    with xlat.cap6() as cap6, xlat.cap4() as cap4:
+        xlat.send4(pkt)
+        f = cap4.one(is_ip4(dst=H4, proto=1))
+        cap6.none(is_ip6(dst=SINK6),
+                  proof=lambda: c.expect({"drop-too-big": 1}))
+    raw = assert_frame4(f, src=ternlib.XL4, dst=H4, proto=1)
+    icmp = raw[20:]
+    assert (icmp[0], icmp[1]) == (3, 4)
+    assert struct.unpack("!H", icmp[6:8])[0] == 1372
+    assert icmp[8:28] == pkt[:20]
+    c.expect({"drop-too-big": 1})
+
+
+def test_df_nonfirst_fragment_too_big_4to6(xlat):
+    """The same for a later fragment (MF clear, offset 1400): dropped and
+    counted, no error (RFC 1122 3.2.2: never an ICMP error about a
+    fragment other than the first; the kernel's icmp_send() holds to it)."""
+    set_mtu(xlat, xlat.xl, "v6", 1400)
+    c = xlat.counters()
+    udp = udp_datagram(H4, SINK6_4, 4000, 40000, DATA[:2792])
+    pkt = frags4(udp, 17, [1400], ident=0x4D48, df=True)[1]
+    assert len(pkt) == 1420
+    with xlat.cap6() as cap6, xlat.cap4() as cap4:
+        xlat.send4(pkt)
+        ternlib.none_on(lambda: c.expect({"drop-too-big": 1}),
+                        (cap6, is_ip6(dst=SINK6)), (cap4, is_ip4(dst=H4)))
+    c.expect({"drop-too-big": 1})
+
+
+# --- Fragments ending past the largest datagram (item 10) -----------------
+
+
+def test_fragment_past_65535_dropped_4to6(xlat):
+    """The last possible offset (65528) with 1400 bytes: beyond the
+    largest IPv6 datagram, and its cut pieces' offsets would wrap in 16
+    bits: dropped and counted, nothing sent."""
+    c = xlat.counters()
+    pkt = ip4_packet(H4, SINK6_4, 17, DATA[:1400], ident=0x0F0F,
+                     mf=False, offset=65528)
+    with xlat.cap6() as cap:
+        xlat.send4(pkt)
+        cap.none(is_ip6(dst=SINK6),
+                 proof=lambda: c.expect({"drop-fragment": 1}))
+    c.expect({"drop-fragment": 1})
+
+
+def test_fragment_ending_at_65535_translated_4to6(xlat):
+    """Ending exactly at 65535 bytes of IPv6 datagram: translated (cut
+    in two, offsets 64136 and 65368)."""
+    c = xlat.counters()
+    pkt = ip4_packet(H4, SINK6_4, 17, DATA[:1399], ident=0x0F10,
+                     mf=False, offset=64136)
+    frames = collect6(xlat, [pkt], count=2)
+    parts = sorted((fragment6_parts(f)[1]["offset"],
+                    fragment6_parts(f)[1]["m"], len(fragment6_parts(f)[2]))
+                   for f in frames)
+    assert parts == [(64136, 1, 1232), (65368, 0, 167)]
+    c.expect({"xlat-4to6": 1})
+
+
+@pytest.mark.parametrize("offset,n,ok", [(65528, 100, False),
+                                         (64000, 1516, False),
+                                         (64000, 1515, True)])
+def test_fragment_past_65535_dropped_6to4(xlat, offset, n, ok):
+    """An IPv6 fragment whose IPv4 translation would end past 65535 bytes
+    (20 of header + offset + data): dropped and counted."""
+    c = xlat.counters()
+    if n > 1452:
+        set_mtu(xlat, xlat.h6, "eth0", 9000)
+        set_mtu(xlat, xlat.xl, "v6", 9000)
+        set_mtu(xlat, xlat.xl, "v4", 9000)
+        set_mtu(xlat, xlat.h4, "eth0", 9000)
+    pkt = ip6_packet(H6, SINK4_6, 44, frag6_header(17, offset, False,
+                                                   0x0F11) + DATA[:n])
+    if ok:
+        f = collect4(xlat, [pkt])[0]
+        assert_frame4(f, tos=0, len=20 + n, id=0x0F11, flags=0,
+                      offset=offset, ttl=63, proto=17, src=H6_4, dst=SINK4)
+        c.expect({"xlat-6to4": 1})
+        return
+    with xlat.cap4() as cap:
+        xlat.send6(pkt)
+        cap.none(is_ip4(dst=SINK4),
+                 proof=lambda: c.expect({"drop-fragment": 1}))
+    c.expect({"drop-fragment": 1})
