@@ -18,6 +18,7 @@
 #include <net/netfilter/nf_conntrack.h>
 #include "compat.h"
 #include "csum.h"
+#include "gso.h"
 #include "hairpin.h"
 #include "icmp.h"
 #include "icmp_err.h"
@@ -181,7 +182,7 @@ unsigned int tern_xlat_6to4(struct tern_instance *inst, struct sk_buff *skb)
 	__be32 addrs[2];	/* saddr, daddr */
 	u8 proto, tos, type4 = 0;
 	int why, dvia;
-	bool df, hairpin;
+	bool df, hairpin, segment;
 
 	if (!cfg->enabled)
 		return tern_pass(inst, TERN_STAT_PASS_DISABLED);
@@ -200,6 +201,9 @@ unsigned int tern_xlat_6to4(struct tern_instance *inst, struct sk_buff *skb)
 			return tern_refuse6(inst, cfg, skb, why);
 		return tern_drop(inst, why);
 	}
+	why = tern_gso_check(skb, &p, true, &segment);
+	if (why)
+		return tern_drop(inst, why);
 	proto = p.proto;
 	if (proto == IPPROTO_ICMPV6 && !p.nonfirst) {
 		enum tern_icmp_kind k;
@@ -228,8 +232,8 @@ unsigned int tern_xlat_6to4(struct tern_instance *inst, struct sk_buff *skb)
 		tern_icmp6_error(skb, ICMPV6_TIME_EXCEED, ICMPV6_EXC_HOPLIMIT, 0);
 		return tern_drop(inst, TERN_STAT_DROP_TTL);
 	}
-	if (skb_is_gso(skb) && (skb_shinfo(skb)->gso_type & ~TERN_GSO_OK))
-		return tern_drop(inst, TERN_STAT_DROP_OUTPUT);
+	if (segment)
+		return tern_gso_xlat_segs(inst, skb, tern_xlat_6to4);
 	if (p.frag6 >= 0 && skb_copy_bits(skb, p.frag6, &fh, sizeof(fh)))
 		return tern_drop(inst, TERN_STAT_DROP_TRUNCATED);
 
