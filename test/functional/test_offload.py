@@ -15,6 +15,7 @@ WARNING (conftest's kernel_log_clean).
 import errno
 import fcntl
 import os
+import socket
 import struct
 
 import pytest
@@ -23,7 +24,8 @@ from ternlib import (H4, H4_6, H6, H6_4, PAYLOAD, SINK4, SINK4_6, SINK6,
                      SINK6_4, check_checksums, frag6_header,
                      icmp4_message, icmp6_message, in_netns, inet_csum,
                      ip4_packet, ip6_packet, ip_bytes, is_ip4, is_ip6,
-                     none_on, pseudo, tcp_segment_bytes, udp_datagram)
+                     none_on, pseudo, sha256, tcp_exchange,
+                     tcp_segment_bytes, udp_datagram)
 
 TUNSETIFF = 0x400454CA
 IFF_TUN, IFF_NO_PI, IFF_VNET_HDR = 0x0001, 0x1000, 0x4000
@@ -321,3 +323,46 @@ def test_udp_fragmentation_offload_segmented_then_translated(xlat, tun,
     if direction == "4to6":
         assert parts[0][0] == 0x1234
     assert b"".join(p[4] for p in parts) == want
+
+
+BIG = 185000            # BIG TCP: super-packets up to this size
+
+
+@pytest.mark.parametrize("direction", ["6to4"] + (
+    ["4to6"] if KVER >= (6, 3) else []))     # IPv4 BIG TCP came in 6.3
+def test_big_tcp_superpackets_segmented(xlat, direction):
+    """BIG TCP: the sender's device takes super-packets of up to 185000
+    bytes (an IPv6 one carries a Jumbo Payload option, an IPv4 one a
+    Total Length of 0). Their translation cannot say its length in the
+    other family's header (IPv4 Total Length, IPv6 Payload Length, both
+    16 bits): Tern segments them in software and translates the segments.
+    The data arrives intact, some super-packets took that path, and
+    nothing is dropped (before: dropped as too big, or a truncated IPv6
+    Payload Length)."""
+    if direction == "6to4":
+        sender, sizes = xlat.h6, ("gso_max_size", BIG)
+        args = (xlat.h4, socket.AF_INET, H4, xlat.h6, socket.AF_INET6, H4_6)
+        counter = "xlat-6to4"
+    else:
+        sender = xlat.h4
+        sizes = ("gso_max_size", BIG, "gso_ipv4_max_size", BIG)
+        args = (xlat.h6, socket.AF_INET6, H6, xlat.h4, socket.AF_INET, H6_4)
+        counter = "xlat-4to6"
+    data = os.urandom(8 << 20)
+    sender.ip("link", "set", "eth0", *sizes)
+    # The stack sizes super-packets from its pacing rate, low under
+    # emulation: ask for at least 100 segments (about 145000 bytes).
+    sender.sysctl({"net/ipv4/tcp_min_tso_segs": 100})
+    try:
+        c = xlat.counters()
+        got, back = tcp_exchange(*args, data, b"done", timeout=90)
+        d = c.delta()
+    finally:
+        sender.sysctl({"net/ipv4/tcp_min_tso_segs": 2})
+        sender.ip("link", "set", "eth0", *[65536 if isinstance(v, int)
+                                            else v for v in sizes])
+    assert sha256(got) == sha256(data) and back == b"done"
+    drops = {k: v for k, v in d.items() if k.startswith("drop-")}
+    assert not drops, d
+    assert d.get("gso-segmented", 0) > 0, d
+    assert d[counter] >= 45 * d["gso-segmented"], d
