@@ -152,6 +152,12 @@ unsigned int tern_gso_xlat_segs(struct tern_instance *inst,
 {
 	struct sk_buff *segs, *seg, *next;
 
+	/*
+	 * Segmentation may write the transport header (UDP fragmentation
+	 * offload fills in the checksum): not in one a clone shares.
+	 */
+	if (skb_cow_head(skb, 0))
+		return tern_drop(inst, TERN_STAT_DROP_NOMEM);
 	/* The receive path's variant: no transmit-side checksum warning. */
 	segs = __skb_gso_segment(skb, 0, false);
 	if (IS_ERR_OR_NULL(segs))
