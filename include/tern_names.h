@@ -117,6 +117,12 @@ const struct tern_stat_name tern_stat_names[] = {
 	{ "drop-to-self",
 	  "Dropped: translated toward an address of this host (its answer would not be translated back)",
 	  TERN_STAT_DROP_TO_SELF },
+	{ "drop-bad-gso",
+	  "Dropped: GSO or checksum offload metadata inconsistent with the packet (from a tun/tap or virtio device)",
+	  TERN_STAT_DROP_BAD_GSO },
+	{ "gso-segmented",
+	  "Super-packets of a GSO type Tern does not rewrite, segmented in software (each segment then counted on its own)",
+	  TERN_STAT_GSO_SEGMENTED },
 	{ NULL, NULL, 0 }
 };
 #else

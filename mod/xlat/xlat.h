@@ -57,10 +57,6 @@ static inline unsigned int tern_stolen(struct tern_instance *inst,
 	return NF_STOLEN;
 }
 
-/* GSO types translated as they are (the TCP ones switched 4 <-> 6). */
-#define TERN_GSO_OK (SKB_GSO_TCPV4 | SKB_GSO_TCPV6 | SKB_GSO_TCP_ECN | \
-		     SKB_GSO_TCP_FIXEDID | SKB_GSO_DODGY | SKB_GSO_UDP_L4)
-
 /* Largest IPv4 packet sent with DF=0 (RFC 7915 5.1). */
 #define TERN_DF_THRESHOLD 1260
 /* Default lowest-ipv6-mtu (RFC 7915 4.1). */

@@ -17,6 +17,7 @@
 #include "core/compat.h"
 #include "xlat/csum.h"
 #include "xlat/frag.h"
+#include "xlat/gso.h"
 #include "xlat/icmp.h"
 #include "xlat/icmp_err.h"
 #include "siit/mapping.h"
@@ -210,7 +211,7 @@ unsigned int tern_xlat_4to6(struct tern_instance *inst, struct sk_buff *skb)
 	u8 proto, type6 = 0;
 	int hdiff, why, dvia;
 	unsigned int fraglen6;
-	bool df, amend, gso_frag, fixedid, reasm;
+	bool df, amend, gso_frag, fixedid, reasm, segment;
 
 	if (!cfg->enabled)
 		return tern_pass(inst, TERN_STAT_PASS_DISABLED);
@@ -221,6 +222,9 @@ unsigned int tern_xlat_4to6(struct tern_instance *inst, struct sk_buff *skb)
 		return verdict;
 
 	why = tern_parse4(skb, &p);
+	if (why)
+		return tern_drop(inst, why);
+	why = tern_gso_check(skb, &p, false, &segment);
 	if (why)
 		return tern_drop(inst, why);
 	/* RFC 7915 4.2: IGMP is single-hop; silently dropped. */
@@ -252,8 +256,8 @@ unsigned int tern_xlat_4to6(struct tern_instance *inst, struct sk_buff *skb)
 		return tern_drop(inst, TERN_STAT_DROP_SRCROUTE);
 	}
 	proto = p.proto == IPPROTO_ICMP ? IPPROTO_ICMPV6 : p.proto;
-	if (skb_is_gso(skb) && (skb_shinfo(skb)->gso_type & ~TERN_GSO_OK))
-		return tern_drop(inst, TERN_STAT_DROP_OUTPUT);
+	if (segment)
+		return tern_gso_xlat_segs(inst, skb, tern_xlat_4to6);
 
 	dst = tern_route6(inst->net, skb, &a6[0], &a6[1], proto);
 	if (!dst) {

@@ -19,6 +19,7 @@
 #include "core/compat.h"
 #include "xlat/csum.h"
 #include "xlat/frag.h"
+#include "xlat/gso.h"
 #include "siit/hairpin.h"
 #include "xlat/icmp.h"
 #include "xlat/icmp_err.h"
@@ -182,7 +183,7 @@ unsigned int tern_xlat_6to4(struct tern_instance *inst, struct sk_buff *skb)
 	__be32 addrs[2];	/* saddr, daddr */
 	u8 proto, tos, type4 = 0;
 	int why, dvia;
-	bool df, hairpin, reasm;
+	bool df, hairpin, reasm, segment;
 	u16 fms = 0;
 
 	if (!cfg->enabled)
@@ -202,6 +203,9 @@ unsigned int tern_xlat_6to4(struct tern_instance *inst, struct sk_buff *skb)
 			return tern_refuse6(inst, cfg, skb, why);
 		return tern_drop(inst, why);
 	}
+	why = tern_gso_check(skb, &p, true, &segment);
+	if (why)
+		return tern_drop(inst, why);
 	proto = p.proto;
 	if (proto == IPPROTO_ICMPV6 && !p.nonfirst) {
 		enum tern_icmp_kind k;
@@ -238,8 +242,8 @@ unsigned int tern_xlat_6to4(struct tern_instance *inst, struct sk_buff *skb)
 		tern_icmp6_error(skb, ICMPV6_TIME_EXCEED, ICMPV6_EXC_HOPLIMIT, 0);
 		return tern_drop(inst, TERN_STAT_DROP_TTL);
 	}
-	if (skb_is_gso(skb) && (skb_shinfo(skb)->gso_type & ~TERN_GSO_OK))
-		return tern_drop(inst, TERN_STAT_DROP_OUTPUT);
+	if (segment)
+		return tern_gso_xlat_segs(inst, skb, tern_xlat_6to4);
 
 	tot_len = skb->len - p.l3len + sizeof(struct iphdr);
 	if (tot_len > IP_MAX_MTU)

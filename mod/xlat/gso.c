@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Offload metadata from untrusted sources. A tun/tap device with
+ * IFF_VNET_HDR, or a virtio guest, hands the stack packets whose GSO type,
+ * GSO size and CHECKSUM_PARTIAL offsets are whatever the writer claimed
+ * (SKB_GSO_DODGY); the kernel's own checks at injection leave much out,
+ * and it validates the rest only when it segments. Tern rewrites headers
+ * and checksums before any segmentation, so it checks first: the GSO type
+ * against the protocol and the family, the TCP header, the checksum
+ * offsets against the transport header. GSO types Tern does not rewrite
+ * (UDP fragmentation offload, tunnels, GSO partial, ...) and super-packets
+ * too big for the other family's length field (BIG TCP) are segmented in
+ * software and translated segment by segment.
+ */
+
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/netfilter.h>
+#include <linux/tcp.h>
+#include <linux/udp.h>
+#include <net/ip.h>
+#include <net/ipv6.h>
+#include "core/compat.h"
+#include "xlat/gso.h"
+#include "xlat/xlat.h"
+
+/* Offset of the checksum field of @proto's header, or -1. */
+static int tern_csum_field(u8 proto)
+{
+	switch (proto) {
+	case IPPROTO_TCP:
+		return offsetof(struct tcphdr, check);
+	case IPPROTO_UDP:
+		return offsetof(struct udphdr, check);
+	case IPPROTO_ICMP:
+	case IPPROTO_ICMPV6:
+		return 2;	/* type, code, checksum */
+	default:
+		return -1;
+	}
+}
+
+/* CHECKSUM_PARTIAL offsets of a packet that is not a super-packet. */
+static enum tern_gso_action tern_csum_classify(const struct tern_gso_meta *m)
+{
+	int field = m->nonfirst ? -1 : tern_csum_field(m->proto);
+
+	/* Never in the headers Tern rewrites, never past the end. */
+	if (m->csum_start < (int)m->l3len ||
+	    m->csum_start + m->csum_offset + sizeof(__sum16) > m->len)
+		return TERN_GSO_BAD;
+	if (field < 0)
+		return TERN_GSO_AS_IS;
+	if (m->csum_start == m->l3len)
+		return m->csum_offset == field ? TERN_GSO_AS_IS : TERN_GSO_BAD;
+	/* An inner checksum of a tunnel: completed before translation. */
+	return m->encap ? TERN_GSO_CSUM_HELP : TERN_GSO_BAD;
+}
+
+/* Bigger than the translated header's length field can say. */
+static bool tern_gso_too_long(const struct tern_gso_meta *m)
+{
+	unsigned int l4 = m->len - m->l3len;
+
+	return m->v6 ? l4 + sizeof(struct iphdr) > IP_MAX_MTU :
+		       l4 > IPV6_MAXPLEN;
+}
+
+enum tern_gso_action tern_gso_classify(const struct tern_gso_meta *m)
+{
+	unsigned int type = m->gso_type & ~(SKB_GSO_DODGY | SKB_GSO_TCP_ECN);
+	unsigned int tcp = m->v6 ? SKB_GSO_TCPV6 : SKB_GSO_TCPV4;
+	unsigned int l4 = m->len - m->l3len;
+
+	if (m->l3len > m->len)
+		return TERN_GSO_BAD;
+	if (!m->gso_size)
+		return m->partial ? tern_csum_classify(m) : TERN_GSO_AS_IS;
+	/* Segments of a fragment would be fragments of nothing. */
+	if (m->fragment)
+		return TERN_GSO_BAD;
+	if (type == tcp || (!m->v6 && type == (tcp | SKB_GSO_TCP_FIXEDID))) {
+		if (m->proto != IPPROTO_TCP || m->gso_size == GSO_BY_FRAGS ||
+		    m->thlen < sizeof(struct tcphdr) || m->thlen > l4)
+			return TERN_GSO_BAD;
+		if (m->partial &&
+		    (m->csum_start != m->l3len ||
+		     m->csum_offset != offsetof(struct tcphdr, check)))
+			return TERN_GSO_BAD;
+	} else if (type == SKB_GSO_UDP_L4) {
+		/* As __udp_gso_segment() wants it. */
+		if (m->proto != IPPROTO_UDP || m->gso_size == GSO_BY_FRAGS ||
+		    !m->partial || m->csum_start != m->l3len ||
+		    m->csum_offset != offsetof(struct udphdr, check) ||
+		    l4 <= sizeof(struct udphdr) + m->gso_size)
+			return TERN_GSO_BAD;
+	} else {
+		/* Not rewritten: the kernel's segmentation will judge. */
+		return TERN_GSO_SEGMENT;
+	}
+	return tern_gso_too_long(m) ? TERN_GSO_SEGMENT : TERN_GSO_AS_IS;
+}
+
+int tern_gso_check(struct sk_buff *skb, const struct tern_pkt *p, bool v6,
+		   bool *segment)
+{
+	struct tern_gso_meta m = {
+		.gso_type = skb_shinfo(skb)->gso_type,
+		.gso_size = skb_shinfo(skb)->gso_size,
+		.partial = skb->ip_summed == CHECKSUM_PARTIAL,
+		.encap = skb->encapsulation,
+		.len = skb->len,
+		.l3len = p->l3len,
+		.proto = p->proto,
+		.v6 = v6,
+		.fragment = p->fragment,
+		.nonfirst = p->nonfirst,
+	};
+
+	*segment = false;
+	if (!m.gso_size && !m.partial)
+		return 0;
+	if (m.partial) {
+		m.csum_start = skb_checksum_start(skb) - skb_network_header(skb);
+		m.csum_offset = skb->csum_offset;
+	}
+	/* The parser pulled the fixed TCP header; the options too. */
+	if (m.gso_size && p->proto == IPPROTO_TCP && !p->nonfirst) {
+		m.thlen = (skb->data[p->l3len + 12] >> 4) * 4;
+		if (!pskb_may_pull(skb, p->l3len + m.thlen))
+			return TERN_STAT_DROP_BAD_GSO;
+	}
+	switch (tern_gso_classify(&m)) {
+	case TERN_GSO_AS_IS:
+		return 0;
+	case TERN_GSO_CSUM_HELP:
+		if (!pskb_may_pull(skb, m.csum_start + m.csum_offset +
+				   sizeof(__sum16)) ||
+		    skb_checksum_help(skb))
+			return TERN_STAT_DROP_NOMEM;
+		return 0;
+	case TERN_GSO_SEGMENT:
+		*segment = true;
+		return 0;
+	default:
+		return TERN_STAT_DROP_BAD_GSO;
+	}
+}
+
+unsigned int tern_gso_xlat_segs(struct tern_instance *inst,
+				struct sk_buff *skb, tern_xlat_fn xlat)
+{
+	struct sk_buff *segs, *seg, *next;
+
+	/*
+	 * Segmentation may write the transport header (UDP fragmentation
+	 * offload fills in the checksum): not in one a clone shares.
+	 */
+	if (skb_cow_head(skb, 0))
+		return tern_drop(inst, TERN_STAT_DROP_NOMEM);
+	/* The receive path's variant: no transmit-side checksum warning. */
+	segs = __skb_gso_segment(skb, 0, false);
+	if (IS_ERR_OR_NULL(segs))
+		return tern_drop(inst, TERN_STAT_DROP_BAD_GSO);
+	consume_skb(skb);
+	skb_list_walk_safe(segs, seg, next) {
+		skb_mark_not_on_list(seg);
+		/*
+		 * Each segment is a packet of its own, counted as such. One
+		 * Tern would let pass (impossible: its super-packet was
+		 * checked) cannot be handed back to the stack: freed.
+		 */
+		if (skb_is_gso(seg)) {
+			kfree_skb(seg);
+			tern_stats_inc(inst->stats, TERN_STAT_DROP_BAD_GSO);
+		} else if (xlat(inst, seg) != NF_STOLEN) {
+			kfree_skb(seg);
+		}
+	}
+	return tern_stolen(inst, TERN_STAT_GSO_SEGMENTED);
+}
