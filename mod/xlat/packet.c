@@ -33,6 +33,28 @@ static unsigned int tern_l4len(u8 proto)
 	}
 }
 
+/*
+ * The transport header of a packet or first fragment, pulled: its fixed
+ * part (what Tern rewrites), and all of a TCP header, options included (a
+ * first fragment that ends inside it is malformed, and a filter after the
+ * translator could not see its flags: RFC 1858).
+ */
+static int tern_pull_l4(struct sk_buff *skb, struct tern_pkt *p)
+{
+	unsigned int doff;
+
+	p->l4len = p->nonfirst ? 0 : tern_l4len(p->proto);
+	if (!pskb_may_pull(skb, p->l3len + p->l4len))
+		return TERN_STAT_DROP_TRUNCATED;
+	if (p->l4len && p->proto == IPPROTO_TCP) {
+		doff = ((const struct tcphdr *)(skb->data + p->l3len))->doff * 4;
+		if (doff < sizeof(struct tcphdr) ||
+		    p->l3len + doff > skb->len)
+			return TERN_STAT_DROP_TRUNCATED;
+	}
+	return 0;
+}
+
 int tern_parse6(struct sk_buff *skb, struct tern_pkt *p)
 {
 	unsigned int off = sizeof(struct ipv6hdr);
@@ -97,10 +119,7 @@ upper:
 		return TERN_STAT_DROP_TRUNCATED;
 	p->l3len = off;
 	p->proto = nexthdr;
-	p->l4len = p->nonfirst ? 0 : tern_l4len(nexthdr);
-	if (!pskb_may_pull(skb, off + p->l4len))
-		return TERN_STAT_DROP_TRUNCATED;
-	return 0;
+	return tern_pull_l4(skb, p);
 }
 
 int tern_parse4(struct sk_buff *skb, struct tern_pkt *p)
@@ -114,10 +133,7 @@ int tern_parse4(struct sk_buff *skb, struct tern_pkt *p)
 	p->fragment = ip_is_fragment(iph);
 	p->nonfirst = !!(iph->frag_off & htons(IP_OFFSET));
 	/* Only the first fragment carries the transport header. */
-	p->l4len = p->nonfirst ? 0 : tern_l4len(p->proto);
-	if (!pskb_may_pull(skb, p->l3len + p->l4len))
-		return TERN_STAT_DROP_TRUNCATED;
-	return 0;
+	return tern_pull_l4(skb, p);
 }
 
 /*

@@ -60,8 +60,23 @@ static int tern_4to6_daddr(struct tern_instance *inst,
 		*verdict = tern_pass(inst, TERN_STAT_PASS_NO_MAPPING);
 		return -1;
 	}
-	if (__ip_dev_find(inst->net, iph->daddr, false)) {
+	/*
+	 * The host's own addresses and the broadcast addresses of its subnets
+	 * are the host's business: as destinations, delivered or broadcast
+	 * by it; as sources, martians it drops (RFC 1812 5.3.7), an ICMP
+	 * error included (the host's own errors never pass this hook).
+	 */
+	switch (tern_addr4_type(inst->net, iph->daddr)) {
+	case RTN_LOCAL:
 		*verdict = tern_pass(inst, TERN_STAT_PASS_LOCAL);
+		return -1;
+	case RTN_BROADCAST:
+		*verdict = tern_pass(inst, TERN_STAT_PASS_SPECIAL4);
+		return -1;
+	}
+	if (!tern_addr4_never_translated(iph->saddr) &&
+	    tern_addr4_is_host(inst->net, iph->saddr)) {
+		*verdict = tern_pass(inst, TERN_STAT_PASS_SPECIAL4);
 		return -1;
 	}
 	return 0;
@@ -231,8 +246,15 @@ unsigned int tern_xlat_4to6(struct tern_instance *inst, struct sk_buff *skb)
 	if (p.proto == IPPROTO_IGMP)
 		return tern_drop(inst, TERN_STAT_DROP_IGMP);
 	if (p.proto == IPPROTO_ICMP && !p.fragment &&
-	    tern_icmp4_classify(skb->data[p.l3len], &type6) == TERN_ICMP_ERROR)
+	    tern_icmp4_classify(skb->data[p.l3len], &type6) == TERN_ICMP_ERROR) {
+		/*
+		 * RFC 7915 4.1: an unexpired source route is dropped; no error
+		 * is sent about an error.
+		 */
+		if (p.l3len > sizeof(ip4) && tern_ipv4_has_srcroute(skb))
+			return tern_drop(inst, TERN_STAT_DROP_SRCROUTE);
 		return tern_icmp_err_4to6(inst, cfg, skb, &p, &a6[1], dvia);
+	}
 	if (tern_4to6_saddr(inst, cfg, ip4.saddr, ip4.daddr, dvia, &a6[0],
 			    &why) == TERN_VIA_NONE)
 		return tern_refuse4(inst, cfg, skb, why);

@@ -71,6 +71,11 @@ int tern_6to4_saddr(const struct tern_instance *inst,
 		*why = TERN_STAT_DROP_WKP_NONGLOBAL;
 		return TERN_VIA_NONE;
 	}
+	/* Never a source the IPv4 side must take for a martian (4to6.c). */
+	if (tern_addr4_is_host(inst->net, *a4)) {
+		*why = TERN_STAT_DROP_SPECIAL4;
+		return TERN_VIA_NONE;
+	}
 	return svia;
 }
 
