@@ -19,6 +19,7 @@
 #include <net/ipv6.h>
 #include <net/route.h>
 #include "addr.h"
+#include "hairpin.h"
 #include "icmp.h"
 #include "icmp_err.h"
 #include "inner.h"
@@ -84,12 +85,15 @@ static unsigned int tern_err_pad(u8 *msg, unsigned int qlen,
 	return padded;
 }
 
+/* @dst is NULL for a hairpinned error (translated back, not sent). */
 static struct sk_buff *tern_err_alloc(struct dst_entry *dst, unsigned int len)
 {
-	unsigned int hroom = LL_RESERVED_SPACE(dst->dev) + dst->header_len;
+	unsigned int hroom = dst ? LL_RESERVED_SPACE(dst->dev) +
+				   dst->header_len : LL_MAX_HEADER;
 	struct sk_buff *skb;
 
-	skb = alloc_skb(hroom + len + dst->dev->needed_tailroom, GFP_ATOMIC);
+	skb = alloc_skb(hroom + len + (dst ? dst->dev->needed_tailroom : 0),
+			GFP_ATOMIC);
 	if (skb)
 		skb_reserve(skb, hroom);
 	return skb;
@@ -272,7 +276,7 @@ unsigned int tern_icmp_err_6to4(struct tern_instance *inst,
 	unsigned int room, qlen, msglen, padded;
 	__be32 saddr = 0;
 	int why, ptr = 0, n;
-	bool have_src;
+	bool have_src, hairpin;
 	u8 type, code, tos;
 
 	if (skb_linearize(skb))
@@ -308,11 +312,13 @@ unsigned int tern_icmp_err_6to4(struct tern_instance *inst,
 		have_src = true;
 	}
 	tos = cfg->override_tos ? cfg->tos : ipv6_get_dsfield(ip6);
+	/* RFC 7757 4.2: errors hairpin like other packets (no route needed). */
+	hairpin = tern_hairpins(inst, cfg, daddr, &ip6->daddr);
 	dst = tern_route4_src(inst->net, skb, have_src ? saddr : 0, daddr, tos,
 			      IPPROTO_ICMP, &saddr);
-	if (!dst)
+	if (!dst && !(hairpin && have_src))
 		return tern_drop(inst, TERN_STAT_DROP_NO_ROUTE);
-	if (tern_dst_local(dst)) {
+	if (dst && tern_dst_local(dst)) {
 		dst_release(dst);
 		return tern_drop(inst, TERN_STAT_DROP_ERR_DEST);
 	}
@@ -350,7 +356,8 @@ unsigned int tern_icmp_err_6to4(struct tern_instance *inst,
 	ih->code = code;
 	if (type == ICMP_DEST_UNREACH && code == ICMP_FRAG_NEEDED)
 		ih->un.frag.mtu = htons(tern_icmp_mtu_6to4(ntohl(ih6->icmp6_mtu),
-							   dst_mtu(dst),
+							   dst ? dst_mtu(dst) :
+							   IP_MAX_MTU,
 							   skb->dev->mtu));
 	else if (type == ICMP_PARAMETERPROB)
 		((u8 *)ih)[4] = ptr;
@@ -374,6 +381,11 @@ unsigned int tern_icmp_err_6to4(struct tern_instance *inst,
 	out->mark = skb->mark;
 	out->priority = skb->priority;
 	skb_set_transport_header(out, sizeof(*iph));
+	if (hairpin) {
+		out->dev = skb->dev;
+		consume_skb(skb);
+		return tern_hairpin_error(inst, cfg, out, dst);
+	}
 	consume_skb(skb);
 	tern_output(inst->net, out, dst);
 	return tern_stolen(inst, TERN_STAT_XLAT_ICMP_ERR_64);
