@@ -85,6 +85,29 @@ static unsigned int tern_err_pad(u8 *msg, unsigned int qlen,
 	return padded;
 }
 
+/*
+ * The packet in error was sent by the error's destination (RFC 792, RFC
+ * 4443 2.2: an error goes to the source of the packet it quotes). Any
+ * other pair is forged: the error would reach a host about a packet it
+ * never sent. A quote too short or of another version is left to
+ * tern_inner_*(), which refuses it.
+ */
+static bool tern_err_quote_from4(const struct tern_err *e, __be32 daddr)
+{
+	return e->quote_len < sizeof(struct iphdr) || e->quote[0] >> 4 != 4 ||
+	       !memcmp(e->quote + offsetof(struct iphdr, saddr), &daddr,
+		       sizeof(daddr));
+}
+
+static bool tern_err_quote_from6(const struct tern_err *e,
+				 const struct in6_addr *daddr)
+{
+	return e->quote_len < sizeof(struct ipv6hdr) ||
+	       e->quote[0] >> 4 != 6 ||
+	       !memcmp(e->quote + offsetof(struct ipv6hdr, saddr), daddr,
+		       sizeof(*daddr));
+}
+
 /* @dst is NULL for a hairpinned error (translated back, not sent). */
 static struct sk_buff *tern_err_alloc(struct dst_entry *dst, unsigned int len)
 {
@@ -204,6 +227,10 @@ unsigned int tern_icmp_err_4to6(struct tern_instance *inst,
 	tern_err_split(&e, (const u8 *)(ih + 1), skb->len - p->l3len - sizeof(*ih),
 		       ih->type == ICMP_DEST_UNREACH && ih->code == ICMP_FRAG_NEEDED ?
 		       0 : ((const u8 *)ih)[5], 4);
+	if (!tern_err_quote_from4(&e, iph->daddr)) {
+		dst_release(dst);
+		return tern_drop(inst, TERN_STAT_DROP_ERR_DEST);
+	}
 	room = TERN_ICMP6_ERR_MAX - sizeof(*ip6) - sizeof(*ih6);
 	out = tern_err_alloc(dst, TERN_ICMP6_ERR_MAX);
 	if (!out) {
@@ -329,6 +356,10 @@ unsigned int tern_icmp_err_6to4(struct tern_instance *inst,
 		       ih6->icmp6_type == ICMPV6_DEST_UNREACH ||
 		       ih6->icmp6_type == ICMPV6_TIME_EXCEED ?
 		       ((const u8 *)ih6)[4] : 0, 8);
+	if (!tern_err_quote_from6(&e, &ip6->daddr)) {
+		dst_release(dst);
+		return tern_drop(inst, TERN_STAT_DROP_ERR_DEST);
+	}
 	room = TERN_ICMP4_ERR_MAX - sizeof(*iph) - sizeof(*ih);
 	out = tern_err_alloc(dst, TERN_ICMP4_ERR_MAX);
 	if (!out) {
