@@ -112,7 +112,7 @@ const struct tern_stat_name tern_stat_names[] = {
 	  "Dropped: ICMP message with a wrong checksum (never made valid by translation)",
 	  TERN_STAT_DROP_BAD_CSUM },
 	{ "drop-error-dest",
-	  "Dropped: ICMP error whose translation would go to this host or to a special-purpose address",
+	  "Dropped: ICMP error whose translation would go to this host or to a special-purpose address, or not to the sender of the packet it quotes",
 	  TERN_STAT_DROP_ERR_DEST },
 	{ "drop-to-self",
 	  "Dropped: translated toward an address of this host (its answer would not be translated back)",

@@ -19,8 +19,15 @@
  *
  * The second pass is tern_xlat_4to6() on the translated packet, so the U-turn
  * costs one hop: the TTL the first pass took is given back before it.
+ *
+ * ICMPv6 errors hairpin by the same rule (their outer destination decides).
+ * In intrinsic mode the quoted packet's destination goes back by pool6 as
+ * well: the packet in error went from the error's destination to that
+ * address, which its sender wrote in pool6 form, so the error quotes the
+ * packet as it was sent (RFC 7757 4.2: the path is symmetric).
  */
 
+#include <linux/icmp.h>
 #include <linux/ip.h>
 #include <linux/netfilter.h>
 #include <linux/percpu.h>
@@ -31,14 +38,41 @@
 #include "xlat/route.h"
 #include "xlat/xlat.h"
 
-/* The intrinsic hairpin this CPU is translating back, if any. */
-static DEFINE_PER_CPU(const struct tern_instance *, tern_hairpin_inst);
-static DEFINE_PER_CPU(__be32, tern_hairpin_src4);
+/*
+ * The intrinsic hairpin this CPU is translating back, if any, and the
+ * IPv4 addresses pool6 maps back instead of the EAMT: the packet's
+ * source, and for an ICMP error also its quoted packet's destination.
+ */
+struct tern_hairpin_note {
+	const struct tern_instance *inst;
+	__be32 by_pool6[2];
+	unsigned int n;
+};
+
+static DEFINE_PER_CPU(struct tern_hairpin_note, tern_hairpin_note);
 
 bool tern_hairpin_src_by_pool6(const struct tern_instance *inst, __be32 a4)
 {
-	return this_cpu_read(tern_hairpin_inst) == inst &&
-	       this_cpu_read(tern_hairpin_src4) == a4;
+	const struct tern_hairpin_note *note = this_cpu_ptr(&tern_hairpin_note);
+	unsigned int i;
+
+	if (note->inst != inst)
+		return false;
+	for (i = 0; i < note->n; i++)
+		if (note->by_pool6[i] == a4)
+			return true;
+	return false;
+}
+
+/*
+ * Notes @a4 for pool6 unless it is also @other (a node reaching itself:
+ * both addresses by pool6 would loop, both go back by the EAMT).
+ */
+static void tern_hairpin_note_add(struct tern_hairpin_note *note, __be32 a4,
+				  __be32 other)
+{
+	if (a4 != other && note->n < ARRAY_SIZE(note->by_pool6))
+		note->by_pool6[note->n++] = a4;
 }
 
 bool tern_hairpins(const struct tern_instance *inst,
@@ -61,12 +95,20 @@ static void tern_ttl_add(struct iphdr *iph, int delta)
 	ip_send_check(iph);
 }
 
-unsigned int tern_hairpin_output(struct tern_instance *inst,
-				 const struct tern_config *cfg,
-				 struct sk_buff *skb, struct dst_entry *dst)
+/*
+ * Translates the IPv4 packet @skb back to IPv6 (tern_xlat_4to6()) with the
+ * TTL the 6->4 pass took given back; @inner is the packet quoted by an
+ * ICMPv4 error (NULL for another packet), whose destination is the other
+ * end of the path, mapped back like the source of a normal packet.
+ */
+static unsigned int tern_hairpin_back(struct tern_instance *inst,
+				      const struct tern_config *cfg,
+				      struct sk_buff *skb,
+				      struct dst_entry *dst,
+				      const struct iphdr *inner)
 {
 	struct iphdr *iph = ip_hdr(skb);
-	bool intrinsic = cfg->eam_hairpin == TERN_HAIRPIN_INTRINSIC;
+	struct tern_hairpin_note *note;
 	unsigned int verdict;
 
 	tern_ttl_add(iph, 1);
@@ -80,18 +122,29 @@ unsigned int tern_hairpin_output(struct tern_instance *inst,
 		skb_dst_set(skb, dst);
 
 	local_bh_disable();
-	/*
-	 * Source equal to destination (a node reaching itself): mapping both
-	 * by pool6 would loop; both go back by the EAMT.
-	 */
-	if (intrinsic && iph->saddr != iph->daddr) {
-		this_cpu_write(tern_hairpin_src4, iph->saddr);
-		this_cpu_write(tern_hairpin_inst, inst);
+	note = this_cpu_ptr(&tern_hairpin_note);
+	note->n = 0;
+	if (cfg->eam_hairpin == TERN_HAIRPIN_INTRINSIC) {
+		tern_hairpin_note_add(note, iph->saddr, iph->daddr);
+		if (inner)
+			tern_hairpin_note_add(note, inner->daddr,
+					      inner->saddr);
+		note->inst = inst;
 	}
 	verdict = tern_xlat_4to6(inst, skb);
-	this_cpu_write(tern_hairpin_inst, NULL);
+	note->inst = NULL;
 	local_bh_enable();
+	return verdict;
+}
 
+unsigned int tern_hairpin_output(struct tern_instance *inst,
+				 const struct tern_config *cfg,
+				 struct sk_buff *skb, struct dst_entry *dst)
+{
+	struct iphdr *iph;
+	unsigned int verdict;
+
+	verdict = tern_hairpin_back(inst, cfg, skb, dst, NULL);
 	if (verdict == NF_ACCEPT) {
 		/* Not for IPv6 after all (e.g. addressed to this host). */
 		iph = ip_hdr(skb);
@@ -106,4 +159,30 @@ unsigned int tern_hairpin_output(struct tern_instance *inst,
 	}
 	tern_stats_inc(inst->stats, TERN_STAT_XLAT_HAIRPIN);
 	return verdict;
+}
+
+unsigned int tern_hairpin_error(struct tern_instance *inst,
+				const struct tern_config *cfg,
+				struct sk_buff *skb, struct dst_entry *dst)
+{
+	const struct iphdr *inner = NULL;
+	unsigned int off = sizeof(struct iphdr) + sizeof(struct icmphdr);
+	unsigned int verdict;
+
+	/* Built by tern_icmp_err_6to4(): linear, a 20-byte IPv4 header. */
+	if (skb->len >= off + sizeof(*inner))
+		inner = (const struct iphdr *)(skb->data + off);
+	verdict = tern_hairpin_back(inst, cfg, skb, dst, inner);
+	/*
+	 * Passed: its destination is this host after all. A translated
+	 * error never goes there (the second pass counted why).
+	 */
+	if (verdict == NF_ACCEPT) {
+		kfree_skb(skb);
+		return tern_stolen(inst, TERN_STAT_DROP_ERR_DEST);
+	}
+	tern_stats_inc(inst->stats, TERN_STAT_XLAT_HAIRPIN);
+	if (verdict == NF_DROP)
+		kfree_skb(skb);
+	return NF_STOLEN;
 }

@@ -29,8 +29,18 @@ unsigned int tern_hairpin_output(struct tern_instance *inst,
 				 struct sk_buff *skb, struct dst_entry *dst);
 
 /*
+ * The same for an ICMPv4 error built by tern_icmp_err_6to4() (@skb, whose
+ * quoted packet's destination intrinsic mode also maps back by pool6).
+ * Always consumes @skb and the reference on @dst; returns NF_STOLEN.
+ */
+unsigned int tern_hairpin_error(struct tern_instance *inst,
+				const struct tern_config *cfg,
+				struct sk_buff *skb, struct dst_entry *dst);
+
+/*
  * True while this CPU translates back an intrinsically hairpinned packet
- * of @inst whose IPv4 source is @a4: the EAMT is skipped for it, pool6
+ * of @inst whose IPv4 source is @a4 (or, for an ICMP error, whose
+ * quoted packet's destination is @a4): the EAMT is skipped for it, pool6
  * maps it (see tern_map_4to6()).
  */
 bool tern_hairpin_src_by_pool6(const struct tern_instance *inst, __be32 a4);

@@ -101,10 +101,11 @@ static unsigned int gen6(struct fuzz *f, u8 *p, unsigned int room, int depth);
 
 /*
  * The transport part at @l4 (at most @room bytes): TCP, UDP, ICMP with
- * maybe an error quoting another packet, or random. Returns its length.
+ * maybe an error quoting another packet (mostly one sent by @odst, the
+ * outer destination, as real errors do), or random. Returns its length.
  */
 static unsigned int gen_l4(struct fuzz *f, u8 *l4, unsigned int room, u8 proto,
-			   bool v6, int depth)
+			   bool v6, int depth, const void *odst)
 {
 	unsigned int len = min(rnd_l4len(f), room);
 
@@ -122,6 +123,10 @@ static unsigned int gen_l4(struct fuzz *f, u8 *l4, unsigned int room, u8 proto,
 		/* The quote: a packet of the same family, maybe cut. */
 		q = v6 ? gen6(f, l4 + 8, room - 8, depth + 1) :
 			 gen4(f, l4 + 8, room - 8, depth + 1);
+		if (chance(f, 80) && q >= (v6 ? 40 : 20))
+			memcpy(l4 + 8 + (v6 ? offsetof(struct ipv6hdr, saddr) :
+				       offsetof(struct iphdr, saddr)),
+			       odst, v6 ? 16 : 4);
 		if (chance(f, 50))
 			q = rnd(f, q + 1);
 		len = 8 + q;
@@ -211,7 +216,8 @@ static unsigned int gen4(struct fuzz *f, u8 *p, unsigned int room, int depth)
 		}
 		iph->ihl = hl / 4;
 	}
-	len = hl + gen_l4(f, p + hl, room - hl, iph->protocol, false, depth);
+	len = hl + gen_l4(f, p + hl, room - hl, iph->protocol, false, depth,
+			  &iph->daddr);
 	if (chance(f, 60) && !(fo & IP_OFFSET))
 		tern_kt_l4csum4(p + hl, len - hl, iph->protocol, iph->saddr,
 				iph->daddr);
@@ -283,7 +289,8 @@ static unsigned int gen6(struct fuzz *f, u8 *p, unsigned int room, int depth)
 	}
 	proto = rnd_proto(f, true);
 	*nhp = proto;
-	len = off + gen_l4(f, p + off, room - off, proto, true, depth);
+	len = off + gen_l4(f, p + off, room - off, proto, true, depth,
+			   &ip6->daddr);
 	if (chance(f, 60))
 		tern_kt_l4csum6(p + off, len - off, proto, &s, &d);
 	if (chance(f, 20)) {

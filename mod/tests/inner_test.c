@@ -514,6 +514,85 @@ static void inner_refused(struct kunit *test)
 	cfg_of(test)->pool6_set = true;
 }
 
+/*
+ * The quoted packet's addresses follow a normal packet's rules (RFC 7915
+ * 4.1, 5.1): never-translated IPv4 addresses refused either side, either
+ * way; with the Well-Known Prefix and strict-wkp, non-global ones mapped
+ * by pool6 too.
+ */
+static void inner_addresses(struct kunit *test)
+{
+	static const u32 special[] = {
+		0x00000005, 0x7f000001, 0xa9fe0001, 0xe0000001, 0xf0000001,
+		0xffffffff,
+	};
+	static const struct in6_addr wkp = { { { 0, 0x64, 0xff, 0x9b } } };
+	u8 *in = kunit_kzalloc(test, BIG, GFP_KERNEL);
+	u8 *out = kunit_kzalloc(test, BIG, GFP_KERNEL);
+	struct tern_config *cfg = cfg_of(test);
+	struct ipv6hdr *ip6 = (struct ipv6hdr *)in;
+	struct iphdr *iph = (struct iphdr *)in;
+	unsigned int len, i, side;
+	struct quote q;
+	u32 tot_len;
+
+	KUNIT_ASSERT_NOT_NULL(test, in);
+	KUNIT_ASSERT_NOT_NULL(test, out);
+	quote_fill(&q, IPPROTO_UDP, 0, false);
+	/* The controls. */
+	len = build4(in, &q, 0, 0, false);
+	KUNIT_EXPECT_EQ(test, call4to6(test, in, len, out, BIG, &tot_len),
+			(int)(len + 20));
+	len = build6(in, &q, 0, NULL, 0, false);
+	KUNIT_EXPECT_EQ(test, call6to4(test, in, len, out, BIG), (int)(len - 20));
+	for (i = 0; i < ARRAY_SIZE(special); i++) {
+		for (side = 0; side < 2; side++) {
+			__be32 a4 = htonl(special[i]);
+
+			len = build4(in, &q, 0, 0, false);
+			if (side)
+				iph->daddr = a4;
+			else
+				iph->saddr = a4;
+			KUNIT_EXPECT_EQ_MSG(test,
+					    call4to6(test, in, len, out, BIG,
+						     &tot_len), -1,
+					    "4to6 %pI4 side %u", &a4, side);
+			len = build6(in, &q, 0, NULL, 0, false);
+			tern_kt_map6(a4, side ? &ip6->daddr : &ip6->saddr);
+			KUNIT_EXPECT_EQ_MSG(test,
+					    call6to4(test, in, len, out, BIG), -1,
+					    "6to4 %pI4 side %u", &a4, side);
+		}
+	}
+
+	/* The Well-Known Prefix: 192.0.2.1 and 203.0.113.9 are not global. */
+	cfg->pool6.addr = wkp;
+	cfg->strict_wkp = true;
+	len = build4(in, &q, 0, 0, false);
+	KUNIT_EXPECT_EQ(test, call4to6(test, in, len, out, BIG, &tot_len), -1);
+	len = build6(in, &q, 0, NULL, 0, false);
+	ip6->saddr = wkp;
+	ip6->saddr.s6_addr32[3] = in_d4();
+	ip6->daddr = wkp;
+	ip6->daddr.s6_addr32[3] = in_s4();
+	KUNIT_EXPECT_EQ(test, call6to4(test, in, len, out, BIG), -1);
+	/* Global addresses: translated. */
+	ip6->saddr.s6_addr32[3] = htonl(0x08080808);
+	ip6->daddr.s6_addr32[3] = htonl(0x5db8d822);
+	KUNIT_EXPECT_EQ(test, call6to4(test, in, len, out, BIG), (int)(len - 20));
+	len = build4(in, &q, 0, 0, false);
+	iph->saddr = htonl(0x08080808);
+	iph->daddr = htonl(0x5db8d822);
+	KUNIT_EXPECT_EQ(test, call4to6(test, in, len, out, BIG, &tot_len),
+			(int)(len + 20));
+	/* Not strict: the non-global ones too. */
+	cfg->strict_wkp = false;
+	len = build4(in, &q, 0, 0, false);
+	KUNIT_EXPECT_EQ(test, call4to6(test, in, len, out, BIG, &tot_len),
+			(int)(len + 20));
+}
+
 /* Fragments: IPv4 fragment -> Fragment header, and back. */
 static void inner_fragments(struct kunit *test)
 {
@@ -881,6 +960,7 @@ static struct kunit_case tern_inner_cases[] = {
 	KUNIT_CASE(inner_6to4_df_id),
 	KUNIT_CASE(inner_header_fields),
 	KUNIT_CASE(inner_refused),
+	KUNIT_CASE(inner_addresses),
 	KUNIT_CASE(inner_fragments),
 	KUNIT_CASE(inner_truncated),
 	KUNIT_CASE(inner_truncated_exthdrs),

@@ -19,6 +19,7 @@
 #include <net/ipv6.h>
 #include <net/route.h>
 #include "siit/addr.h"
+#include "siit/hairpin.h"
 #include "xlat/icmp.h"
 #include "xlat/icmp_err.h"
 #include "xlat/inner.h"
@@ -84,12 +85,38 @@ static unsigned int tern_err_pad(u8 *msg, unsigned int qlen,
 	return padded;
 }
 
+/*
+ * The packet in error was sent by the error's destination (RFC 792, RFC
+ * 4443 2.2: an error goes to the source of the packet it quotes). Any
+ * other pair is forged: the error would reach a host about a packet it
+ * never sent. A quote too short or of another version is left to
+ * tern_inner_*(), which refuses it.
+ */
+static bool tern_err_quote_from4(const struct tern_err *e, __be32 daddr)
+{
+	return e->quote_len < sizeof(struct iphdr) || e->quote[0] >> 4 != 4 ||
+	       !memcmp(e->quote + offsetof(struct iphdr, saddr), &daddr,
+		       sizeof(daddr));
+}
+
+static bool tern_err_quote_from6(const struct tern_err *e,
+				 const struct in6_addr *daddr)
+{
+	return e->quote_len < sizeof(struct ipv6hdr) ||
+	       e->quote[0] >> 4 != 6 ||
+	       !memcmp(e->quote + offsetof(struct ipv6hdr, saddr), daddr,
+		       sizeof(*daddr));
+}
+
+/* @dst is NULL for a hairpinned error (translated back, not sent). */
 static struct sk_buff *tern_err_alloc(struct dst_entry *dst, unsigned int len)
 {
-	unsigned int hroom = LL_RESERVED_SPACE(dst->dev) + dst->header_len;
+	unsigned int hroom = dst ? LL_RESERVED_SPACE(dst->dev) +
+				   dst->header_len : LL_MAX_HEADER;
 	struct sk_buff *skb;
 
-	skb = alloc_skb(hroom + len + dst->dev->needed_tailroom, GFP_ATOMIC);
+	skb = alloc_skb(hroom + len + (dst ? dst->dev->needed_tailroom : 0),
+			GFP_ATOMIC);
 	if (skb)
 		skb_reserve(skb, hroom);
 	return skb;
@@ -200,6 +227,10 @@ unsigned int tern_icmp_err_4to6(struct tern_instance *inst,
 	tern_err_split(&e, (const u8 *)(ih + 1), skb->len - p->l3len - sizeof(*ih),
 		       ih->type == ICMP_DEST_UNREACH && ih->code == ICMP_FRAG_NEEDED ?
 		       0 : ((const u8 *)ih)[5], 4);
+	if (!tern_err_quote_from4(&e, iph->daddr)) {
+		dst_release(dst);
+		return tern_drop(inst, TERN_STAT_DROP_ERR_DEST);
+	}
 	room = TERN_ICMP6_ERR_MAX - sizeof(*ip6) - sizeof(*ih6);
 	out = tern_err_alloc(dst, TERN_ICMP6_ERR_MAX);
 	if (!out) {
@@ -272,7 +303,7 @@ unsigned int tern_icmp_err_6to4(struct tern_instance *inst,
 	unsigned int room, qlen, msglen, padded;
 	__be32 saddr = 0;
 	int why, ptr = 0, n;
-	bool have_src;
+	bool have_src, hairpin;
 	u8 type, code, tos;
 
 	if (skb_linearize(skb))
@@ -308,11 +339,13 @@ unsigned int tern_icmp_err_6to4(struct tern_instance *inst,
 		have_src = true;
 	}
 	tos = cfg->override_tos ? cfg->tos : ipv6_get_dsfield(ip6);
+	/* RFC 7757 4.2: errors hairpin like other packets (no route needed). */
+	hairpin = tern_hairpins(inst, cfg, daddr, &ip6->daddr);
 	dst = tern_route4_src(inst->net, skb, have_src ? saddr : 0, daddr, tos,
 			      IPPROTO_ICMP, &saddr);
-	if (!dst)
+	if (!dst && !(hairpin && have_src))
 		return tern_drop(inst, TERN_STAT_DROP_NO_ROUTE);
-	if (tern_dst_local(dst)) {
+	if (dst && tern_dst_local(dst)) {
 		dst_release(dst);
 		return tern_drop(inst, TERN_STAT_DROP_ERR_DEST);
 	}
@@ -323,6 +356,10 @@ unsigned int tern_icmp_err_6to4(struct tern_instance *inst,
 		       ih6->icmp6_type == ICMPV6_DEST_UNREACH ||
 		       ih6->icmp6_type == ICMPV6_TIME_EXCEED ?
 		       ((const u8 *)ih6)[4] : 0, 8);
+	if (!tern_err_quote_from6(&e, &ip6->daddr)) {
+		dst_release(dst);
+		return tern_drop(inst, TERN_STAT_DROP_ERR_DEST);
+	}
 	room = TERN_ICMP4_ERR_MAX - sizeof(*iph) - sizeof(*ih);
 	out = tern_err_alloc(dst, TERN_ICMP4_ERR_MAX);
 	if (!out) {
@@ -350,7 +387,8 @@ unsigned int tern_icmp_err_6to4(struct tern_instance *inst,
 	ih->code = code;
 	if (type == ICMP_DEST_UNREACH && code == ICMP_FRAG_NEEDED)
 		ih->un.frag.mtu = htons(tern_icmp_mtu_6to4(ntohl(ih6->icmp6_mtu),
-							   dst_mtu(dst),
+							   dst ? dst_mtu(dst) :
+							   IP_MAX_MTU,
 							   skb->dev->mtu));
 	else if (type == ICMP_PARAMETERPROB)
 		((u8 *)ih)[4] = ptr;
@@ -382,6 +420,11 @@ unsigned int tern_icmp_err_6to4(struct tern_instance *inst,
 	out->mark = skb->mark;
 	out->priority = skb->priority;
 	skb_set_transport_header(out, sizeof(*iph));
+	if (hairpin) {
+		out->dev = skb->dev;
+		consume_skb(skb);
+		return tern_hairpin_error(inst, cfg, out, dst);
+	}
 	consume_skb(skb);
 	tern_output(inst->net, out, dst);
 	return tern_stolen(inst, TERN_STAT_XLAT_ICMP_ERR_64);

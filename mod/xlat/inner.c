@@ -16,6 +16,7 @@
 #include <net/dsfield.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
+#include "siit/addr.h"
 #include "xlat/csum.h"
 #include "xlat/icmp.h"
 #include "xlat/inner.h"
@@ -24,6 +25,24 @@
 #include "xlat/xlat.h"
 
 #define TERN_INNER_MAX_EXTHDRS 8
+
+/*
+ * An IPv4 address of the packet in error, mapped @via: the rules of a
+ * normal packet's addresses apply (RFC 7915 4.1, 5.1): never one of RFC
+ * 6890's never-translated addresses (RFC 7915 4.1's exception is for the
+ * source of the error, not for the packet it quotes), and with strict-wkp
+ * no non-global one under the Well-Known Prefix. The denylist4 rule is in
+ * the mapping itself.
+ */
+static bool tern_inner_addr4_ok(const struct tern_config *cfg, __be32 a4,
+				int via)
+{
+	if (via == TERN_VIA_NONE || tern_addr4_never_translated(a4))
+		return false;
+	return !(via == TERN_VIA_POOL6 && cfg->strict_wkp &&
+		 tern_prefix6_is_wkp(&cfg->pool6) &&
+		 tern_addr4_is_nonglobal(a4));
+}
 
 /*
  * Fixes the transport header copied to @l4 (@len bytes present) for new
@@ -100,8 +119,12 @@ int tern_inner_4to6(const struct tern_instance *inst,
 	ip6->payload_len = htons(ulen + hlen - sizeof(*ip6));
 	ip6->nexthdr = frag ? NEXTHDR_FRAGMENT : proto;
 	ip6->hop_limit = iph->ttl;
-	if (tern_map_4to6(inst, cfg, iph->saddr, &ip6->saddr) == TERN_VIA_NONE ||
-	    tern_map_4to6(inst, cfg, iph->daddr, &ip6->daddr) == TERN_VIA_NONE)
+	if (!tern_inner_addr4_ok(cfg, iph->saddr,
+				 tern_map_4to6(inst, cfg, iph->saddr,
+					       &ip6->saddr)) ||
+	    !tern_inner_addr4_ok(cfg, iph->daddr,
+				 tern_map_4to6(inst, cfg, iph->daddr,
+					       &ip6->daddr)))
 		return -1;
 	if (frag) {
 		struct frag_hdr *fh = (struct frag_hdr *)(ip6 + 1);
@@ -168,7 +191,7 @@ int tern_inner_6to4(const struct tern_instance *inst,
 	struct iphdr *iph = (struct iphdr *)out;
 	const struct frag_hdr *fh;
 	unsigned int body, ulen;
-	int off;
+	int off, svia, dvia;
 	u8 proto;
 
 	if (in_len < sizeof(*ip6) || ip6->version != 6 ||
@@ -193,8 +216,11 @@ int tern_inner_6to4(const struct tern_instance *inst,
 	}
 	iph->ttl = ip6->hop_limit;
 	iph->protocol = proto == IPPROTO_ICMPV6 ? IPPROTO_ICMP : proto;
-	if (tern_map_6to4(inst, cfg, &ip6->saddr, &iph->saddr) == TERN_VIA_NONE ||
-	    tern_map_6to4(inst, cfg, &ip6->daddr, &iph->daddr) == TERN_VIA_NONE)
+	svia = tern_map_6to4(inst, cfg, &ip6->saddr, &iph->saddr);
+	dvia = tern_map_6to4(inst, cfg, &ip6->daddr, &iph->daddr);
+	if (svia == TERN_VIA_NONE || dvia == TERN_VIA_NONE ||
+	    !tern_inner_addr4_ok(cfg, iph->saddr, svia) ||
+	    !tern_inner_addr4_ok(cfg, iph->daddr, dvia))
 		return -1;
 	/*
 	 * RFC 7915 5.3: translated like a normal packet (5.1), so by its

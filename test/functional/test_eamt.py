@@ -17,8 +17,10 @@ import ternlib
 from genl import ATTR, EAM, G, HAIRPIN, nest, nla, prefix
 from ternlib import (H4, H4_6, H6, H6_4, H6_LINK, H6_MAC, PAYLOAD,
                      POOL6, SINK4, SINK4_6, SINK6, assert_error,
-                     assert_ipv4, assert_ipv6, cli, cli_json, cli_ok, embed,
-                     is_ip4, is_ip6, none_on)
+                     assert_frame4, assert_frame6, assert_ipv4, assert_ipv6,
+                     cli, cli_json, cli_ok, embed, icmp4_message,
+                     icmp6_message, ip4_packet, ip6_packet, is_ip4,
+                     is_ip6, none_on, udp_datagram)
 
 # The EAM of the tests: h6's link subnet <-> the IPv4 block h4 routes to xl.
 EAM6, EAM4 = "2001:db8:6::/120", "198.51.100.0/24"
@@ -699,6 +701,125 @@ def test_hairpin_needs_no_ipv4_route(tables, mode):
     src = H6_LINK if mode == "TERN_HAIRPIN_SIMPLE" else H6
     assert_ipv6(at6[0], src=src, dst=HP6, hlim=63, nh=17, plen=68, tc=0)
     c.expect({"xlat-hairpin": 1, "xlat-4to6": 1})
+
+
+# --- Hairpinned ICMPv6 errors (RFC 7757 4.2) ------------------------------
+#
+# h6 as A (2001:db8:6::2 = 198.51.100.2) wrote to B (2001:db8:6::63 =
+# 198.51.100.99) through B's pool6 address SINK6; in intrinsic mode that
+# packet reached B as H6 -> HP6 (A's pool6 address). An error about it
+# comes back to H6 from a router on B's side (an address no mapping
+# covers: its IPv4 source is from the RFC 6791 pool) or from B itself.
+
+ROUTER6 = "2001:db8:6::1:99"            # outside EAM6 and pool6
+RFC6791_4 = "192.0.2.1"                 # the whole RFC 6791 pool (/32)
+ZERO4 = b"\0\0\0\0"
+
+
+def quoted6(src, dst, n=32, hlim=40):
+    """The packet in error: a UDP datagram SRC -> DST of N payload bytes."""
+    return ip6_packet(src, dst, 17,
+                      udp_datagram(src, dst, 40000, 4000, (PAYLOAD * 2)[:n]),
+                      hlim=hlim)
+
+
+def hairpin_error(t, sender, type_=1, code=4, rest=ZERO4, n=32):
+    """The ICMPv6 error SENDER -> H6 quoting H6 -> HP6, and its source."""
+    t.set_global("rfc6791v4-prefix", RFC6791_4 + "/32")
+    src = ROUTER6 if sender == "router" else HP6
+    quote = quoted6(H6, HP6, n)[:1280 - 48]
+    return ip6_packet(src, H6, 58, icmp6_message(src, H6, type_, code, rest,
+                                                 quote), hlim=64)
+
+
+@pytest.mark.parametrize("sender", ["router", "host"])
+@pytest.mark.parametrize("mode", ["TERN_HAIRPIN_OFF", "TERN_HAIRPIN_SIMPLE",
+                                  "TERN_HAIRPIN_INTRINSIC"])
+def test_hairpin_icmp_error(hairpin, mode, sender):
+    """Port Unreachable about A's hairpinned packet. off: it leaves as an
+    ICMPv4 error along the IPv4 route (toward h4). simple and intrinsic:
+    translated to IPv4, then back to IPv6 (xlat-hairpin, then
+    xlat-icmp-error-4to6), the packet in error translated twice; intrinsic
+    maps back by pool6 the error's source and the quoted destination, so
+    A gets the packet it sent (H6_LINK -> SINK6) quoted exactly."""
+    t = hairpin
+    set_hairpin(t.xl, mode)
+    pkt = hairpin_error(t, sender)
+    src4 = RFC6791_4 if sender == "router" else "198.51.100.99"
+    c = t.counters()
+    if mode == "TERN_HAIRPIN_OFF":
+        with t.cap4() as cap4:
+            t.send6(pkt)
+            f = cap4.one(is_ip4(dst=H6_4, proto=1))
+        raw = assert_frame4(f, tos=0, len=20 + 8 + 60, flags=0, offset=0,
+                            ttl=63, proto=1, src=src4, dst=H6_4)
+        ident = int.from_bytes(raw[32:34], "big")   # from the generator
+        inner = ip4_packet(H6_4, "198.51.100.99", 17,
+                           udp_datagram(H6_4, "198.51.100.99", 40000, 4000,
+                                        PAYLOAD[:32]), ttl=40, ident=ident)
+        assert raw[20:] == icmp4_message(3, 3, ZERO4, inner)
+        c.expect({"xlat-icmp-error-6to4": 1})
+        return
+    with t.cap4() as cap4, t.cap6() as cap6:
+        t.send6(pkt)
+        f = cap6.one(is_ip6(dst=H6_LINK, nh=58))
+        none_on(lambda: c.expect({"xlat-hairpin": 1,
+                                  "xlat-icmp-error-4to6": 1}),
+                (cap4, is_ip4(proto=1)))
+    if mode == "TERN_HAIRPIN_SIMPLE":
+        src6 = embed(RFC6791_4) if sender == "router" else HP6
+        dst6 = HP6
+    else:
+        src6 = embed(RFC6791_4) if sender == "router" else SINK6
+        dst6 = SINK6
+    want = icmp6_message(src6, H6_LINK, 1, 4, ZERO4,
+                         quoted6(H6_LINK, dst6))
+    raw = assert_frame6(f, tc=0, plen=len(want), nh=58, hlim=63, src=src6,
+                        dst=H6_LINK)
+    assert raw[40:] == want
+
+
+def test_hairpin_packet_too_big(hairpin):
+    """Packet Too Big (MTU 1400) from a router about a 1300-byte packet:
+    Fragmentation Needed with MTU 1380 on the way, Packet Too Big with
+    MTU 1400 back, the packet in error cut to 548 bytes by the IPv4 pass
+    (DF set: more than 1260 bytes) and quoted whole as far as it goes."""
+    t = hairpin
+    pkt = hairpin_error(t, "router", 2, 0, (1400).to_bytes(4, "big"),
+                        n=1300 - 48)
+    c = t.counters()
+    with t.cap4() as cap4, t.cap6() as cap6:
+        t.send6(pkt)
+        f = cap6.one(is_ip6(dst=H6_LINK, nh=58))
+        none_on(lambda: c.expect({"xlat-hairpin": 1,
+                                  "xlat-icmp-error-4to6": 1}),
+                (cap4, is_ip4(proto=1)))
+    quote = quoted6(H6_LINK, SINK6, 1300 - 48)[:40 + 576 - 48]
+    want = icmp6_message(embed(RFC6791_4), H6_LINK, 2, 0,
+                         (1400).to_bytes(4, "big"), quote)
+    raw = assert_frame6(f, tc=0, plen=len(want), nh=58, hlim=63,
+                        src=embed(RFC6791_4), dst=H6_LINK)
+    assert raw[40:] == want
+
+
+def test_hairpin_error_without_ipv4_route(tables):
+    """An error that hairpins needs no IPv4 route, like any packet; the
+    same error with hairpinning off has none to leave by: drop-no-route."""
+    t = tables
+    cli_ok(t.xl, "eamt", "add", EAM6, EAM4)
+    pkt = hairpin_error(t, "router")
+    c = t.counters()
+    with t.cap6() as cap6:
+        t.send6(pkt)
+        f = cap6.one(is_ip6(dst=H6_LINK, nh=58))
+    assert f[IPv6].src == embed(RFC6791_4)
+    c.expect({"xlat-hairpin": 1, "xlat-icmp-error-4to6": 1})
+    set_hairpin(t.xl, "TERN_HAIRPIN_OFF")
+    c = t.counters()
+    with t.cap4() as cap4, t.cap6() as cap6:
+        t.send6(pkt)
+        none_on(lambda: c.expect({"drop-no-route": 1}),
+                (cap4, is_ip4(proto=1)), (cap6, is_ip6(dst=H6_LINK, nh=58)))
 
 
 def test_tables_cli_in_traffic_namespace_json_consistent(tables):

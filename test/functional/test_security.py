@@ -9,8 +9,8 @@ import pytest
 from scapy.layers.inet import ICMP
 from scapy.layers.inet6 import IPv6
 
-from ternlib import (H4, H4_6, H6, PAYLOAD, SINK4, SINK4_6, SINK6, SINK6_4,
-                     XL4, XL6, check_checksums, cli_ok, embed,
+from ternlib import (H4, H4_6, H6, H6_LINK, PAYLOAD, SINK4, SINK4_6, SINK6,
+                     SINK6_4, XL4, XL6, check_checksums, cli_ok, embed,
                      icmp4_message, icmp6_message, ip4_packet, ip6_packet,
                      is_ip4, is_ip6, none_on, udp_datagram)
 
@@ -26,20 +26,22 @@ def corrupt(msg, at=12):
     return bytes(b)
 
 
-def err4(ok=True, ttl=64, src=H4, dst=SINK6_4):
-    """ICMPv4 Port Unreachable SRC -> DST quoting DST -> REMOTE4."""
-    inner = ip4_packet(dst, REMOTE4, 17,
-                       udp_datagram(dst, REMOTE4, 40000, 4000,
+def err4(ok=True, ttl=64, src=H4, dst=SINK6_4, qsrc=None, qdst=REMOTE4):
+    """ICMPv4 Port Unreachable SRC -> DST quoting QSRC (DST) -> QDST."""
+    qsrc = qsrc or dst
+    inner = ip4_packet(qsrc, qdst, 17,
+                       udp_datagram(qsrc, qdst, 40000, 4000,
                                     PAYLOAD[:32]), ttl=40)
     msg = icmp4_message(3, 3, ZERO4, inner)
     return ip4_packet(src, dst, 1, msg if ok else corrupt(msg, 30),
                       ttl=ttl)
 
 
-def err6(ok=True, hlim=64, dst=SINK4_6):
-    """ICMPv6 Port Unreachable h6 -> DST quoting DST -> OTHER6."""
-    inner = ip6_packet(dst, OTHER6, 17,
-                       udp_datagram(dst, OTHER6, 4000, 40000,
+def err6(ok=True, hlim=64, dst=SINK4_6, qsrc=None, qdst=OTHER6):
+    """ICMPv6 Port Unreachable h6 -> DST quoting QSRC (DST) -> QDST."""
+    qsrc = qsrc or dst
+    inner = ip6_packet(qsrc, qdst, 17,
+                       udp_datagram(qsrc, qdst, 4000, 40000,
                                     PAYLOAD[:32]), hlim=40)
     msg = icmp6_message(H6, dst, 1, 4, ZERO4, inner)
     return ip6_packet(H6, dst, 58, msg if ok else corrupt(msg, 50),
@@ -197,3 +199,73 @@ def test_error_from_illegal_source_translated(xlat, src4):
     pkt = ip4_packet(src4, SINK6_4, 17,
                      udp_datagram(src4, SINK6_4, 4000, 40000, PAYLOAD[:20]))
     refused46(xlat, pkt, "pass-special4")
+
+
+# --- Item 4: the packet an error quotes -----------------------------------
+#
+# Each refusal beside the same error made right (the control), which is
+# translated.
+
+
+def test_error_quoting_packet_of_another_host_refused(xlat):
+    """The packet in error must come from the error's destination (an
+    error goes to the source of the packet it quotes): otherwise it would
+    tell a host about a packet it never sent."""
+    passes46(xlat, err4(), "xlat-icmp-error-4to6")
+    refused46(xlat, err4(qsrc="198.51.100.7"), "drop-error-dest")
+    passes64(xlat, err6(), "xlat-icmp-error-6to4")
+    refused64(xlat, err6(qsrc=embed("203.0.113.7")), "drop-error-dest")
+
+
+@pytest.mark.parametrize("dst4", ["127.0.0.1", "0.0.0.5", "224.0.0.1",
+                                  "255.255.255.255"])
+def test_error_quoting_special_destination_refused(xlat, dst4):
+    """The quoted packet's destination follows a normal packet's rules: a
+    packet toward loopback, this-network, multicast or broadcast was never
+    translated, so an error about one is forged (RFC 7915 4.1's exception
+    is for the error's own source, not for what it quotes)."""
+    passes46(xlat, err4(), "xlat-icmp-error-4to6")
+    refused46(xlat, err4(qdst=dst4), "drop-icmp-inner")
+    passes64(xlat, err6(), "xlat-icmp-error-6to4")
+    refused64(xlat, err6(qdst=embed(dst4)), "drop-icmp-inner")
+
+
+def test_error_quoting_denylisted_destination_refused(xlat):
+    """A quoted destination in denylist4 has no pool6 mapping, as for a
+    normal packet."""
+    cli_ok(xlat.xl, "denylist4", "add", REMOTE4 + "/32")
+    cli_ok(xlat.xl, "denylist4", "add", "198.51.100.7/32")
+    xlat.defer(lambda: cli_ok(xlat.xl, "denylist4", "flush"))
+    refused46(xlat, err4(), "drop-icmp-inner")
+    refused64(xlat, err6(), "drop-icmp-inner")
+    cli_ok(xlat.xl, "denylist4", "flush")
+    passes46(xlat, err4(), "xlat-icmp-error-4to6")
+    passes64(xlat, err6(), "xlat-icmp-error-6to4")
+
+
+def test_error_quoting_nonglobal_destination_refused_strict_wkp(xlat):
+    """With the Well-Known Prefix and strict-wkp, a quoted destination
+    that is not global is refused, as it is for a normal packet (RFC 6052
+    3.1); a global one (the control) is translated. The error's own source
+    (h4, h6: not global) gets the translator's address instead."""
+    wkp, global_a, global_b = "64:ff9b::/96", "8.8.8.8", "93.184.216.34"
+    xlat.set_global("pool6", wkp)
+    xlat.temp_route(xlat.xl, embed(global_a, wkp) + "/128", "via", H6_LINK)
+    xlat.temp_route(xlat.xl, global_a + "/32", "via", H4)
+    to6 = is_ip6(src=XL6, dst=embed(global_a, wkp), nh=58)
+    to4 = is_ip4(src=XL4, dst=global_a, proto=1)
+    c = xlat.counters()
+    with xlat.cap6() as cap6, xlat.cap4() as cap4:
+        xlat.send4(err4(dst=global_a, qdst=global_b))
+        xlat.send6(err6(dst=embed(global_a, wkp),
+                        qdst=embed(global_b, wkp)))
+        cap6.one(to6)
+        cap4.one(to4)
+    c.expect({"xlat-icmp-error-4to6": 1, "xlat-icmp-error-6to4": 1})
+    c = xlat.counters()
+    with xlat.cap6() as cap6, xlat.cap4() as cap4:
+        xlat.send4(err4(dst=global_a, qdst=REMOTE4))
+        xlat.send6(err6(dst=embed(global_a, wkp),
+                        qdst=embed("198.51.100.7", wkp)))
+        none_on(lambda: c.expect({"drop-icmp-inner": 2}),
+                (cap6, to6), (cap4, to4))
