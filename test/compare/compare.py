@@ -504,9 +504,23 @@ class Gen:
         pkt = self.garble(fam, pkt, tr)
         return pkt[:1500], self.label(kind, fkind, tr), tr
 
+    SPECIAL4 = ("0.", "127.", "169.254.", "240.", "255.") + tuple(
+        "%d." % n for n in range(224, 240))
+
     def label(self, kind, fkind, tr):
         """What the class of a disagreement about this packet is keyed by:
-        its kind (an error's type, a fragment's place) and its anomaly."""
+        its kind (an error's type, a fragment's place) and its anomaly; an
+        error quoting a never-translated address says so at the end."""
+        key = self.label_base(kind, fkind, tr)
+        err = next((t for t in tr if t.startswith("err ")), "")
+        for t in err.partition(" quoting ")[2].split(",")[1:]:
+            name, _, addr = t.partition("=")
+            addr = addr[6:-1] if addr.startswith("pool6(") else addr
+            if name in ("src", "dst") and addr.startswith(self.SPECIAL4):
+                return "%s [quote %s]" % (key, t)
+        return key
+
+    def label_base(self, kind, fkind, tr):
         def trait(prefix):
             return next((t for t in tr if t.startswith(prefix)), "?")
         base = kind
@@ -1017,7 +1031,10 @@ def main():
     unexplained = 0
     for key in sorted(classes, key=lambda k: -len(classes[k])):
         items = classes[key]
-        ref = next((r for p, r in allow if p.search(key)), None)
+        # A class an entry explains without its "[quote ...]" note too.
+        bare = re.sub(r" \[quote [^]]*\]:", ":", key)
+        ref = next((r for p, r in allow if p.search(key) or
+                    p.search(bare)), None)
         if ref is None:
             unexplained += 1
         tcount = defaultdict(int)
