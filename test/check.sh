@@ -62,6 +62,10 @@ step "checkpatch"
 bash test/checkpatch.sh >"$log/checkpatch.log" 2>&1
 record "checkpatch.pl --no-tree -f clean on mod/ and include/" $? "$log/checkpatch.log"
 
+step "layering"
+/usr/bin/python3 test/layering.py --known test/layering-known.txt >"$log/layering.log" 2>&1
+record "no include or call cycle between files of mod/ beyond test/layering-known.txt" $? "$log/layering.log"
+
 step "DKMS"
 for k in "${kernels[@]}"; do
 	bash test/dkms.sh "$k" >"$log/dkms-$k.log" 2>&1
