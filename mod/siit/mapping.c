@@ -104,8 +104,7 @@ static bool tern_refused4(const struct tern_config *cfg, __be32 a4, u8 via,
 		tern_answer_none(ans, TERN_WHY_SPECIAL4);
 		return true;
 	}
-	if (via == TERN_VIA_POOL6 && cfg->strict_wkp &&
-	    tern_prefix6_is_wkp(&cfg->pool6) && tern_addr4_is_nonglobal(a4)) {
+	if (tern_map_wkp_refuses(cfg, via, a4)) {
 		tern_answer_none(ans, TERN_WHY_WKP_NONGLOBAL);
 		return true;
 	}

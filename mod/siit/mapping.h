@@ -18,6 +18,17 @@ int tern_map_4to6(const struct tern_instance *inst,
 		  const struct tern_config *cfg, __be32 a4,
 		  struct in6_addr *a6);
 
+/*
+ * RFC 6052 3.1: with the Well-Known Prefix and strict-wkp, an IPv4 address
+ * that pool6 maps (@via) must be global. The one statement of the rule.
+ */
+static inline bool tern_map_wkp_refuses(const struct tern_config *cfg,
+					int via, __be32 a4)
+{
+	return via == TERN_VIA_POOL6 && cfg->strict_wkp &&
+	       tern_prefix6_is_wkp(&cfg->pool6) && tern_addr4_is_nonglobal(a4);
+}
+
 /* Does an EAMT entry cover IPv4 address @a4? */
 bool tern_map_eamt_covers4(const struct tern_instance *inst, __be32 a4);
 

@@ -20,6 +20,7 @@
 #include <net/route.h>
 #include "siit/addr.h"
 #include "siit/hairpin.h"
+#include "siit/mapping.h"
 #include "xlat/icmp.h"
 #include "xlat/icmp_err.h"
 #include "xlat/inner.h"
@@ -329,8 +330,7 @@ unsigned int tern_icmp_err_6to4(struct tern_instance *inst,
 	 * never.
 	 */
 	if (tern_addr4_never_translated(daddr) ||
-	    (cfg->strict_wkp && dvia == TERN_VIA_POOL6 &&
-	     tern_prefix6_is_wkp(&cfg->pool6) && tern_addr4_is_nonglobal(daddr)))
+	    tern_map_wkp_refuses(cfg, dvia, daddr))
 		return tern_drop(inst, TERN_STAT_DROP_ERR_DEST);
 	have_src = tern_6to4_saddr(inst, cfg, &ip6->saddr, daddr, dvia, &saddr,
 				   &why) != TERN_VIA_NONE;

@@ -39,9 +39,7 @@ static bool tern_inner_addr4_ok(const struct tern_config *cfg, __be32 a4,
 {
 	if (via == TERN_VIA_NONE || tern_addr4_never_translated(a4))
 		return false;
-	return !(via == TERN_VIA_POOL6 && cfg->strict_wkp &&
-		 tern_prefix6_is_wkp(&cfg->pool6) &&
-		 tern_addr4_is_nonglobal(a4));
+	return !tern_map_wkp_refuses(cfg, via, a4);
 }
 
 /*

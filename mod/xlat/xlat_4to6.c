@@ -95,9 +95,8 @@ int tern_4to6_saddr(const struct tern_instance *inst,
 	*why = TERN_STAT_DROP_SRC_UNTRANSLATABLE;
 	if (svia == TERN_VIA_NONE)
 		return svia;
-	if (cfg->strict_wkp && tern_prefix6_is_wkp(&cfg->pool6) &&
-	    ((svia == TERN_VIA_POOL6 && tern_addr4_is_nonglobal(saddr)) ||
-	     (dvia == TERN_VIA_POOL6 && tern_addr4_is_nonglobal(daddr)))) {
+	if (tern_map_wkp_refuses(cfg, svia, saddr) ||
+	    tern_map_wkp_refuses(cfg, dvia, daddr)) {
 		*why = TERN_STAT_DROP_WKP_NONGLOBAL;
 		return TERN_VIA_NONE;
 	}

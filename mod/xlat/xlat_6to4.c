@@ -65,9 +65,8 @@ int tern_6to4_saddr(const struct tern_instance *inst,
 		*why = TERN_STAT_DROP_SPECIAL4;
 		return TERN_VIA_NONE;
 	}
-	if (cfg->strict_wkp && tern_prefix6_is_wkp(&cfg->pool6) &&
-	    ((svia == TERN_VIA_POOL6 && tern_addr4_is_nonglobal(*a4)) ||
-	     (dvia == TERN_VIA_POOL6 && tern_addr4_is_nonglobal(daddr)))) {
+	if (tern_map_wkp_refuses(cfg, svia, *a4) ||
+	    tern_map_wkp_refuses(cfg, dvia, daddr)) {
 		*why = TERN_STAT_DROP_WKP_NONGLOBAL;
 		return TERN_VIA_NONE;
 	}
