@@ -147,6 +147,41 @@ int tern_gso_check(struct sk_buff *skb, const struct tern_pkt *p, bool v6,
 	}
 }
 
+/*
+ * Removes the Jumbo Payload option of an IPv6 BIG TCP super-packet (a
+ * Hop-by-Hop header of its own, right after the IPv6 header, payload
+ * length 0), as segmentation would. Linux 6.1's ipv6_gso_segment() does
+ * it assuming an Ethernet header before the IPv6 one: on a packet that
+ * starts at its network header, as here, it moves 14 bytes over the TCP
+ * header. Each segment gets its payload length from segmentation.
+ */
+static int tern_gso_strip_jumbo(struct sk_buff *skb)
+{
+	const unsigned int hlen = sizeof(struct ipv6hdr) +
+				  sizeof(struct hop_jumbo_hdr);
+	struct hop_jumbo_hdr *jh;
+	struct ipv6hdr *ip6;
+	u8 nexthdr;
+
+	if (skb->protocol != htons(ETH_P_IPV6) || skb->len <= IPV6_MAXPLEN ||
+	    !pskb_may_pull(skb, hlen))
+		return 0;
+	ip6 = ipv6_hdr(skb);
+	jh = (struct hop_jumbo_hdr *)(ip6 + 1);
+	if (ip6->nexthdr != NEXTHDR_HOP || ip6->payload_len || jh->hdrlen ||
+	    jh->tlv_type != IPV6_TLV_JUMBO)
+		return 0;
+	if (skb_ensure_writable(skb, hlen))
+		return -ENOMEM;
+	ip6 = ipv6_hdr(skb);
+	nexthdr = ((struct hop_jumbo_hdr *)(ip6 + 1))->nexthdr;
+	memmove((u8 *)ip6 + sizeof(*jh), ip6, sizeof(*ip6));
+	__skb_pull(skb, sizeof(*jh));
+	skb_reset_network_header(skb);
+	ipv6_hdr(skb)->nexthdr = nexthdr;
+	return 0;
+}
+
 unsigned int tern_gso_xlat_segs(struct tern_instance *inst,
 				struct sk_buff *skb, tern_xlat_fn xlat)
 {
@@ -156,7 +191,7 @@ unsigned int tern_gso_xlat_segs(struct tern_instance *inst,
 	 * Segmentation may write the transport header (UDP fragmentation
 	 * offload fills in the checksum): not in one a clone shares.
 	 */
-	if (skb_cow_head(skb, 0))
+	if (skb_cow_head(skb, 0) || tern_gso_strip_jumbo(skb))
 		return tern_drop(inst, TERN_STAT_DROP_NOMEM);
 	/* The receive path's variant: no transmit-side checksum warning. */
 	segs = __skb_gso_segment(skb, 0, false);
