@@ -7,7 +7,7 @@
 #include <linux/netlink.h>
 #include <linux/netfilter.h>
 #include <linux/rcupdate.h>
-#include "siit/addr.h"
+#include "core/addr.h"
 #include "core/stats.h"
 #include "tern_genl.h"
 

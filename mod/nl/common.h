@@ -4,7 +4,7 @@
 #define _TERN_NL_COMMON_H
 
 #include <net/genetlink.h>
-#include "siit/addr.h"
+#include "core/addr.h"
 #include "tern_genl.h"
 
 struct tern_net;

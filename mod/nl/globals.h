@@ -3,7 +3,7 @@
 #define _TERN_GLOBALS_NL_H
 
 #include <net/netlink.h>
-#include "siit/addr.h"
+#include "core/addr.h"
 #include "tern_genl.h"
 
 struct tern_config;

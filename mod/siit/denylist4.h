@@ -3,7 +3,7 @@
 #define _TERN_DENYLIST4_H
 
 #include <linux/rcupdate.h>
-#include "siit/addr.h"
+#include "core/addr.h"
 
 /* Most prefixes of an instance's denylist4. */
 #define TERN_DENY4_MAX	(1U << 16)

@@ -3,7 +3,7 @@
 #define _TERN_EAMT_H
 
 #include <linux/rcupdate.h>
-#include "siit/addr.h"
+#include "core/addr.h"
 
 struct netlink_ext_ack;
 

@@ -6,7 +6,6 @@
  */
 
 #include "siit/denylist4.h"
-#include "siit/hairpin.h"
 #include "siit/mapping.h"
 
 static const struct tern_eam *tern_eam6(const struct tern_instance *inst,
@@ -73,20 +72,32 @@ int tern_map_6to4(const struct tern_instance *inst,
 	return TERN_VIA_NONE;
 }
 
-int tern_map_4to6(const struct tern_instance *inst,
-		  const struct tern_config *cfg, __be32 a4,
-		  struct in6_addr *a6)
+int tern_map_4to6_by(const struct tern_instance *inst,
+		     const struct tern_config *cfg, __be32 a4,
+		     struct in6_addr *a6, const __be32 *by_pool6,
+		     unsigned int n)
 {
 	const struct tern_eam *e = tern_eam4(inst, a4);
+	unsigned int i;
 
 	/* An intrinsically hairpinned packet's source goes back by pool6. */
-	if (e && !tern_hairpin_src_by_pool6(inst, a4)) {
+	for (i = 0; e && i < n; i++)
+		if (by_pool6[i] == a4)
+			e = NULL;
+	if (e) {
 		tern_eam_4to6(e, a4, a6);
 		return TERN_VIA_EAMT;
 	}
 	if (tern_pool6_4to6(inst, cfg, a4, a6) == TERN_WHY_NONE)
 		return TERN_VIA_POOL6;
 	return TERN_VIA_NONE;
+}
+
+int tern_map_4to6(const struct tern_instance *inst,
+		  const struct tern_config *cfg, __be32 a4,
+		  struct in6_addr *a6)
+{
+	return tern_map_4to6_by(inst, cfg, a4, a6, NULL, 0);
 }
 
 static void tern_answer_none(struct tern_map_answer *ans, u8 why)

@@ -17,6 +17,14 @@ int tern_map_6to4(const struct tern_instance *inst,
 int tern_map_4to6(const struct tern_instance *inst,
 		  const struct tern_config *cfg, __be32 a4,
 		  struct in6_addr *a6);
+/*
+ * The same, except that the IPv4 addresses in @by_pool6 (@n of them) skip
+ * the EAMT: the second pass of an intrinsic hairpin (siit/hairpin.c).
+ */
+int tern_map_4to6_by(const struct tern_instance *inst,
+		     const struct tern_config *cfg, __be32 a4,
+		     struct in6_addr *a6, const __be32 *by_pool6,
+		     unsigned int n);
 
 /*
  * RFC 6052 3.1: with the Well-Known Prefix and strict-wkp, an IPv4 address

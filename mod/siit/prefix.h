@@ -8,7 +8,7 @@
 
 #include <linux/string.h>
 #include <net/ipv6.h>
-#include "siit/addr.h"
+#include "core/addr.h"
 
 /* The host (suffix) bits of an IPv4 prefix of length @len, host order. */
 static inline u32 tern_hostmask4(u8 len)

@@ -5,7 +5,7 @@
 #include <linux/inet.h>
 #include <linux/netlink.h>
 #include <net/ipv6.h>
-#include "siit/addr.h"
+#include "core/addr.h"
 
 static struct in6_addr a6(struct kunit *test, const char *s)
 {

@@ -205,11 +205,12 @@ static struct tern_instance *inst_of(struct kunit *test)
 static int call4to6(struct kunit *test, const u8 *in, unsigned int in_len,
 		    u8 *out, unsigned int out_size, u32 *tot_len)
 {
+	struct tern_xlat x;
 	int n;
 
 	rcu_read_lock();
-	n = tern_inner_4to6(inst_of(test), cfg_of(test), in, in_len, out,
-			    out_size, tot_len);
+	tern_xlat_init(&x, inst_of(test), cfg_of(test));
+	n = tern_inner_4to6(&x, in, in_len, out, out_size, tot_len);
 	rcu_read_unlock();
 	return n;
 }
@@ -217,11 +218,12 @@ static int call4to6(struct kunit *test, const u8 *in, unsigned int in_len,
 static int call6to4(struct kunit *test, const u8 *in, unsigned int in_len,
 		    u8 *out, unsigned int out_size)
 {
+	struct tern_xlat x;
 	int n;
 
 	rcu_read_lock();
-	n = tern_inner_6to4(inst_of(test), cfg_of(test), in, in_len, out,
-			    out_size);
+	tern_xlat_init(&x, inst_of(test), cfg_of(test));
+	n = tern_inner_6to4(&x, in, in_len, out, out_size);
 	rcu_read_unlock();
 	return n;
 }

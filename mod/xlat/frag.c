@@ -12,6 +12,7 @@
 #include <net/ipv6.h>
 #include "core/compat.h"
 #include "xlat/frag.h"
+#include "xlat/hdr.h"
 #include "xlat/route.h"
 
 /*
@@ -75,10 +76,8 @@ int tern_frag6_output(struct net *net, struct sk_buff *skb,
 		h->payload_len = htons(sizeof(fh) + len);
 		h->nexthdr = NEXTHDR_FRAGMENT;
 		f = skb_put(frag, sizeof(fh));
-		f->nexthdr = fh.nexthdr;
-		f->reserved = 0;
-		f->frag_off = htons(base + off) | (more ? htons(IP6_MF) : 0);
-		f->identification = fh.identification;
+		tern_frag_hdr_set(f, fh.nexthdr, base + off, more,
+				  fh.identification);
 		skb_set_transport_header(frag, sizeof(ip6) + sizeof(fh));
 		if (skb_copy_bits(skb, hlen + off, skb_put(frag, len), len)) {
 			kfree_skb(frag);

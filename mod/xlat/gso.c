@@ -22,7 +22,6 @@
 #include <net/ipv6.h>
 #include "core/compat.h"
 #include "xlat/gso.h"
-#include "xlat/xlat.h"
 
 /* Offset of the checksum field of @proto's header, or -1. */
 static int tern_csum_field(u8 proto)
@@ -182,35 +181,18 @@ static int tern_gso_strip_jumbo(struct sk_buff *skb)
 	return 0;
 }
 
-unsigned int tern_gso_xlat_segs(struct tern_instance *inst,
-				struct sk_buff *skb, tern_xlat_fn xlat)
+int tern_gso_segment(struct sk_buff *skb, struct sk_buff **segs)
 {
-	struct sk_buff *segs, *seg, *next;
-
 	/*
 	 * Segmentation may write the transport header (UDP fragmentation
 	 * offload fills in the checksum): not in one a clone shares.
 	 */
 	if (skb_cow_head(skb, 0) || tern_gso_strip_jumbo(skb))
-		return tern_drop(inst, TERN_STAT_DROP_NOMEM);
+		return TERN_STAT_DROP_NOMEM;
 	/* The receive path's variant: no transmit-side checksum warning. */
-	segs = __skb_gso_segment(skb, 0, false);
-	if (IS_ERR_OR_NULL(segs))
-		return tern_drop(inst, TERN_STAT_DROP_BAD_GSO);
+	*segs = __skb_gso_segment(skb, 0, false);
+	if (IS_ERR_OR_NULL(*segs))
+		return TERN_STAT_DROP_BAD_GSO;
 	consume_skb(skb);
-	skb_list_walk_safe(segs, seg, next) {
-		skb_mark_not_on_list(seg);
-		/*
-		 * Each segment is a packet of its own, counted as such. One
-		 * Tern would let pass (impossible: its super-packet was
-		 * checked) cannot be handed back to the stack: freed.
-		 */
-		if (skb_is_gso(seg)) {
-			kfree_skb(seg);
-			tern_stats_inc(inst->stats, TERN_STAT_DROP_BAD_GSO);
-		} else if (xlat(inst, seg) != NF_STOLEN) {
-			kfree_skb(seg);
-		}
-	}
-	return tern_stolen(inst, TERN_STAT_GSO_SEGMENTED);
+	return 0;
 }

@@ -3,7 +3,6 @@
 #define _TERN_GSO_H
 
 #include <linux/skbuff.h>
-#include "core/instance.h"
 #include "xlat/packet.h"
 
 /* What Tern does with a packet's offload metadata (GSO, CHECKSUM_PARTIAL). */
@@ -36,16 +35,15 @@ enum tern_gso_action tern_gso_classify(const struct tern_gso_meta *m);
 /*
  * Checks @skb's offload metadata against @p (from the parser). Returns 0,
  * or the TERN_STAT_* reason to drop it; *@segment tells to translate its
- * segments (tern_gso_xlat_segs()) rather than the packet.
+ * segments (tern_gso_segment()) rather than the packet.
  */
 int tern_gso_check(struct sk_buff *skb, const struct tern_pkt *p, bool v6,
 		   bool *segment);
 
-typedef unsigned int (*tern_xlat_fn)(struct tern_instance *inst,
-				     struct sk_buff *skb);
-
-/* Segments @skb in software and translates each segment with @xlat. */
-unsigned int tern_gso_xlat_segs(struct tern_instance *inst,
-				struct sk_buff *skb, tern_xlat_fn xlat);
+/*
+ * Segments super-packet @skb in software: returns 0 and the segments in
+ * *@segs (@skb consumed), or the TERN_STAT_* reason (@skb untouched).
+ */
+int tern_gso_segment(struct sk_buff *skb, struct sk_buff **segs);
 
 #endif /* _TERN_GSO_H */

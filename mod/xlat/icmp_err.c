@@ -11,160 +11,31 @@
 #include <linux/inetdevice.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
-#include <linux/jhash.h>
 #include <net/addrconf.h>
 #include <net/dsfield.h>
 #include <net/ip.h>
 #include <net/ip6_checksum.h>
 #include <net/ipv6.h>
 #include <net/route.h>
-#include "siit/addr.h"
-#include "siit/hairpin.h"
-#include "siit/mapping.h"
+#include "core/addr.h"
 #include "xlat/icmp.h"
 #include "xlat/icmp_err.h"
+#include "xlat/icmp_quote.h"
 #include "xlat/inner.h"
 #include "xlat/ipid.h"
+#include "xlat/mode.h"
 #include "xlat/packet.h"
 #include "xlat/route.h"
 #include "xlat/xlat.h"
 
-/* RFC 4884: the "original datagram" field is at least 128 bytes long. */
-#define TERN_RFC4884_MIN	128
-
-/* An ICMP error being translated. */
-struct tern_err {
-	const u8 *quote;		/* the packet in error, as quoted */
-	unsigned int quote_len;		/* its bytes (RFC 4884 length if any) */
-	const u8 *ext;			/* RFC 4884 extension structure */
-	unsigned int ext_len;
-};
-
-/*
- * Splits the message body at the RFC 4884 length (@words units of @unit
- * bytes; 0: no extension).
- */
-static void tern_err_split(struct tern_err *e, const u8 *body,
-			   unsigned int len, unsigned int words,
-			   unsigned int unit)
-{
-	unsigned int olen = words * unit;
-
-	e->quote = body;
-	e->quote_len = len;
-	e->ext = NULL;
-	e->ext_len = 0;
-	/* A length that is not RFC 4884's: no extension (RFC 4884 5.4). */
-	if (!words || olen < TERN_RFC4884_MIN || olen + 4 > len)
-		return;
-	e->quote_len = olen;
-	e->ext = body + olen;
-	e->ext_len = len - olen;
-}
-
-/*
- * Pads the translated quote (@qlen bytes in @msg) to a multiple of @unit,
- * at least 128 bytes, and appends the extension; returns the padded
- * length. When the whole does not fit @room, the quote is cut (RFC 7915
- * 4.2, 5.2: the extension is kept), never below 128 bytes; 0 (no
- * extension) only when the extension alone does not fit beside those.
- */
-static unsigned int tern_err_pad(u8 *msg, unsigned int qlen,
-				 unsigned int unit, const struct tern_err *e,
-				 unsigned int room)
-{
-	unsigned int padded = max_t(unsigned int, round_up(qlen, unit),
-				    TERN_RFC4884_MIN);
-
-	if (!e->ext || TERN_RFC4884_MIN + e->ext_len > room)
-		return 0;
-	if (padded + e->ext_len > room)
-		padded = rounddown(room - e->ext_len, unit);
-	if (padded > qlen)
-		memset(msg + qlen, 0, padded - qlen);
-	memcpy(msg + padded, e->ext, e->ext_len);
-	return padded;
-}
-
-/*
- * The packet in error was sent by the error's destination (RFC 792, RFC
- * 4443 2.2: an error goes to the source of the packet it quotes). Any
- * other pair is forged: the error would reach a host about a packet it
- * never sent. A quote too short or of another version is left to
- * tern_inner_*(), which refuses it.
- */
-static bool tern_err_quote_from4(const struct tern_err *e, __be32 daddr)
-{
-	return e->quote_len < sizeof(struct iphdr) || e->quote[0] >> 4 != 4 ||
-	       !memcmp(e->quote + offsetof(struct iphdr, saddr), &daddr,
-		       sizeof(daddr));
-}
-
-static bool tern_err_quote_from6(const struct tern_err *e,
-				 const struct in6_addr *daddr)
-{
-	return e->quote_len < sizeof(struct ipv6hdr) ||
-	       e->quote[0] >> 4 != 6 ||
-	       !memcmp(e->quote + offsetof(struct ipv6hdr, saddr), daddr,
-		       sizeof(*daddr));
-}
-
-/* @dst is NULL for a hairpinned error (translated back, not sent). */
-static struct sk_buff *tern_err_alloc(struct dst_entry *dst, unsigned int len)
-{
-	unsigned int hroom = dst ? LL_RESERVED_SPACE(dst->dev) +
-				   dst->header_len : LL_MAX_HEADER;
-	struct sk_buff *skb;
-
-	skb = alloc_skb(hroom + len + (dst ? dst->dev->needed_tailroom : 0),
-			GFP_ATOMIC);
-	if (skb)
-		skb_reserve(skb, hroom);
-	return skb;
-}
-
-/* RFC 6791: a source for errors from untranslatable IPv6 addresses. */
-static __be32 tern_rfc6791_v4(const struct tern_config *cfg,
-			      const struct in6_addr *from)
-{
-	u32 host = jhash(from, sizeof(*from), 0);
-	u32 mask;
-
-	/* A shift by 32 is undefined: a /32 pool is its one address. */
-	if (cfg->rfc6791v4.len >= 32)
-		return cfg->rfc6791v4.addr;
-	mask = ~0U >> cfg->rfc6791v4.len;
-	host &= mask;
-	/* Not the network or broadcast address of a real subnet. */
-	if (cfg->rfc6791v4.len <= 30 && (host == 0 || host == mask))
-		host = 1;
-	return cfg->rfc6791v4.addr | htonl(host);
-}
-
-static void tern_rfc6791_v6(const struct tern_config *cfg, __be32 from,
-			    struct in6_addr *a6)
-{
-	u32 host = jhash_1word((__force u32)from, 0);
-	unsigned int len = cfg->rfc6791v6.len;
-
-	*a6 = cfg->rfc6791v6.addr;
-	if (len >= 128)
-		return;
-	if (len < 96)
-		len = 96;	/* vary the last 32 bits only */
-	host &= ~0U >> (len - 96);
-	if (!host)
-		host = 1;
-	a6->s6_addr32[3] |= htonl(host);
-}
-
 /* ICMPv4 error -> ICMPv6 (RFC 7915 4.2, 4.3). */
-unsigned int tern_icmp_err_4to6(struct tern_instance *inst,
-				const struct tern_config *cfg,
-				struct sk_buff *skb, const struct tern_pkt *p,
-				const struct in6_addr *daddr, int dvia)
+unsigned int tern_icmp_err_4to6(struct tern_xlat *x, struct sk_buff *skb)
 {
-	struct in6_addr saddr;
+	struct tern_instance *inst = x->inst;
+	const struct tern_config *cfg = x->cfg;
+	const struct tern_pkt *p = &x->p;
+	const struct in6_addr *daddr = &x->a6[1];
+	struct in6_addr *saddr = &x->a6[0];
 	struct dst_entry *dst;
 	struct tern_err e;
 	struct sk_buff *out;
@@ -174,7 +45,7 @@ unsigned int tern_icmp_err_4to6(struct tern_instance *inst,
 	const struct icmphdr *ih;
 	unsigned int room, qlen, msglen, padded;
 	u32 tot_len = 0, info = 0;
-	int why, ptr, n;
+	int ptr, n;
 	bool have_src;
 	u8 type, code;
 
@@ -203,13 +74,12 @@ unsigned int tern_icmp_err_4to6(struct tern_instance *inst,
 		return tern_drop(inst, TERN_STAT_DROP_ERR_DEST);
 	/* An illegal source (RFC 7915 4.1) gets an RFC 6791 one. */
 	have_src = !tern_addr4_never_translated(iph->saddr) &&
-		   tern_4to6_saddr(inst, cfg, iph->saddr, iph->daddr, dvia,
-				   &saddr, &why) != TERN_VIA_NONE;
+		   !x->mode->source4(x, iph->saddr, iph->daddr);
 	if (!have_src && cfg->rfc6791v6_set) {
-		tern_rfc6791_v6(cfg, iph->saddr, &saddr);
+		tern_rfc6791_v6(cfg, iph->saddr, saddr);
 		have_src = true;
 	}
-	dst = tern_route6(inst->net, skb, have_src ? &saddr : &in6addr_any,
+	dst = tern_route6(inst->net, skb, have_src ? saddr : &in6addr_any,
 			  daddr, IPPROTO_ICMPV6);
 	if (!dst)
 		return tern_drop(inst, TERN_STAT_DROP_NO_ROUTE);
@@ -219,7 +89,7 @@ unsigned int tern_icmp_err_4to6(struct tern_instance *inst,
 	}
 	/* No RFC 6791 pool: the translator's own address toward @daddr. */
 	if (!have_src &&
-	    ipv6_dev_get_saddr(inst->net, dst->dev, daddr, 0, &saddr)) {
+	    ipv6_dev_get_saddr(inst->net, dst->dev, daddr, 0, saddr)) {
 		dst_release(dst);
 		return tern_drop(inst, TERN_STAT_DROP_SRC_UNTRANSLATABLE);
 	}
@@ -241,8 +111,8 @@ unsigned int tern_icmp_err_4to6(struct tern_instance *inst,
 	skb_reset_network_header(out);
 	ip6 = skb_put(out, sizeof(*ip6));
 	ih6 = skb_put(out, sizeof(*ih6));
-	n = tern_inner_4to6(inst, cfg, e.quote, e.quote_len,
-			    (u8 *)(ih6 + 1), room, &tot_len);
+	n = tern_inner_4to6(x, e.quote, e.quote_len, (u8 *)(ih6 + 1), room,
+			    &tot_len);
 	if (n < 0) {
 		kfree_skb(out);
 		dst_release(dst);
@@ -268,7 +138,7 @@ unsigned int tern_icmp_err_4to6(struct tern_instance *inst,
 	} else if (padded) {
 		((u8 *)ih6)[4] = padded / 8;
 	}
-	ih6->icmp6_cksum = csum_ipv6_magic(&saddr, daddr, msglen,
+	ih6->icmp6_cksum = csum_ipv6_magic(saddr, daddr, msglen,
 					   IPPROTO_ICMPV6,
 					   csum_partial(ih6, msglen, 0));
 
@@ -276,7 +146,7 @@ unsigned int tern_icmp_err_4to6(struct tern_instance *inst,
 	ip6->payload_len = htons(msglen);
 	ip6->nexthdr = IPPROTO_ICMPV6;
 	ip6->hop_limit = iph->ttl - 1;
-	ip6->saddr = saddr;
+	ip6->saddr = *saddr;
 	ip6->daddr = *daddr;
 
 	out->protocol = htons(ETH_P_IPV6);
@@ -289,11 +159,12 @@ unsigned int tern_icmp_err_4to6(struct tern_instance *inst,
 }
 
 /* ICMPv6 error -> ICMPv4 (RFC 7915 5.2, 5.3). */
-unsigned int tern_icmp_err_6to4(struct tern_instance *inst,
-				const struct tern_config *cfg,
-				struct sk_buff *skb, const struct tern_pkt *p,
-				__be32 daddr, int dvia)
+unsigned int tern_icmp_err_6to4(struct tern_xlat *x, struct sk_buff *skb)
 {
+	struct tern_instance *inst = x->inst;
+	const struct tern_config *cfg = x->cfg;
+	const struct tern_pkt *p = &x->p;
+	__be32 daddr = x->a4[1];
 	const struct ipv6hdr *ip6;
 	const struct icmp6hdr *ih6;
 	struct dst_entry *dst;
@@ -303,7 +174,7 @@ unsigned int tern_icmp_err_6to4(struct tern_instance *inst,
 	struct icmphdr *ih;
 	unsigned int room, qlen, msglen, padded;
 	__be32 saddr = 0;
-	int why, ptr = 0, n;
+	int ptr = 0, n;
 	bool have_src, hairpin;
 	u8 type, code, tos;
 
@@ -329,18 +200,18 @@ unsigned int tern_icmp_err_6to4(struct tern_instance *inst,
 	 * source the error cannot keep is replaced (RFC 6791), a destination
 	 * never.
 	 */
-	if (tern_addr4_never_translated(daddr) ||
-	    tern_map_wkp_refuses(cfg, dvia, daddr))
+	if (!x->mode->error_dest_ok6(x))
 		return tern_drop(inst, TERN_STAT_DROP_ERR_DEST);
-	have_src = tern_6to4_saddr(inst, cfg, &ip6->saddr, daddr, dvia, &saddr,
-				   &why) != TERN_VIA_NONE;
+	have_src = !x->mode->source6(x, &ip6->saddr);
+	if (have_src)
+		saddr = x->a4[0];
 	if (!have_src && cfg->rfc6791v4_set) {
 		saddr = tern_rfc6791_v4(cfg, &ip6->saddr);
 		have_src = true;
 	}
 	tos = cfg->override_tos ? cfg->tos : ipv6_get_dsfield(ip6);
 	/* RFC 7757 4.2: errors hairpin like other packets (no route needed). */
-	hairpin = tern_hairpins(inst, cfg, daddr, &ip6->daddr);
+	hairpin = x->mode->hairpins(x, &ip6->daddr);
 	dst = tern_route4_src(inst->net, skb, have_src ? saddr : 0, daddr, tos,
 			      IPPROTO_ICMP, &saddr);
 	if (!dst && !(hairpin && have_src))
@@ -369,8 +240,7 @@ unsigned int tern_icmp_err_6to4(struct tern_instance *inst,
 	skb_reset_network_header(out);
 	iph = skb_put(out, sizeof(*iph));
 	ih = skb_put(out, sizeof(*ih));
-	n = tern_inner_6to4(inst, cfg, e.quote, e.quote_len, (u8 *)(ih + 1),
-			    room);
+	n = tern_inner_6to4(x, e.quote, e.quote_len, (u8 *)(ih + 1), room);
 	if (n < 0) {
 		kfree_skb(out);
 		dst_release(dst);
@@ -421,9 +291,13 @@ unsigned int tern_icmp_err_6to4(struct tern_instance *inst,
 	out->priority = skb->priority;
 	skb_set_transport_header(out, sizeof(*iph));
 	if (hairpin) {
+		/* The driver translates it back to IPv6 (xlat/xlat.c). */
 		out->dev = skb->dev;
 		consume_skb(skb);
-		return tern_hairpin_error(inst, cfg, out, dst);
+		x->back_skb = out;
+		x->back_dst = dst;
+		x->back_error = true;
+		return TERN_XLAT_HAIRPIN;
 	}
 	consume_skb(skb);
 	tern_output(inst->net, out, dst);

@@ -3,28 +3,20 @@
 #define _TERN_ICMP_ERR_H
 
 #include <linux/skbuff.h>
-#include "core/instance.h"
-#include "xlat/packet.h"
+#include "xlat/mode.h"
 
 /* Size limits of translated ICMP errors (RFC 7915 4.2, 5.2). */
 #define TERN_ICMP6_ERR_MAX	1280	/* the whole IPv6 packet */
 #define TERN_ICMP4_ERR_MAX	576	/* the whole IPv4 packet */
 
-unsigned int tern_icmp_err_4to6(struct tern_instance *inst,
-				const struct tern_config *cfg,
-				struct sk_buff *skb, const struct tern_pkt *p,
-				const struct in6_addr *daddr, int dvia);
-unsigned int tern_icmp_err_6to4(struct tern_instance *inst,
-				const struct tern_config *cfg,
-				struct sk_buff *skb, const struct tern_pkt *p,
-				__be32 daddr, int dvia);
-
-/* Shared with the packet path (xlat_*.c). */
-int tern_4to6_saddr(const struct tern_instance *inst,
-		    const struct tern_config *cfg, __be32 saddr, __be32 daddr,
-		    int dvia, struct in6_addr *a6, int *why);
-int tern_6to4_saddr(const struct tern_instance *inst,
-		    const struct tern_config *cfg, const struct in6_addr *saddr,
-		    __be32 daddr, int dvia, __be32 *a4, int *why);
+/*
+ * An ICMP error, rebuilt in the other family with its quoted packet
+ * translated (the decision on both from x->mode). @x holds the outer
+ * destination as the mode decided it (a6[1] or a4[1], dvia). They consume
+ * @skb unless the verdict is NF_DROP; an ICMPv4 error that hairpins is
+ * handed back to the driver (TERN_XLAT_HAIRPIN, in x->back_*).
+ */
+unsigned int tern_icmp_err_4to6(struct tern_xlat *x, struct sk_buff *skb);
+unsigned int tern_icmp_err_6to4(struct tern_xlat *x, struct sk_buff *skb);
 
 #endif /* _TERN_ICMP_ERR_H */

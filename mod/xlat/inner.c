@@ -16,31 +16,14 @@
 #include <net/dsfield.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
-#include "siit/addr.h"
 #include "xlat/csum.h"
+#include "xlat/hdr.h"
 #include "xlat/icmp.h"
 #include "xlat/inner.h"
 #include "xlat/ipid.h"
-#include "siit/mapping.h"
+#include "xlat/mode.h"
+#include "xlat/packet.h"
 #include "xlat/xlat.h"
-
-#define TERN_INNER_MAX_EXTHDRS 8
-
-/*
- * An IPv4 address of the packet in error, mapped @via: the rules of a
- * normal packet's addresses apply (RFC 7915 4.1, 5.1): never one of RFC
- * 6890's never-translated addresses (RFC 7915 4.1's exception is for the
- * source of the error, not for the packet it quotes), and with strict-wkp
- * no non-global one under the Well-Known Prefix. The denylist4 rule is in
- * the mapping itself.
- */
-static bool tern_inner_addr4_ok(const struct tern_config *cfg, __be32 a4,
-				int via)
-{
-	if (via == TERN_VIA_NONE || tern_addr4_never_translated(a4))
-		return false;
-	return !tern_map_wkp_refuses(cfg, via, a4);
-}
 
 /*
  * Fixes the transport header copied to @l4 (@len bytes present) for new
@@ -87,8 +70,7 @@ static int tern_inner_l4(u8 proto, u8 *l4, unsigned int len, __wsum diff,
 	return 0;
 }
 
-int tern_inner_4to6(const struct tern_instance *inst,
-		    const struct tern_config *cfg, const u8 *in,
+int tern_inner_4to6(const struct tern_xlat *x, const u8 *in,
 		    unsigned int in_len, u8 *out, unsigned int out_size,
 		    u32 *tot_len)
 {
@@ -113,26 +95,16 @@ int tern_inner_4to6(const struct tern_instance *inst,
 	proto = iph->protocol == IPPROTO_ICMP ? IPPROTO_ICMPV6 : iph->protocol;
 	ulen = *tot_len - ihl;
 
-	ip6_flow_hdr(ip6, cfg->zeroize_tc ? 0 : iph->tos, 0);
+	ip6_flow_hdr(ip6, x->cfg->zeroize_tc ? 0 : iph->tos, 0);
 	ip6->payload_len = htons(ulen + hlen - sizeof(*ip6));
 	ip6->nexthdr = frag ? NEXTHDR_FRAGMENT : proto;
 	ip6->hop_limit = iph->ttl;
-	if (!tern_inner_addr4_ok(cfg, iph->saddr,
-				 tern_map_4to6(inst, cfg, iph->saddr,
-					       &ip6->saddr)) ||
-	    !tern_inner_addr4_ok(cfg, iph->daddr,
-				 tern_map_4to6(inst, cfg, iph->daddr,
-					       &ip6->daddr)))
+	/* The decision of a normal packet, for the packet in error. */
+	if (!x->mode->inner4(x, iph->saddr, iph->daddr, &ip6->saddr,
+			     &ip6->daddr))
 		return -1;
-	if (frag) {
-		struct frag_hdr *fh = (struct frag_hdr *)(ip6 + 1);
-
-		fh->nexthdr = proto;
-		fh->reserved = 0;
-		fh->frag_off = htons((fo & IP_OFFSET) << 3 |
-				     (fo & IP_MF ? IP6_MF : 0));
-		fh->identification = htonl(ntohs(iph->id));
-	}
+	if (frag)
+		tern_frag_hdr_4to6((struct frag_hdr *)(ip6 + 1), iph, proto);
 
 	body = min(in_len - ihl, out_size - hlen);
 	memcpy(out + hlen, in + ihl, body);
@@ -145,58 +117,25 @@ int tern_inner_4to6(const struct tern_instance *inst,
 	return hlen + body;
 }
 
-/* Walks the inner IPv6 extension headers; returns the upper-layer offset. */
-static int tern_inner6_walk(const u8 *in, unsigned int in_len, u8 *proto,
-			    const struct frag_hdr **fh)
-{
-	unsigned int off = sizeof(struct ipv6hdr);
-	u8 nexthdr = ((const struct ipv6hdr *)in)->nexthdr;
-	int i;
-
-	*fh = NULL;
-	for (i = 0; i <= TERN_INNER_MAX_EXTHDRS; i++) {
-		switch (nexthdr) {
-		case NEXTHDR_HOP:
-		case NEXTHDR_ROUTING:
-		case NEXTHDR_DEST:
-			if (off + 8 > in_len)
-				return -1;
-			nexthdr = in[off];
-			off += ipv6_optlen((const struct ipv6_opt_hdr *)(in + off));
-			break;
-		case NEXTHDR_FRAGMENT:
-			if (off + sizeof(**fh) > in_len || *fh)
-				return -1;
-			*fh = (const struct frag_hdr *)(in + off);
-			nexthdr = in[off];
-			off += sizeof(**fh);
-			break;
-		default:
-			if (off > in_len)
-				return -1;
-			*proto = nexthdr;
-			return off;
-		}
-	}
-	return -1;
-}
-
-int tern_inner_6to4(const struct tern_instance *inst,
-		    const struct tern_config *cfg, const u8 *in,
+int tern_inner_6to4(const struct tern_xlat *x, const u8 *in,
 		    unsigned int in_len, u8 *out, unsigned int out_size)
 {
 	const struct ipv6hdr *ip6 = (const struct ipv6hdr *)in;
 	struct iphdr *iph = (struct iphdr *)out;
-	const struct frag_hdr *fh;
-	unsigned int body, ulen;
-	int off, svia, dvia;
+	const struct frag_hdr *fh = NULL;
+	unsigned int body, ulen, off;
+	struct tern_pkt p;
 	u8 proto;
 
 	if (in_len < sizeof(*ip6) || ip6->version != 6 ||
-	    out_size < sizeof(*iph))
+	    out_size < sizeof(*iph) ||
+	    tern_ipv6_walk(NULL, in, in_len, false, &p))
 		return -1;
-	off = tern_inner6_walk(in, in_len, &proto, &fh);
-	if (off < 0 || sizeof(*ip6) + ntohs(ip6->payload_len) < off)
+	off = p.l3len;
+	proto = p.proto;
+	if (p.frag6 >= 0)
+		fh = (const struct frag_hdr *)(in + p.frag6);
+	if (sizeof(*ip6) + ntohs(ip6->payload_len) < off)
 		return -1;
 	ulen = sizeof(*ip6) + ntohs(ip6->payload_len) - off;
 	if (ulen + sizeof(*iph) > IP_MAX_MTU)
@@ -204,21 +143,15 @@ int tern_inner_6to4(const struct tern_instance *inst,
 
 	iph->version = 4;
 	iph->ihl = 5;
-	iph->tos = cfg->override_tos ? cfg->tos : ipv6_get_dsfield(ip6);
+	iph->tos = x->cfg->override_tos ? x->cfg->tos :
+					  ipv6_get_dsfield(ip6);
 	iph->tot_len = htons(ulen + sizeof(*iph));
-	if (fh) {
-		u16 fo = ntohs(fh->frag_off);
-
-		iph->id = htons(ntohl(fh->identification) & 0xffff);
-		iph->frag_off = htons(fo >> 3 | (fo & IP6_MF ? IP_MF : 0));
-	}
+	if (fh)
+		tern_frag_fields_6to4(iph, fh);
 	iph->ttl = ip6->hop_limit;
 	iph->protocol = proto == IPPROTO_ICMPV6 ? IPPROTO_ICMP : proto;
-	svia = tern_map_6to4(inst, cfg, &ip6->saddr, &iph->saddr);
-	dvia = tern_map_6to4(inst, cfg, &ip6->daddr, &iph->daddr);
-	if (svia == TERN_VIA_NONE || dvia == TERN_VIA_NONE ||
-	    !tern_inner_addr4_ok(cfg, iph->saddr, svia) ||
-	    !tern_inner_addr4_ok(cfg, iph->daddr, dvia))
+	if (!x->mode->inner6(x, &ip6->saddr, &ip6->daddr, &iph->saddr,
+			     &iph->daddr))
 		return -1;
 	/*
 	 * RFC 7915 5.3: translated like a normal packet (5.1), so by its

@@ -55,15 +55,13 @@ static int tern_pull_l4(struct sk_buff *skb, struct tern_pkt *p)
 	return 0;
 }
 
-int tern_parse6(struct sk_buff *skb, struct tern_pkt *p)
+int tern_ipv6_walk(const struct sk_buff *skb, const u8 *data,
+		   unsigned int len, bool outer, struct tern_pkt *p)
 {
 	unsigned int off = sizeof(struct ipv6hdr);
-	u8 nexthdr;
+	u8 nexthdr = ((const struct ipv6hdr *)data)->nexthdr;
 	int i;
 
-	if (!pskb_may_pull(skb, sizeof(struct ipv6hdr)))
-		return TERN_STAT_DROP_TRUNCATED;
-	nexthdr = ipv6_hdr(skb)->nexthdr;
 	p->rthdr_segleft_pos = -1;
 	p->frag6 = -1;
 	p->fragment = false;
@@ -87,13 +85,15 @@ int tern_parse6(struct sk_buff *skb, struct tern_pkt *p)
 		}
 		if (i == TERN_MAX_EXTHDRS)
 			return TERN_STAT_DROP_EXTHDR;
-		h = skb_header_pointer(skb, off, sizeof(buf), buf);
+		h = __skb_header_pointer(skb, off, sizeof(buf), data,
+					 skb ? skb_headlen(skb) : len, buf);
 		if (!h)
 			return TERN_STAT_DROP_TRUNCATED;
 		/* Hop-by-Hop is only allowed right after the fixed header. */
-		if (nexthdr == NEXTHDR_HOP && off != sizeof(struct ipv6hdr))
+		if (outer && nexthdr == NEXTHDR_HOP &&
+		    off != sizeof(struct ipv6hdr))
 			return TERN_STAT_DROP_EXTHDR;
-		if (nexthdr == NEXTHDR_ROUTING && h[3]) {
+		if (outer && nexthdr == NEXTHDR_ROUTING && h[3]) {
 			p->rthdr_segleft_pos = off + 3;
 			return TERN_STAT_DROP_ROUTING_HDR;
 		}
@@ -105,7 +105,7 @@ int tern_parse6(struct sk_buff *skb, struct tern_pkt *p)
 			p->fragment = !!(fo & htons(IP6_OFFSET | IP6_MF));
 			off += sizeof(struct frag_hdr);
 			/* Headers after it are in the fragmentable part. */
-			if (p->fragment && ipv6_ext_hdr(h[0]) &&
+			if (outer && p->fragment && ipv6_ext_hdr(h[0]) &&
 			    h[0] != NEXTHDR_NONE)
 				return TERN_STAT_DROP_FRAGMENT;
 		} else {
@@ -115,11 +115,21 @@ int tern_parse6(struct sk_buff *skb, struct tern_pkt *p)
 	}
 
 upper:
-	if (off > skb->len)
+	if (off > len)
 		return TERN_STAT_DROP_TRUNCATED;
 	p->l3len = off;
 	p->proto = nexthdr;
-	return tern_pull_l4(skb, p);
+	return 0;
+}
+
+int tern_parse6(struct sk_buff *skb, struct tern_pkt *p)
+{
+	int why;
+
+	if (!pskb_may_pull(skb, sizeof(struct ipv6hdr)))
+		return TERN_STAT_DROP_TRUNCATED;
+	why = tern_ipv6_walk(skb, skb->data, skb->len, true, p);
+	return why ? why : tern_pull_l4(skb, p);
 }
 
 int tern_parse4(struct sk_buff *skb, struct tern_pkt *p)

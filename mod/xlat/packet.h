@@ -17,6 +17,17 @@ struct tern_pkt {
 };
 
 int tern_parse6(struct sk_buff *skb, struct tern_pkt *p);
+/*
+ * The IPv6 extension header walk of tern_parse6(), also for the packet an
+ * ICMP error quotes: the packet at @data, @len bytes long (the rest of
+ * @skb's if @skb is not NULL: @data is its data then). Fills in @p but
+ * l4len; returns 0 or the TERN_STAT_* reason. @outer adds the rules for a
+ * packet Tern translates (Hop-by-Hop first, Segments Left zero, nothing
+ * after a fragment's Fragment header); a quoted packet need only be
+ * walkable.
+ */
+int tern_ipv6_walk(const struct sk_buff *skb, const u8 *data,
+		   unsigned int len, bool outer, struct tern_pkt *p);
 int tern_parse4(struct sk_buff *skb, struct tern_pkt *p);
 bool tern_ipv4_has_srcroute(const struct sk_buff *skb);
 bool tern_icmp_csum_ok(struct sk_buff *skb, unsigned int off);

@@ -62,7 +62,20 @@ static inline unsigned int tern_stolen(struct tern_instance *inst,
 /* Default lowest-ipv6-mtu (RFC 7915 4.1). */
 #define TERN_LOWEST_IPV6_MTU 1280
 
+/*
+ * The driver (xlat/xlat.c), called by the hooks with rcu_read_lock() held
+ * and BHs off: a netfilter verdict; @skb is consumed if it is NF_STOLEN.
+ */
 unsigned int tern_xlat_6to4(struct tern_instance *inst, struct sk_buff *skb);
 unsigned int tern_xlat_4to6(struct tern_instance *inst, struct sk_buff *skb);
+
+/*
+ * One pass of one direction (xlat_6to4.c, xlat_4to6.c): parse, ask the
+ * mode, rewrite and send. Returns a netfilter verdict or one of the
+ * driver's (TERN_XLAT_HAIRPIN, TERN_XLAT_SEGMENT, xlat/mode.h).
+ */
+struct tern_xlat;
+unsigned int tern_6to4_translate(struct tern_xlat *x, struct sk_buff *skb);
+unsigned int tern_4to6_translate(struct tern_xlat *x, struct sk_buff *skb);
 
 #endif /* _TERN_XLAT_H */

@@ -17,10 +17,12 @@
 #include "core/compat.h"
 #include "xlat/csum.h"
 #include "xlat/frag.h"
+#include "xlat/hdr.h"
 #include "xlat/gso.h"
 #include "xlat/icmp.h"
 #include "xlat/icmp_err.h"
-#include "siit/mapping.h"
+#include "xlat/mode.h"
+#include "core/addr.h"
 #include "xlat/packet.h"
 #include "xlat/route.h"
 #include "xlat/xlat.h"
@@ -38,69 +40,43 @@ static bool tern_is_icmp4_error(const struct sk_buff *skb,
 	return type && tern_icmp4_classify(*type, &type6) == TERN_ICMP_ERROR;
 }
 
-/* Destination checks and mapping; returns 0 to go on or sets a verdict. */
-static int tern_4to6_daddr(struct tern_instance *inst,
-			   const struct tern_config *cfg,
-			   const struct sk_buff *skb,
-			   const struct iphdr *iph, struct in6_addr *daddr,
-			   int *dvia, unsigned int *verdict)
+/*
+ * Destination checks, and the mode's decision on it; returns 0 to go on
+ * or the counter of the reason to let the packet pass.
+ */
+static int tern_4to6_daddr(struct tern_xlat *x, const struct sk_buff *skb,
+			   const struct iphdr *iph)
 {
+	struct net *net = x->inst->net;
+	int why;
+
 	/*
 	 * RFC 7915 4.1: an illegal source is dropped, but for an ICMPv4 error,
 	 * translated for troubleshooting (with an RFC 6791 source).
 	 */
 	if (tern_addr4_never_translated(iph->daddr) ||
 	    (tern_addr4_never_translated(iph->saddr) &&
-	     !tern_is_icmp4_error(skb, iph))) {
-		*verdict = tern_pass(inst, TERN_STAT_PASS_SPECIAL4);
-		return -1;
-	}
-	*dvia = tern_map_4to6(inst, cfg, iph->daddr, daddr);
-	if (*dvia == TERN_VIA_NONE) {
-		*verdict = tern_pass(inst, TERN_STAT_PASS_NO_MAPPING);
-		return -1;
-	}
+	     !tern_is_icmp4_error(skb, iph)))
+		return TERN_STAT_PASS_SPECIAL4;
+	why = x->mode->dest4(x, iph->daddr);
+	if (why)
+		return why;
 	/*
 	 * The host's own addresses and the broadcast addresses of its subnets
 	 * are the host's business: as destinations, delivered or broadcast
 	 * by it; as sources, martians it drops (RFC 1812 5.3.7), an ICMP
 	 * error included (the host's own errors never pass this hook).
 	 */
-	switch (tern_addr4_type(inst->net, iph->daddr)) {
+	switch (tern_addr4_type(net, iph->daddr)) {
 	case RTN_LOCAL:
-		*verdict = tern_pass(inst, TERN_STAT_PASS_LOCAL);
-		return -1;
+		return TERN_STAT_PASS_LOCAL;
 	case RTN_BROADCAST:
-		*verdict = tern_pass(inst, TERN_STAT_PASS_SPECIAL4);
-		return -1;
+		return TERN_STAT_PASS_SPECIAL4;
 	}
 	if (!tern_addr4_never_translated(iph->saddr) &&
-	    tern_addr4_is_host(inst->net, iph->saddr)) {
-		*verdict = tern_pass(inst, TERN_STAT_PASS_SPECIAL4);
-		return -1;
-	}
+	    tern_addr4_is_host(net, iph->saddr))
+		return TERN_STAT_PASS_SPECIAL4;
 	return 0;
-}
-
-/*
- * Source mapping, and the Well-Known Prefix rule for both addresses.
- * Returns TERN_VIA_NONE with *@why set if the packet cannot be translated.
- */
-int tern_4to6_saddr(const struct tern_instance *inst,
-		    const struct tern_config *cfg, __be32 saddr, __be32 daddr,
-		    int dvia, struct in6_addr *a6, int *why)
-{
-	int svia = tern_map_4to6(inst, cfg, saddr, a6);
-
-	*why = TERN_STAT_DROP_SRC_UNTRANSLATABLE;
-	if (svia == TERN_VIA_NONE)
-		return svia;
-	if (tern_map_wkp_refuses(cfg, svia, saddr) ||
-	    tern_map_wkp_refuses(cfg, dvia, daddr)) {
-		*why = TERN_STAT_DROP_WKP_NONGLOBAL;
-		return TERN_VIA_NONE;
-	}
-	return svia;
 }
 
 static void tern_gso_4to6(struct sk_buff *skb)
@@ -202,83 +178,74 @@ static void tern_4to6_header(struct sk_buff *skb, const struct tern_config *cfg,
 	ip6h->saddr = a6[0];
 	ip6h->daddr = a6[1];
 	if (p->fragment) {
-		struct frag_hdr *fh = (struct frag_hdr *)(ip6h + 1);
-		u16 fo = ntohs(ip4->frag_off);
-
 		ip6h->nexthdr = NEXTHDR_FRAGMENT;
-		fh->nexthdr = proto;
-		fh->reserved = 0;
-		fh->frag_off = htons((fo & IP_OFFSET) << 3 |
-				     (fo & IP_MF ? IP6_MF : 0));
-		fh->identification = htonl(ntohs(ip4->id));
+		tern_frag_hdr_4to6((struct frag_hdr *)(ip6h + 1), ip4, proto);
 	}
 }
 
-unsigned int tern_xlat_4to6(struct tern_instance *inst, struct sk_buff *skb)
+unsigned int tern_4to6_translate(struct tern_xlat *x, struct sk_buff *skb)
 {
-	const struct tern_config *cfg = tern_instance_config(inst);
-	struct in6_addr a6[2];	/* saddr, daddr */
+	struct tern_instance *inst = x->inst;
+	const struct tern_config *cfg = x->cfg;
+	struct tern_pkt *p = &x->p;
+	struct in6_addr *a6 = x->a6;	/* saddr, daddr */
 	struct dst_entry *dst;
 	struct iphdr ip4;
-	struct tern_pkt p;
-	unsigned int len6, mtu, verdict, limit;
+	unsigned int len6, mtu, limit;
 	u8 proto, type6 = 0;
-	int hdiff, why, dvia;
+	int hdiff, why;
 	unsigned int fraglen6;
 	bool df, amend, gso_frag, fixedid, reasm, segment;
 
-	if (!cfg->enabled)
-		return tern_pass(inst, TERN_STAT_PASS_DISABLED);
-	if (skb->pkt_type != PACKET_HOST)
-		return tern_pass(inst, TERN_STAT_PASS_OTHERHOST);
 	ip4 = *ip_hdr(skb);
-	if (tern_4to6_daddr(inst, cfg, skb, &ip4, &a6[1], &dvia, &verdict))
-		return verdict;
+	why = tern_4to6_daddr(x, skb, &ip4);
+	if (why)
+		return tern_pass(inst, why);
 
-	why = tern_parse4(skb, &p);
+	why = tern_parse4(skb, p);
 	if (why)
 		return tern_drop(inst, why);
-	why = tern_gso_check(skb, &p, false, &segment);
+	why = tern_gso_check(skb, p, false, &segment);
 	if (why)
 		return tern_drop(inst, why);
 	/* RFC 7915 4.2: IGMP is single-hop; silently dropped. */
-	if (p.proto == IPPROTO_IGMP)
+	if (p->proto == IPPROTO_IGMP)
 		return tern_drop(inst, TERN_STAT_DROP_IGMP);
-	if (p.proto == IPPROTO_ICMP && !p.fragment &&
-	    tern_icmp4_classify(skb->data[p.l3len], &type6) == TERN_ICMP_ERROR) {
+	if (p->proto == IPPROTO_ICMP && !p->fragment &&
+	    tern_icmp4_classify(skb->data[p->l3len], &type6) == TERN_ICMP_ERROR) {
 		/*
 		 * RFC 7915 4.1: an unexpired source route is dropped; no error
 		 * is sent about an error.
 		 */
-		if (p.l3len > sizeof(ip4) && tern_ipv4_has_srcroute(skb))
+		if (p->l3len > sizeof(ip4) && tern_ipv4_has_srcroute(skb))
 			return tern_drop(inst, TERN_STAT_DROP_SRCROUTE);
-		return tern_icmp_err_4to6(inst, cfg, skb, &p, &a6[1], dvia);
+		return tern_icmp_err_4to6(x, skb);
 	}
-	if (tern_4to6_saddr(inst, cfg, ip4.saddr, ip4.daddr, dvia, &a6[0],
-			    &why) == TERN_VIA_NONE)
+	why = x->mode->source4(x, ip4.saddr, ip4.daddr);
+	if (why)
 		return tern_refuse4(inst, cfg, skb, why);
 	/* What will not be translated is never answered with Time Exceeded. */
-	why = tern_4to6_l4_check(cfg, skb, &p, &type6, &amend);
+	why = tern_4to6_l4_check(cfg, skb, p, &type6, &amend);
 	if (why == TERN_STAT_DROP_UDP_CSUM0)
 		return tern_refuse4(inst, cfg, skb, why);
 	if (why)
 		return tern_drop(inst, why);
 	/* A fragment ending past the largest IPv6 datagram cannot be. */
-	if (p.fragment &&
+	if (p->fragment &&
 	    !tern_frag_end_ok((ntohs(ip4.frag_off) & IP_OFFSET) << 3,
-			      skb->len - p.l3len, IPV6_MAXPLEN))
+			      skb->len - p->l3len, IPV6_MAXPLEN))
 		return tern_drop(inst, TERN_STAT_DROP_FRAGMENT);
 	if (ip4.ttl <= 1) {
 		tern_icmp4_error(skb, ICMP_TIME_EXCEEDED, ICMP_EXC_TTL, 0);
 		return tern_drop(inst, TERN_STAT_DROP_TTL);
 	}
-	if (p.l3len > sizeof(ip4) && tern_ipv4_has_srcroute(skb)) {
+	if (p->l3len > sizeof(ip4) && tern_ipv4_has_srcroute(skb)) {
 		tern_icmp4_error(skb, ICMP_DEST_UNREACH, ICMP_SR_FAILED, 0);
 		return tern_drop(inst, TERN_STAT_DROP_SRCROUTE);
 	}
-	proto = p.proto == IPPROTO_ICMP ? IPPROTO_ICMPV6 : p.proto;
+	proto = p->proto == IPPROTO_ICMP ? IPPROTO_ICMPV6 : p->proto;
 	if (segment)
-		return tern_gso_xlat_segs(inst, skb, tern_xlat_4to6);
+		return TERN_XLAT_SEGMENT;
 
 	dst = tern_route6(inst->net, skb, &a6[0], &a6[1], proto);
 	if (!dst) {
@@ -298,29 +265,29 @@ unsigned int tern_xlat_4to6(struct tern_instance *inst, struct sk_buff *skb)
 	 * the same way), with its Identification.
 	 */
 	df = ip4.frag_off & htons(IP_DF);
-	reasm = !p.fragment && IPCB(skb)->frag_max_size;
-	len6 = skb->len - p.l3len + sizeof(struct ipv6hdr) +
-	       (p.fragment ? sizeof(struct frag_hdr) : 0);
+	reasm = !p->fragment && IPCB(skb)->frag_max_size;
+	len6 = skb->len - p->l3len + sizeof(struct ipv6hdr) +
+	       (p->fragment ? sizeof(struct frag_hdr) : 0);
 	fraglen6 = reasm ? max_t(unsigned int, IPCB(skb)->frag_max_size,
-				 p.l3len + 8) - p.l3len +
+				 p->l3len + 8) - p->l3len +
 			   sizeof(struct ipv6hdr) + sizeof(struct frag_hdr) :
 		   len6;
 	mtu = dst_mtu(dst);
-	skb_set_transport_header(skb, p.l3len);
+	skb_set_transport_header(skb, p->l3len);
 	if (df && fraglen6 > mtu &&
 	    !(skb_is_gso(skb) &&
-	      skb_gso_validate_network_len(skb, mtu + p.l3len -
+	      skb_gso_validate_network_len(skb, mtu + p->l3len -
 					   sizeof(struct ipv6hdr)))) {
 		dst_release(dst);
 		/* What an IPv4 packet (of 20 header bytes) may be to fit. */
 		tern_icmp4_error(skb, ICMP_DEST_UNREACH, ICMP_FRAG_NEEDED,
-				 htonl(mtu - (p.fragment || reasm ? 28 : 20)));
+				 htonl(mtu - (p->fragment || reasm ? 28 : 20)));
 		return tern_drop(inst, TERN_STAT_DROP_TOO_BIG);
 	}
 	limit = min(cfg->lowest_ipv6_mtu, mtu);
 	/* A DF=0 super-packet whose segments will need fragmenting. */
 	gso_frag = !df && skb_is_gso(skb) &&
-		   !skb_gso_validate_network_len(skb, limit + p.l3len -
+		   !skb_gso_validate_network_len(skb, limit + p->l3len -
 						 sizeof(struct ipv6hdr));
 	fixedid = skb_is_gso(skb) &&
 		  (skb_shinfo(skb)->gso_type & SKB_GSO_TCP_FIXEDID);
@@ -337,7 +304,7 @@ unsigned int tern_xlat_4to6(struct tern_instance *inst, struct sk_buff *skb)
 	 * a GSO packet that is a clone gets its own first.
 	 */
 	if ((skb_is_gso(skb) && skb_unclone(skb, GFP_ATOMIC)) ||
-	    skb_ensure_writable(skb, p.l3len + p.l4len) ||
+	    skb_ensure_writable(skb, p->l3len + p->l4len) ||
 	    (hdiff > 0 && skb_cow_head(skb, hdiff)) ||
 	    (proto == IPPROTO_ICMPV6 && skb->ip_summed == CHECKSUM_PARTIAL &&
 	     skb_checksum_help(skb))) {
@@ -345,8 +312,8 @@ unsigned int tern_xlat_4to6(struct tern_instance *inst, struct sk_buff *skb)
 		return tern_drop(inst, TERN_STAT_DROP_NOMEM);
 	}
 	skb_forward_csum(skb);
-	tern_4to6_csum(skb, &p, &ip4, a6, type6, amend);
-	tern_4to6_header(skb, cfg, &ip4, &p, a6, proto);
+	tern_4to6_csum(skb, p, &ip4, a6, type6, amend);
+	tern_4to6_header(skb, cfg, &ip4, p, a6, proto);
 
 	skb->protocol = htons(ETH_P_IPV6);
 	if (skb_is_gso(skb))

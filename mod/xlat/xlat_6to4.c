@@ -19,64 +19,15 @@
 #include "core/compat.h"
 #include "xlat/csum.h"
 #include "xlat/frag.h"
+#include "xlat/hdr.h"
 #include "xlat/gso.h"
-#include "siit/hairpin.h"
 #include "xlat/icmp.h"
 #include "xlat/icmp_err.h"
 #include "xlat/ipid.h"
-#include "siit/mapping.h"
+#include "xlat/mode.h"
 #include "xlat/packet.h"
 #include "xlat/route.h"
 #include "xlat/xlat.h"
-
-/* Destination checks and mapping; returns 0 to go on or sets a verdict. */
-static int tern_6to4_daddr(struct tern_instance *inst,
-			   const struct tern_config *cfg,
-			   const struct ipv6hdr *ip6, __be32 *daddr, int *dvia,
-			   unsigned int *verdict)
-{
-	*dvia = tern_map_6to4(inst, cfg, &ip6->daddr, daddr);
-	if (*dvia == TERN_VIA_NONE) {
-		*verdict = tern_pass(inst, TERN_STAT_PASS_NO_MAPPING);
-		return -1;
-	}
-	if (ipv6_chk_addr(inst->net, &ip6->daddr, NULL, 0)) {
-		*verdict = tern_pass(inst, TERN_STAT_PASS_LOCAL);
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * Source mapping and the checks on both IPv4 addresses. Returns
- * TERN_VIA_NONE with *@why set if the packet cannot be translated.
- */
-int tern_6to4_saddr(const struct tern_instance *inst,
-		    const struct tern_config *cfg, const struct in6_addr *saddr,
-		    __be32 daddr, int dvia, __be32 *a4, int *why)
-{
-	int svia = tern_map_6to4(inst, cfg, saddr, a4);
-
-	*why = TERN_STAT_DROP_SRC_UNTRANSLATABLE;
-	if (svia == TERN_VIA_NONE)
-		return svia;
-	if (tern_addr4_never_translated(*a4) ||
-	    tern_addr4_never_translated(daddr)) {
-		*why = TERN_STAT_DROP_SPECIAL4;
-		return TERN_VIA_NONE;
-	}
-	if (tern_map_wkp_refuses(cfg, svia, *a4) ||
-	    tern_map_wkp_refuses(cfg, dvia, daddr)) {
-		*why = TERN_STAT_DROP_WKP_NONGLOBAL;
-		return TERN_VIA_NONE;
-	}
-	/* Never a source the IPv4 side must take for a martian (4to6.c). */
-	if (tern_addr4_is_host(inst->net, *a4)) {
-		*why = TERN_STAT_DROP_SPECIAL4;
-		return TERN_VIA_NONE;
-	}
-	return svia;
-}
 
 /*
  * A header chain Tern does not translate (an extension header after the
@@ -161,10 +112,7 @@ static void tern_6to4_frag_fields(struct sk_buff *skb,
 				  const struct frag_hdr *fh, bool df)
 {
 	if (p->frag6 >= 0) {
-		u16 fo = ntohs(fh->frag_off);
-
-		iph->id = htons(ntohl(fh->identification) & 0xffff);
-		iph->frag_off = htons(fo >> 3 | (fo & IP6_MF ? IP_MF : 0));
+		tern_frag_fields_6to4(iph, fh);
 	} else if (df) {
 		iph->id = 0;
 		iph->frag_off = htons(IP_DF);
@@ -175,71 +123,71 @@ static void tern_6to4_frag_fields(struct sk_buff *skb,
 	}
 }
 
-unsigned int tern_xlat_6to4(struct tern_instance *inst, struct sk_buff *skb)
+unsigned int tern_6to4_translate(struct tern_xlat *x, struct sk_buff *skb)
 {
-	const struct tern_config *cfg = tern_instance_config(inst);
+	struct tern_instance *inst = x->inst;
+	const struct tern_config *cfg = x->cfg;
+	struct tern_pkt *p = &x->p;
+	__be32 *addrs = x->a4;	/* saddr, daddr */
 	struct frag_hdr fh = { 0 };
 	struct dst_entry *dst;
 	struct ipv6hdr ip6;
-	struct tern_pkt p;
 	struct iphdr *iph;
-	unsigned int tot_len, len4, mtu, verdict;
-	__be32 addrs[2];	/* saddr, daddr */
+	unsigned int tot_len, len4, mtu;
 	u8 proto, tos, type4 = 0;
-	int why, dvia;
+	int why;
 	bool df, hairpin, reasm, segment;
 	u16 fms = 0;
 
-	if (!cfg->enabled)
-		return tern_pass(inst, TERN_STAT_PASS_DISABLED);
-	if (skb->pkt_type != PACKET_HOST)
-		return tern_pass(inst, TERN_STAT_PASS_OTHERHOST);
 	ip6 = *ipv6_hdr(skb);
-	if (tern_6to4_daddr(inst, cfg, &ip6, &addrs[1], &dvia, &verdict))
-		return verdict;
+	/* Is the destination the mode's? Then not one of this host's. */
+	why = x->mode->dest6(x, &ip6.daddr);
+	if (why)
+		return tern_pass(inst, why);
+	if (ipv6_chk_addr(inst->net, &ip6.daddr, NULL, 0))
+		return tern_pass(inst, TERN_STAT_PASS_LOCAL);
 
-	why = tern_parse6(skb, &p);
+	why = tern_parse6(skb, p);
 	if (why) {
 		if (why == TERN_STAT_DROP_ROUTING_HDR)
 			tern_icmp6_error(skb, ICMPV6_PARAMPROB, ICMPV6_HDR_FIELD,
-					 p.rthdr_segleft_pos);
+					 p->rthdr_segleft_pos);
 		else if (tern_6to4_chain_refused(skb, why))
 			return tern_refuse6(inst, cfg, skb, why);
 		return tern_drop(inst, why);
 	}
-	why = tern_gso_check(skb, &p, true, &segment);
+	why = tern_gso_check(skb, p, true, &segment);
 	if (why)
 		return tern_drop(inst, why);
-	proto = p.proto;
-	if (proto == IPPROTO_ICMPV6 && !p.nonfirst) {
+	proto = p->proto;
+	if (proto == IPPROTO_ICMPV6 && !p->nonfirst) {
 		enum tern_icmp_kind k;
 
-		k = tern_icmp6_classify(skb->data[p.l3len], &type4);
-		if (k == TERN_ICMP_ERROR && !p.fragment)
-			return tern_icmp_err_6to4(inst, cfg, skb, &p, addrs[1],
-						  dvia);
+		k = tern_icmp6_classify(skb->data[p->l3len], &type4);
+		if (k == TERN_ICMP_ERROR && !p->fragment)
+			return tern_icmp_err_6to4(x, skb);
 		why = tern_icmp_drop_reason(k);
 		if (why)
 			return tern_drop(inst, why);
 		/* Never make a corrupt message valid (nor answer it). */
-		if (!p.fragment && !tern_icmp_csum_ok(skb, p.l3len))
+		if (!p->fragment && !tern_icmp_csum_ok(skb, p->l3len))
 			return tern_drop(inst, TERN_STAT_DROP_BAD_CSUM);
 	}
 	if (proto == IPPROTO_ICMPV6) {
-		if (p.fragment)
+		if (p->fragment)
 			return tern_drop(inst, TERN_STAT_DROP_ICMP_FRAGMENT);
 		proto = IPPROTO_ICMP;
 	}
-	if (tern_6to4_saddr(inst, cfg, &ip6.saddr, addrs[1], dvia, &addrs[0],
-			    &why) == TERN_VIA_NONE)
-		return p.proto == IPPROTO_ICMPV6 ? tern_drop(inst, why) :
+	why = x->mode->source6(x, &ip6.saddr);
+	if (why)
+		return p->proto == IPPROTO_ICMPV6 ? tern_drop(inst, why) :
 		       tern_refuse6(inst, cfg, skb, why);
-	if (p.frag6 >= 0 && skb_copy_bits(skb, p.frag6, &fh, sizeof(fh)))
+	if (p->frag6 >= 0 && skb_copy_bits(skb, p->frag6, &fh, sizeof(fh)))
 		return tern_drop(inst, TERN_STAT_DROP_TRUNCATED);
 	/* A fragment ending past the largest IPv4 datagram cannot be. */
-	if (p.fragment &&
+	if (p->fragment &&
 	    !tern_frag_end_ok(ntohs(fh.frag_off) & IP6_OFFSET,
-			      skb->len - p.l3len,
+			      skb->len - p->l3len,
 			      IP_MAX_MTU - sizeof(struct iphdr)))
 		return tern_drop(inst, TERN_STAT_DROP_FRAGMENT);
 	if (ip6.hop_limit <= 1) {
@@ -247,15 +195,15 @@ unsigned int tern_xlat_6to4(struct tern_instance *inst, struct sk_buff *skb)
 		return tern_drop(inst, TERN_STAT_DROP_TTL);
 	}
 	if (segment)
-		return tern_gso_xlat_segs(inst, skb, tern_xlat_6to4);
+		return TERN_XLAT_SEGMENT;
 
-	tot_len = skb->len - p.l3len + sizeof(struct iphdr);
+	tot_len = skb->len - p->l3len + sizeof(struct iphdr);
 	if (tot_len > IP_MAX_MTU)
 		return tern_drop(inst, TERN_STAT_DROP_TOO_BIG);
 	tos = cfg->override_tos ? cfg->tos : ipv6_get_dsfield(&ip6);
 
 	/* A hairpin goes back to IPv6: an IPv4 route is optional. */
-	hairpin = tern_hairpins(inst, cfg, addrs[1], &ip6.daddr);
+	hairpin = x->mode->hairpins(x, &ip6.daddr);
 	dst = tern_route4(inst->net, skb, addrs[0], addrs[1], tos, proto);
 	if (!dst && !hairpin) {
 		tern_icmp6_error(skb, ICMPV6_DEST_UNREACH, ICMPV6_NOROUTE, 0);
@@ -270,7 +218,7 @@ unsigned int tern_xlat_6to4(struct tern_instance *inst, struct sk_buff *skb)
 	 * RFC 7915 5.1: DF only on packets that may not fit an IPv6 path;
 	 * those of a super-packet are its segments.
 	 */
-	skb_set_transport_header(skb, p.l3len);
+	skb_set_transport_header(skb, p->l3len);
 	len4 = skb_is_gso(skb) ? sizeof(struct iphdr) + tern_gso_l4seg(skb) :
 				 tot_len;
 	/*
@@ -279,17 +227,17 @@ unsigned int tern_xlat_6to4(struct tern_instance *inst, struct sk_buff *skb)
 	 * than its biggest one translated. Its Fragment header, and with it
 	 * the Identification, is gone: it gets one of the generator's.
 	 */
-	reasm = p.frag6 < 0 && (IP6CB(skb)->flags & IP6SKB_FRAGMENTED) &&
+	reasm = p->frag6 < 0 && (IP6CB(skb)->flags & IP6SKB_FRAGMENTED) &&
 		IP6CB(skb)->frag_max_size;
-	df = p.frag6 < 0 && !reasm && len4 > TERN_DF_THRESHOLD;
+	df = p->frag6 < 0 && !reasm && len4 > TERN_DF_THRESHOLD;
 	if (reasm)
-		fms = clamp_t(int, IP6CB(skb)->frag_max_size - (int)p.l3len -
+		fms = clamp_t(int, IP6CB(skb)->frag_max_size - (int)p->l3len -
 			      (int)sizeof(struct frag_hdr) +
 			      (int)sizeof(struct iphdr), 68, IP_MAX_MTU);
 	mtu = hairpin ? IP_MAX_MTU : dst_mtu(dst);
 	if (df && tot_len > mtu &&
 	    !(skb_is_gso(skb) &&
-	      skb_gso_validate_network_len(skb, mtu + p.l3len -
+	      skb_gso_validate_network_len(skb, mtu + p->l3len -
 					   sizeof(struct iphdr)))) {
 		dst_release(dst);
 		tern_icmp6_error(skb, ICMPV6_PKT_TOOBIG, 0,
@@ -303,16 +251,16 @@ unsigned int tern_xlat_6to4(struct tern_instance *inst, struct sk_buff *skb)
 	 * a GSO packet that is a clone gets its own first.
 	 */
 	if ((skb_is_gso(skb) && skb_unclone(skb, GFP_ATOMIC)) ||
-	    skb_ensure_writable(skb, p.l3len + p.l4len) ||
+	    skb_ensure_writable(skb, p->l3len + p->l4len) ||
 	    (proto == IPPROTO_ICMP && skb->ip_summed == CHECKSUM_PARTIAL &&
 	     skb_checksum_help(skb))) {
 		dst_release(dst);
 		return tern_drop(inst, TERN_STAT_DROP_NOMEM);
 	}
 	skb_forward_csum(skb);
-	tern_6to4_csum(skb, &p, &ip6, addrs, type4);
+	tern_6to4_csum(skb, p, &ip6, addrs, type4);
 
-	skb_pull(skb, p.l3len - sizeof(*iph));
+	skb_pull(skb, p->l3len - sizeof(*iph));
 	skb_reset_network_header(skb);
 	skb_set_transport_header(skb, sizeof(*iph));
 	iph = ip_hdr(skb);
@@ -324,7 +272,7 @@ unsigned int tern_xlat_6to4(struct tern_instance *inst, struct sk_buff *skb)
 	iph->protocol = proto;
 	iph->saddr = addrs[0];
 	iph->daddr = addrs[1];
-	tern_6to4_frag_fields(skb, &p, iph, &fh, df);
+	tern_6to4_frag_fields(skb, p, iph, &fh, df);
 	ip_send_check(iph);
 
 	skb->protocol = htons(ETH_P_IP);
@@ -335,8 +283,13 @@ unsigned int tern_xlat_6to4(struct tern_instance *inst, struct sk_buff *skb)
 	IPCB(skb)->frag_max_size = fms;
 	nf_reset_ct(skb);
 	skb_clear_tstamp(skb);
-	if (hairpin)
-		return tern_hairpin_output(inst, cfg, skb, dst);
+	if (hairpin) {
+		/* The driver translates it back to IPv6 (xlat/xlat.c). */
+		x->back_skb = skb;
+		x->back_dst = dst;
+		x->back_error = false;
+		return TERN_XLAT_HAIRPIN;
+	}
 	tern_output(inst->net, skb, dst);
 	return tern_stolen(inst, TERN_STAT_XLAT_64);
 }

@@ -6,7 +6,7 @@
 
 #include <linux/netlink.h>
 #include <net/ipv6.h>
-#include "siit/addr.h"
+#include "core/addr.h"
 
 /*
  * Where the four IPv4 octets go for each prefix length (RFC 6052 2.2):

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _TERN_MODE_H
+#define _TERN_MODE_H
+
+#include <linux/in6.h>
+#include <linux/skbuff.h>
+#include "core/instance.h"
+#include "xlat/packet.h"
+
+struct dst_entry;
+struct iphdr;
+struct tern_mode_ops;
+
+/*
+ * One packet on its way through the translator, on the driver's stack
+ * (xlat/xlat.c): what the parser found, what the mode decided, and what
+ * the driver must do next. Nothing of it outlives the packet.
+ */
+struct tern_xlat {
+	struct tern_instance *inst;
+	const struct tern_config *cfg;
+	const struct tern_mode_ops *mode;
+	struct tern_pkt p;		/* the parser's findings */
+
+	/* The decision: the translated packet's addresses (saddr, daddr). */
+	union {
+		__be32 a4[2];		/* 6->4 */
+		struct in6_addr a6[2];	/* 4->6 */
+	};
+	int svia, dvia;			/* how the mode mapped them */
+
+	/*
+	 * Hairpinning (6->4, RFC 7757 4.2): the translated packet goes back
+	 * to IPv6. The pass hands @back_skb (the IPv4 packet, or the ICMPv4
+	 * error built for an ICMPv6 one: @back_error) and the route toward
+	 * its destination (@back_dst, may be NULL) to the driver, which runs
+	 * the 4->6 pass on it with the same struct.
+	 */
+	bool hairpin;
+	bool back_error;
+	struct sk_buff *back_skb;
+	struct dst_entry *back_dst;
+	/*
+	 * The second pass of an intrinsic hairpin: IPv4 addresses the mode
+	 * maps back by pool6, not by the EAMT (see siit/hairpin.c).
+	 */
+	bool second_pass;
+	unsigned int n_by_pool6;
+	__be32 by_pool6[2];
+};
+
+/*
+ * Verdicts of a pass beyond netfilter's, acted on by the driver: the
+ * packet hairpins (x->back_*), or is a super-packet to translate as
+ * segments (still owned, untouched).
+ */
+#define TERN_XLAT_HAIRPIN	(NF_MAX_VERDICT + 1)
+#define TERN_XLAT_SEGMENT	(NF_MAX_VERDICT + 2)
+
+/*
+ * What a mode (SIIT; NAT64 next) decides for the driver. Each callback
+ * fills in the struct tern_xlat it is given and returns 0, or the
+ * TERN_STAT_* counter of the reason it refuses. Called under
+ * rcu_read_lock() with BHs off, for every packet: no sleeping, no lock
+ * shared between CPUs on the way of an established flow.
+ */
+struct tern_mode_ops {
+	const char *name;
+	/*
+	 * 6->4. @dest6: is @daddr one this mode translates? Sets a4[1] and
+	 * dvia; refuses with a PASS_* counter (the packet is not Tern's).
+	 * @source6: the source, once the packet is parsed; sets a4[0] and
+	 * svia; refuses with a DROP_* counter.
+	 */
+	int (*dest6)(struct tern_xlat *x, const struct in6_addr *daddr);
+	int (*source6)(struct tern_xlat *x, const struct in6_addr *saddr);
+	/*
+	 * The destination of an ICMPv6 error (a4[1], mapped by @dest6): may
+	 * an error be sent there? (Its source may be replaced, RFC 6791.)
+	 */
+	bool (*error_dest_ok6)(const struct tern_xlat *x);
+	/* Does the translated packet come back to IPv6 here (hairpin)? */
+	bool (*hairpins)(const struct tern_xlat *x,
+			 const struct in6_addr *daddr6);
+	/*
+	 * Before the 4->6 pass of a hairpin: @iph is the IPv4 packet to
+	 * translate back, @inner the packet an ICMPv4 error quotes (or NULL).
+	 */
+	void (*hairpin_prepare)(struct tern_xlat *x, const struct iphdr *iph,
+				const struct iphdr *inner);
+
+	/* 4->6, the same steps: a6[1]/dvia, then a6[0]/svia. */
+	int (*dest4)(struct tern_xlat *x, __be32 daddr);
+	int (*source4)(struct tern_xlat *x, __be32 saddr, __be32 daddr);
+
+	/*
+	 * The addresses of the packet quoted by an ICMP error (RFC 7915 4.3,
+	 * 5.3): the decision of a normal packet, for the packet in error.
+	 * Return false if the quoted packet cannot be translated.
+	 */
+	bool (*inner6)(const struct tern_xlat *x, const struct in6_addr *s6,
+		       const struct in6_addr *d6, __be32 *s4, __be32 *d4);
+	bool (*inner4)(const struct tern_xlat *x, __be32 s4, __be32 d4,
+		       struct in6_addr *s6, struct in6_addr *d6);
+};
+
+extern const struct tern_mode_ops tern_siit_mode;
+
+/* The ops of @inst's mode (NAT64 joins here). */
+static inline const struct tern_mode_ops *
+tern_mode_of(const struct tern_instance *inst)
+{
+	return &tern_siit_mode;
+}
+
+static inline void tern_xlat_init(struct tern_xlat *x,
+				  struct tern_instance *inst,
+				  const struct tern_config *cfg)
+{
+	x->inst = inst;
+	x->cfg = cfg;
+	x->mode = tern_mode_of(inst);
+	x->hairpin = false;
+	x->back_error = false;
+	x->back_skb = NULL;
+	x->back_dst = NULL;
+	x->second_pass = false;
+	x->n_by_pool6 = 0;
+}
+
+#endif /* _TERN_MODE_H */
