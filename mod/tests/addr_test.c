@@ -6,22 +6,7 @@
 #include <linux/netlink.h>
 #include <net/ipv6.h>
 #include "core/addr.h"
-
-static struct in6_addr a6(struct kunit *test, const char *s)
-{
-	struct in6_addr a;
-
-	KUNIT_ASSERT_EQ(test, in6_pton(s, -1, a.s6_addr, -1, NULL), 1);
-	return a;
-}
-
-static __be32 a4(struct kunit *test, const char *s)
-{
-	__be32 a;
-
-	KUNIT_ASSERT_EQ(test, in4_pton(s, -1, (u8 *)&a, -1, NULL), 1);
-	return a;
-}
+#include "kt_util.h"
 
 /* RFC 6052 2.4, Table 1: 192.0.2.33 under each prefix length. */
 static const struct {
@@ -44,13 +29,13 @@ static void rfc6052_examples_4to6(struct kunit *test)
 
 	for (i = 0; i < ARRAY_SIZE(rfc6052_examples); i++) {
 		struct tern_prefix6 p = {
-			.addr = a6(test, rfc6052_examples[i].prefix),
+			.addr = tern_kt_a6(test, rfc6052_examples[i].prefix),
 			.len = rfc6052_examples[i].len,
 		};
-		struct in6_addr want = a6(test, rfc6052_examples[i].embedded);
+		struct in6_addr want = tern_kt_a6(test, rfc6052_examples[i].embedded);
 		struct in6_addr got;
 
-		tern_rfc6052_4to6(&p, a4(test, "192.0.2.33"), &got);
+		tern_rfc6052_4to6(&p, tern_kt_a4(test, "192.0.2.33"), &got);
 		KUNIT_EXPECT_TRUE_MSG(test, ipv6_addr_equal(&got, &want),
 				      "prefix /%u: got %pI6c, want %pI6c",
 				      p.len, &got, &want);
@@ -63,10 +48,10 @@ static void rfc6052_examples_6to4(struct kunit *test)
 
 	for (i = 0; i < ARRAY_SIZE(rfc6052_examples); i++) {
 		struct tern_prefix6 p = {
-			.addr = a6(test, rfc6052_examples[i].prefix),
+			.addr = tern_kt_a6(test, rfc6052_examples[i].prefix),
 			.len = rfc6052_examples[i].len,
 		};
-		struct in6_addr in = a6(test, rfc6052_examples[i].embedded);
+		struct in6_addr in = tern_kt_a6(test, rfc6052_examples[i].embedded);
 		__be32 got = 0;
 
 		KUNIT_EXPECT_TRUE(test, tern_rfc6052_6to4(&p, &in, &got));
@@ -77,8 +62,8 @@ static void rfc6052_examples_6to4(struct kunit *test)
 
 static void rfc6052_outside_prefix(struct kunit *test)
 {
-	struct tern_prefix6 p = { .addr = a6(test, "2001:db8:64::"), .len = 96 };
-	struct in6_addr out = a6(test, "2001:db8:65::c000:221");
+	struct tern_prefix6 p = { .addr = tern_kt_a6(test, "2001:db8:64::"), .len = 96 };
+	struct in6_addr out = tern_kt_a6(test, "2001:db8:65::c000:221");
 	__be32 got = 0;
 
 	KUNIT_EXPECT_FALSE(test, tern_rfc6052_6to4(&p, &out, &got));
@@ -90,7 +75,7 @@ static void rfc6052_roundtrip_all_lengths(struct kunit *test)
 	int i, n;
 
 	for (i = 0; i < ARRAY_SIZE(lens); i++) {
-		struct tern_prefix6 p = { .addr = a6(test, "2001:db8::"), .len = lens[i] };
+		struct tern_prefix6 p = { .addr = tern_kt_a6(test, "2001:db8::"), .len = lens[i] };
 
 		for (n = 0; n < 200; n++) {
 			__be32 v4 = (__force __be32)get_random_u32(), back = 0;
@@ -127,7 +112,8 @@ static void prefix6_validation(struct kunit *test)
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		struct tern_prefix6 p = { .addr = a6(test, cases[i].addr), .len = cases[i].len };
+		struct tern_prefix6 p = { .addr = tern_kt_a6(test, cases[i].addr),
+					  .len = cases[i].len };
 
 		KUNIT_EXPECT_EQ_MSG(test, tern_prefix6_validate_rfc6052(&p, NULL),
 				    cases[i].ret, "%s/%u", cases[i].addr, cases[i].len);
@@ -136,9 +122,9 @@ static void prefix6_validation(struct kunit *test)
 
 static void wkp_detection(struct kunit *test)
 {
-	struct tern_prefix6 wkp = { .addr = a6(test, "64:ff9b::"), .len = 96 };
-	struct tern_prefix6 local = { .addr = a6(test, "64:ff9b:1::"), .len = 48 };
-	struct tern_prefix6 nsp = { .addr = a6(test, "2001:db8::"), .len = 96 };
+	struct tern_prefix6 wkp = { .addr = tern_kt_a6(test, "64:ff9b::"), .len = 96 };
+	struct tern_prefix6 local = { .addr = tern_kt_a6(test, "64:ff9b:1::"), .len = 48 };
+	struct tern_prefix6 nsp = { .addr = tern_kt_a6(test, "2001:db8::"), .len = 96 };
 
 	KUNIT_EXPECT_TRUE(test, tern_prefix6_is_wkp(&wkp));
 	KUNIT_EXPECT_FALSE(test, tern_prefix6_is_wkp(&local));
@@ -178,7 +164,7 @@ static void addr4_ranges(struct kunit *test)
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		__be32 a = a4(test, cases[i].addr);
+		__be32 a = tern_kt_a4(test, cases[i].addr);
 
 		KUNIT_EXPECT_EQ_MSG(test, tern_addr4_never_translated(a),
 				    cases[i].never, "%s", cases[i].addr);

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit: the ICMP tables of RFC 7915, row by row and both ways (4.2, 5.2),
- * the Parameter Problem pointer tables (Figures 3 and 6) and the MTU of
- * translated Packet Too Big / Fragmentation Needed messages.
+ * and the Parameter Problem pointer tables (Figures 3 and 6).
  */
 
 #include <kunit/test.h>
@@ -289,140 +288,6 @@ static void ptr_6to4_figure6(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tern_icmp_ptr_6to4(U32_MAX), -1);
 }
 
-static const u16 rfc1191[] = {
-	65535, 32000, 17914, 8166, 4352, 2002, 1492, 1006, 508, 296, 68
-};
-
-/* The reference: RFC 7915 4.2 formula, at least 1280 (RFC 7915 6). */
-static u32 ref_mtu_4to6(const u16 *pl, unsigned int n, u32 mtu4, u32 tot_len,
-			u32 mtu6_out, u32 mtu4_in)
-{
-	unsigned int i;
-	u32 m;
-
-	if (!mtu4) {
-		/*
-		 * RFC 7915 4.2: the greatest plateau less than the Total
-		 * Length "but that is larger than or equal to 1280"; none:
-		 * the IPv6 minimum.
-		 */
-		for (i = 0; i < n; i++) {
-			if (pl[i] < tot_len && pl[i] >= 1280) {
-				mtu4 = pl[i];
-				break;
-			}
-		}
-		if (!mtu4)
-			return 1280;
-	}
-	m = min3(mtu4 + 20, mtu6_out, mtu4_in + 20);
-	return m < 1280 ? 1280 : m;
-}
-
-/* Advertised MTU: min() of the three terms, each one the smallest once. */
-static void mtu_4to6_min_of_three(struct kunit *test)
-{
-	const u16 *pl = rfc1191;
-	int n = ARRAY_SIZE(rfc1191);
-
-	/* advertised + 20 smallest */
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 1400, 1500, 9000, 9000), 1420U);
-	/* IPv6 next hop smallest */
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 1480, 1500, 1400, 9000), 1400U);
-	/* IPv4 interface + 20 smallest */
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 1480, 1500, 9000, 1300), 1320U);
-	/* Equal terms */
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 1480, 1500, 1500, 1480), 1500U);
-	/* Below 1280: clamped */
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 576, 1500, 9000, 9000), 1280U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 68, 1500, 9000, 9000), 1280U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 1400, 1500, 1000, 9000), 1280U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 1400, 1500, 9000, 576), 1280U);
-	/* Exactly 1260 + 20 */
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 1260, 1500, 9000, 9000), 1280U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 1261, 1500, 9000, 9000), 1281U);
-	/* Jumbo */
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 65535, 65535, 65575, 65535),
-			65555U);
-	/* A non-zero MTU ignores the plateaus and the Total Length. */
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 1300, 20, 9000, 9000), 1320U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(NULL, 0, 1300, 0, 9000, 9000), 1320U);
-}
-
-/* MTU 0 (pre-RFC 1191 router): the greatest plateau below Total Length. */
-static void mtu_4to6_plateaus(struct kunit *test)
-{
-	const u16 *pl = rfc1191;
-	int n = ARRAY_SIZE(rfc1191);
-
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 0, 1500, 9000, 9000), 1512U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 0, 1493, 9000, 9000), 1512U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 0, 2002, 9000, 9000), 1512U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 0, 2003, 9000, 9000), 2022U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 0, 4400, 9000, 9000), 4372U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 0, 9000, 9000, 9000), 8186U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 0, 65535, 65575, 65535), 32020U);
-	/* The plateau term is still limited by the two others. */
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 0, 9000, 1500, 9000), 1500U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 0, 9000, 9000, 1400), 1420U);
-	/* No plateau of at least 1280 below the Total Length: 1280. */
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 0, 1492, 9000, 9000), 1280U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 0, 1400, 9000, 9000), 1280U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 0, 1200, 9000, 9000), 1280U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 0, 576, 9000, 9000), 1280U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 0, 68, 9000, 9000), 1280U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 0, 20, 9000, 9000), 1280U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 0, 0, 9000, 9000), 1280U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(NULL, 0, 0, 1500, 9000, 9000), 1280U);
-}
-
-/* Custom plateaus (any value 68..65535), every Total Length, vs the formula. */
-static void mtu_4to6_custom_plateaus(struct kunit *test)
-{
-	static const u16 pl[] = { 9000, 1500, 1400, 1270, 1262, 1000 };
-	u32 tl;
-	int bad = 0;
-
-	for (tl = 0; tl <= 10000; tl++) {
-		u32 got = tern_icmp_mtu_4to6(pl, ARRAY_SIZE(pl), 0, tl, 9100, 9100);
-		u32 want = ref_mtu_4to6(pl, ARRAY_SIZE(pl), 0, tl, 9100, 9100);
-
-		if (got != want && bad++ < 3)
-			KUNIT_FAIL(test, "Total Length %u: MTU %u, expected %u",
-				   tl, got, want);
-	}
-	KUNIT_EXPECT_EQ(test, bad, 0);
-}
-
-/* RFC 7915 5.2: min(advertised - 20, IPv4 next hop, IPv6 interface - 20). */
-static void mtu_6to4(struct kunit *test)
-{
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(1280, 1500, 1500), 1260U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(1500, 1400, 1500), 1400U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(1500, 1500, 1400), 1380U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(1500, 1500, 1500), 1480U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(9000, 9000, 9000), 8980U);
-	/*
-	 * An advertised MTU below the IPv6 minimum (0 included) counts as
-	 * 1280 (RFC 8200 5, RFC 8201 4): 1260, never 68 or less.
-	 */
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(0, 1500, 1500), 1260U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(20, 1500, 1500), 1260U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(88, 1500, 1500), 1260U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(1000, 1500, 1500), 1260U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(1279, 1500, 1500), 1260U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(1281, 1500, 1500), 1261U);
-	/* ... and still the smaller IPv4 next hop or IPv6 interface. */
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(0, 1000, 1500), 1000U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(1000, 576, 1500), 576U);
-	/* Clamped to 68 and to the 16-bit field. */
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(1500, 0, 1500), 68U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(1500, 1500, 10), 68U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(U32_MAX, U32_MAX, U32_MAX), 65535U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(70000, 70000, 70000), 65535U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(65555, 65536, 65575), 65535U);
-}
-
 static struct kunit_case tern_icmp_map_cases[] = {
 	KUNIT_CASE(map_4to6_every_row),
 	KUNIT_CASE(map_6to4_every_row),
@@ -430,10 +295,6 @@ static struct kunit_case tern_icmp_map_cases[] = {
 	KUNIT_CASE(map_informational),
 	KUNIT_CASE(ptr_4to6_figure3),
 	KUNIT_CASE(ptr_6to4_figure6),
-	KUNIT_CASE(mtu_4to6_min_of_three),
-	KUNIT_CASE(mtu_4to6_plateaus),
-	KUNIT_CASE(mtu_4to6_custom_plateaus),
-	KUNIT_CASE(mtu_6to4),
 	{}
 };
 

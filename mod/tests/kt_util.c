@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* KUnit helpers: fake instance, packet builders, output capture. */
+/* KUnit helpers: fake instance, addresses, packet builders, output capture. */
 
 #include <linux/icmp.h>
+#include <linux/inet.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/netdevice.h>
@@ -13,6 +14,7 @@
 #include <net/ip6_checksum.h>
 #include <net/ipv6.h>
 #include <net/net_namespace.h>
+#include "xlat/ipid.h"
 #include "xlat/xlat.h"
 #include "kt_util.h"
 
@@ -20,6 +22,17 @@ static const struct tern_prefix6 tern_kt_pool6 = {
 	.addr = TERN_KT_POOL6,
 	.len = 96,
 };
+
+int tern_kt_net_suite_init(struct kunit_suite *suite)
+{
+	tern_ipid_init();
+	return tern_kt_capture_register();
+}
+
+void tern_kt_net_suite_exit(struct kunit_suite *suite)
+{
+	tern_kt_capture_unregister();
+}
 
 int tern_kt_inst_init(struct tern_kt_inst *ki)
 {
@@ -62,6 +75,22 @@ u64 tern_kt_stats_total(struct tern_kt_inst *ki, u64 *out)
 	if (out)
 		memcpy(out, cnt, sizeof(cnt));
 	return sum;
+}
+
+struct in6_addr tern_kt_a6(struct kunit *test, const char *s)
+{
+	struct in6_addr a;
+
+	KUNIT_ASSERT_EQ(test, in6_pton(s, -1, a.s6_addr, -1, NULL), 1);
+	return a;
+}
+
+__be32 tern_kt_a4(struct kunit *test, const char *s)
+{
+	__be32 a;
+
+	KUNIT_ASSERT_EQ(test, in4_pton(s, -1, (u8 *)&a, -1, NULL), 1);
+	return a;
 }
 
 void tern_kt_map6(__be32 a4, struct in6_addr *a6)

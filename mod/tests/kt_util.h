@@ -36,9 +36,20 @@ struct tern_kt_pkt {
 
 #define TERN_KT_CAPTURE_MAX	64
 
+/*
+ * .suite_init / .suite_exit of the suites that send packets: the IPv4 ID
+ * generator seeded (module suites run before module init), the capture.
+ */
+int tern_kt_net_suite_init(struct kunit_suite *suite);
+void tern_kt_net_suite_exit(struct kunit_suite *suite);
+
 int tern_kt_inst_init(struct tern_kt_inst *ki);
 void tern_kt_inst_fini(struct tern_kt_inst *ki);
 u64 tern_kt_stats_total(struct tern_kt_inst *ki, u64 *out);
+
+/* Addresses in text form (the test stops if @s does not parse). */
+struct in6_addr tern_kt_a6(struct kunit *test, const char *s);
+__be32 tern_kt_a4(struct kunit *test, const char *s);
 
 /* Address of the IPv6 side for IPv4 address @a4 (pool6 + a4). */
 void tern_kt_map6(__be32 a4, struct in6_addr *a6);
