@@ -28,6 +28,45 @@
 #include "xlat/route.h"
 #include "xlat/xlat.h"
 
+/*
+ * What both directions check first: the error whole in the linear part,
+ * its ICMP header (8 bytes in both families) present, its checksum right
+ * (a fresh one must never make a corrupt error valid).
+ */
+static int tern_err_check(struct sk_buff *skb, const struct tern_pkt *p)
+{
+	if (skb_linearize(skb))
+		return TERN_STAT_DROP_NOMEM;
+	if (skb->len < p->l3len + sizeof(struct icmphdr))
+		return TERN_STAT_DROP_TRUNCATED;
+	if (!tern_icmp_csum_ok(skb, p->l3len))
+		return TERN_STAT_DROP_BAD_CSUM;
+	return 0;
+}
+
+/* The error @out built for @skb takes its metadata; @skb is consumed. */
+static void tern_err_finish(struct sk_buff *skb, struct sk_buff *out, bool v6)
+{
+	out->protocol = htons(v6 ? ETH_P_IPV6 : ETH_P_IP);
+	out->mark = skb->mark;
+	out->priority = skb->priority;
+	out->dev = skb->dev;
+	skb_set_transport_header(out, v6 ? sizeof(struct ipv6hdr) :
+					   sizeof(struct iphdr));
+	consume_skb(skb);
+}
+
+/* Sends the error @out built for @skb (consumed) along @dst. */
+static unsigned int tern_err_send(struct tern_instance *inst,
+				  struct sk_buff *skb, struct sk_buff *out,
+				  struct dst_entry *dst, bool v6,
+				  enum tern_stat counter)
+{
+	tern_err_finish(skb, out, v6);
+	tern_output(inst->net, out, dst);
+	return tern_stolen(inst, counter);
+}
+
 /* ICMPv4 error -> ICMPv6 (RFC 7915 4.2, 4.3). */
 unsigned int tern_icmp_err_4to6(struct tern_xlat *x, struct sk_buff *skb)
 {
@@ -45,19 +84,15 @@ unsigned int tern_icmp_err_4to6(struct tern_xlat *x, struct sk_buff *skb)
 	const struct icmphdr *ih;
 	unsigned int room, qlen, msglen, padded;
 	u32 tot_len = 0, info = 0;
-	int ptr, n;
+	int ptr, n, why;
 	bool have_src;
 	u8 type, code;
 
-	if (skb_linearize(skb))
-		return tern_drop(inst, TERN_STAT_DROP_NOMEM);
+	why = tern_err_check(skb, p);
+	if (why)
+		return tern_drop(inst, why);
 	iph = ip_hdr(skb);
 	ih = (const struct icmphdr *)(skb->data + p->l3len);
-	if (skb->len < p->l3len + sizeof(*ih))
-		return tern_drop(inst, TERN_STAT_DROP_TRUNCATED);
-	/* A fresh checksum must never make a corrupt error valid. */
-	if (!tern_icmp_csum_ok(skb, p->l3len))
-		return tern_drop(inst, TERN_STAT_DROP_BAD_CSUM);
 	if (tern_icmp4_err_map(ih->type, ih->code, &type, &code, &ptr))
 		return tern_drop(inst, TERN_STAT_DROP_ICMP_ERROR);
 	if (ih->type == ICMP_PARAMETERPROB) {
@@ -148,14 +183,8 @@ unsigned int tern_icmp_err_4to6(struct tern_xlat *x, struct sk_buff *skb)
 	ip6->hop_limit = iph->ttl - 1;
 	ip6->saddr = *saddr;
 	ip6->daddr = *daddr;
-
-	out->protocol = htons(ETH_P_IPV6);
-	out->mark = skb->mark;
-	out->priority = skb->priority;
-	skb_set_transport_header(out, sizeof(*ip6));
-	consume_skb(skb);
-	tern_output(inst->net, out, dst);
-	return tern_stolen(inst, TERN_STAT_XLAT_ICMP_ERR_46);
+	return tern_err_send(inst, skb, out, dst, true,
+			     TERN_STAT_XLAT_ICMP_ERR_46);
 }
 
 /* ICMPv6 error -> ICMPv4 (RFC 7915 5.2, 5.3). */
@@ -174,18 +203,15 @@ unsigned int tern_icmp_err_6to4(struct tern_xlat *x, struct sk_buff *skb)
 	struct icmphdr *ih;
 	unsigned int room, qlen, msglen, padded;
 	__be32 saddr = 0;
-	int ptr = 0, n;
+	int ptr = 0, n, why;
 	bool have_src, hairpin;
 	u8 type, code, tos;
 
-	if (skb_linearize(skb))
-		return tern_drop(inst, TERN_STAT_DROP_NOMEM);
+	why = tern_err_check(skb, p);
+	if (why)
+		return tern_drop(inst, why);
 	ip6 = ipv6_hdr(skb);
 	ih6 = (const struct icmp6hdr *)(skb->data + p->l3len);
-	if (skb->len < p->l3len + sizeof(*ih6))
-		return tern_drop(inst, TERN_STAT_DROP_TRUNCATED);
-	if (!tern_icmp_csum_ok(skb, p->l3len))
-		return tern_drop(inst, TERN_STAT_DROP_BAD_CSUM);
 	if (tern_icmp6_err_map(ih6->icmp6_type, ih6->icmp6_code, &type, &code))
 		return tern_drop(inst, TERN_STAT_DROP_ICMP_ERROR);
 	if (type == ICMP_PARAMETERPROB) {
@@ -286,20 +312,13 @@ unsigned int tern_icmp_err_6to4(struct tern_xlat *x, struct sk_buff *skb)
 		iph->id = tern_ipid_next(saddr, daddr, IPPROTO_ICMP);
 	ip_send_check(iph);
 
-	out->protocol = htons(ETH_P_IP);
-	out->mark = skb->mark;
-	out->priority = skb->priority;
-	skb_set_transport_header(out, sizeof(*iph));
-	if (hairpin) {
-		/* The driver translates it back to IPv6 (xlat/xlat.c). */
-		out->dev = skb->dev;
-		consume_skb(skb);
-		x->back_skb = out;
-		x->back_dst = dst;
-		x->back_error = true;
-		return TERN_XLAT_HAIRPIN;
-	}
-	consume_skb(skb);
-	tern_output(inst->net, out, dst);
-	return tern_stolen(inst, TERN_STAT_XLAT_ICMP_ERR_64);
+	if (!hairpin)
+		return tern_err_send(inst, skb, out, dst, false,
+				     TERN_STAT_XLAT_ICMP_ERR_64);
+	/* The driver translates it back to IPv6 (xlat/xlat.c). */
+	tern_err_finish(skb, out, false);
+	x->back_skb = out;
+	x->back_dst = dst;
+	x->back_error = true;
+	return TERN_XLAT_HAIRPIN;
 }
