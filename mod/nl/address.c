@@ -50,45 +50,17 @@ err:
 	return -EMSGSIZE;
 }
 
-int tern_nl_addr_query(struct sk_buff *skb, struct genl_info *info)
+/* The answer about the request's address (4 or 16 bytes, checked). */
+static int tern_query_fill(struct sk_buff *msg, struct tern_instance *inst,
+			   struct genl_info *info)
 {
-	struct tern_net *tn = tern_net(genl_info_net(info));
 	struct nlattr *attr = info->attrs[TERN_A_ADDR];
+	int alen = nla_len(attr);
 	const struct tern_config *cfg;
-	struct tern_instance *inst;
 	struct tern_map_answer ans;
 	struct tern_prefix6 pool6;
-	struct sk_buff *msg;
-	void *hdr;
-	int alen, ret;
 	bool local;
 
-	if (tern_nl_missing(info, TERN_A_ADDR,
-			    "missing the address (TERN_A_ADDR)"))
-		return -EINVAL;
-	alen = nla_len(attr);
-	if (alen != 4 && alen != 16) {
-		NL_SET_ERR_MSG_ATTR(info->extack, attr,
-				    "an address has 4 (IPv4) or 16 (IPv6) bytes");
-		return -EINVAL;
-	}
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-	hdr = genlmsg_put_reply(msg, info, &tern_genl_family, 0,
-				TERN_CMD_ADDR_QUERY);
-	if (!hdr) {
-		ret = -EMSGSIZE;
-		goto err;
-	}
-
-	mutex_lock(&tn->lock);
-	inst = tern_nl_instance(tn, info->attrs, info->extack);
-	if (IS_ERR(inst)) {
-		mutex_unlock(&tn->lock);
-		ret = PTR_ERR(inst);
-		goto err;
-	}
 	rcu_read_lock();
 	cfg = tern_instance_config(inst);
 	/* The packet path lets packets to the host's own addresses pass. */
@@ -101,15 +73,20 @@ int tern_nl_addr_query(struct sk_buff *skb, struct genl_info *info)
 	}
 	pool6 = cfg->pool6;
 	rcu_read_unlock();
-	ret = nla_put_string(msg, TERN_A_INSTANCE, inst->name) ? -EMSGSIZE :
-	      tern_query_put(msg, alen, &ans, &pool6, local);
-	mutex_unlock(&tn->lock);
-	if (ret)
-		goto err;
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
+	return tern_query_put(msg, alen, &ans, &pool6, local);
+}
 
-err:
-	nlmsg_free(msg);
-	return ret;
+int tern_nl_addr_query(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *attr = info->attrs[TERN_A_ADDR];
+
+	if (tern_nl_missing(info, TERN_A_ADDR,
+			    "missing the address (TERN_A_ADDR)"))
+		return -EINVAL;
+	if (nla_len(attr) != 4 && nla_len(attr) != 16) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attr,
+				    "an address has 4 (IPv4) or 16 (IPv6) bytes");
+		return -EINVAL;
+	}
+	return tern_nl_reply(info, TERN_CMD_ADDR_QUERY, tern_query_fill);
 }

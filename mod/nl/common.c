@@ -53,15 +53,16 @@ int tern_nla_get_prefix(const struct nlattr *nla, void *addr, int alen,
 	return 0;
 }
 
-int tern_nla_put_prefix6(struct sk_buff *skb, int type,
-			 const struct tern_prefix6 *p)
+/* A prefix nest of @addr (@alen bytes) and @len: 0 or -EMSGSIZE. */
+int tern_nla_put_prefix(struct sk_buff *skb, int type, const void *addr,
+			int alen, u8 len)
 {
 	struct nlattr *nest = nla_nest_start(skb, type);
 
 	if (!nest)
 		return -EMSGSIZE;
-	if (nla_put_in6_addr(skb, TERN_PREFIX_ADDR, &p->addr) ||
-	    nla_put_u8(skb, TERN_PREFIX_LEN, p->len)) {
+	if (nla_put(skb, TERN_PREFIX_ADDR, alen, addr) ||
+	    nla_put_u8(skb, TERN_PREFIX_LEN, len)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -69,20 +70,16 @@ int tern_nla_put_prefix6(struct sk_buff *skb, int type,
 	return 0;
 }
 
+int tern_nla_put_prefix6(struct sk_buff *skb, int type,
+			 const struct tern_prefix6 *p)
+{
+	return tern_nla_put_prefix(skb, type, &p->addr, sizeof(p->addr), p->len);
+}
+
 int tern_nla_put_prefix4(struct sk_buff *skb, int type,
 			 const struct tern_prefix4 *p)
 {
-	struct nlattr *nest = nla_nest_start(skb, type);
-
-	if (!nest)
-		return -EMSGSIZE;
-	if (nla_put_in_addr(skb, TERN_PREFIX_ADDR, p->addr) ||
-	    nla_put_u8(skb, TERN_PREFIX_LEN, p->len)) {
-		nla_nest_cancel(skb, nest);
-		return -EMSGSIZE;
-	}
-	nla_nest_end(skb, nest);
-	return 0;
+	return tern_nla_put_prefix(skb, type, &p->addr, sizeof(p->addr), p->len);
 }
 
 const char *tern_name_attr(struct genl_info *info)
@@ -91,9 +88,13 @@ const char *tern_name_attr(struct genl_info *info)
 	       nla_data(info->attrs[TERN_A_INSTANCE]) : NULL;
 }
 
-/* Replies with one message built by @fill for the instance named (or not). */
+/*
+ * Replies with one message for the instance named (or not): its name, then
+ * what @fill adds about it.
+ */
 int tern_nl_reply(struct genl_info *info, u8 cmd,
-			 int (*fill)(struct sk_buff *, struct tern_instance *))
+		  int (*fill)(struct sk_buff *msg, struct tern_instance *inst,
+			      struct genl_info *info))
 {
 	struct tern_net *tn = tern_net(genl_info_net(info));
 	struct tern_instance *inst;
@@ -116,7 +117,7 @@ int tern_nl_reply(struct genl_info *info, u8 cmd,
 	else if (nla_put_string(msg, TERN_A_INSTANCE, inst->name))
 		ret = -EMSGSIZE;
 	else
-		ret = fill(msg, inst);
+		ret = fill(msg, inst, info);
 	mutex_unlock(&tn->lock);
 	if (ret)
 		goto err;
@@ -187,10 +188,8 @@ int tern_nla_get_prefix6(const struct nlattr *nla,
 				   false, extack);
 }
 
-/* Empties a table of the request's instance with @clear, under the lock. */
-int tern_nl_table_flush(struct genl_info *info,
-			       void (*clear)(struct tern_net *tn,
-					     struct tern_instance *inst))
+/* Empties a table of the request's instance, under the lock. */
+int tern_nl_table_flush(struct genl_info *info, const struct tern_nl_table *tbl)
 {
 	struct tern_net *tn = tern_net(genl_info_net(info));
 	struct tern_instance *inst;
@@ -198,19 +197,14 @@ int tern_nl_table_flush(struct genl_info *info,
 	mutex_lock(&tn->lock);
 	inst = tern_nl_instance(tn, info->attrs, info->extack);
 	if (!IS_ERR(inst))
-		clear(tn, inst);
+		tbl->publish(tn, inst, NULL);
 	mutex_unlock(&tn->lock);
 	return PTR_ERR_OR_ZERO(inst);
 }
 
-/*
- * One message per entry from cb->args[0] on. @put adds entry @i and
- * returns 1 past the end, 0 when added, or -EMSGSIZE.
- */
+/* One message per entry of a table, from cb->args[0] on. */
 int tern_nl_table_dump(struct sk_buff *skb, struct netlink_callback *cb,
-			      u8 cmd,
-			      int (*put)(struct sk_buff *skb,
-					 struct tern_instance *inst, u32 i))
+		       const struct tern_nl_table *tbl)
 {
 	struct tern_net *tn = tern_net(sock_net(skb->sk));
 	struct tern_instance *inst;
@@ -229,11 +223,11 @@ int tern_nl_table_dump(struct sk_buff *skb, struct netlink_callback *cb,
 	for (;; i++) {
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 				  cb->nlh->nlmsg_seq, &tern_genl_family,
-				  NLM_F_MULTI, cmd);
+				  NLM_F_MULTI, tbl->get_cmd);
 		if (!hdr)
 			break;
 		genl_dump_check_consistent(cb, hdr);
-		ret = put(skb, inst, i);
+		ret = tbl->put(skb, tn, inst, i);
 		if (ret) {
 			genlmsg_cancel(skb, hdr);
 			break;

@@ -41,6 +41,8 @@ int tern_nla_get_prefix4(const struct nlattr *nla, struct tern_prefix4 *p,
 			 struct netlink_ext_ack *extack);
 int tern_nla_get_prefix6(const struct nlattr *nla, struct tern_prefix6 *p,
 			 struct netlink_ext_ack *extack);
+int tern_nla_put_prefix(struct sk_buff *skb, int type, const void *addr,
+			int alen, u8 len);
 int tern_nla_put_prefix6(struct sk_buff *skb, int type,
 			 const struct tern_prefix6 *p);
 int tern_nla_put_prefix4(struct sk_buff *skb, int type,
@@ -61,22 +63,33 @@ struct tern_instance *tern_nl_instance(struct tern_net *tn,
 				       struct nlattr **attrs,
 				       struct netlink_ext_ack *extack);
 
-/* Replies with one message built by @fill for the instance named (or not). */
-int tern_nl_reply(struct genl_info *info, u8 cmd,
-		  int (*fill)(struct sk_buff *, struct tern_instance *));
-
-/* Empties a table of the request's instance with @clear, under the lock. */
-int tern_nl_table_flush(struct genl_info *info,
-			void (*clear)(struct tern_net *tn,
-				      struct tern_instance *inst));
-
 /*
- * One message per entry from cb->args[0] on. @put adds entry @i and
- * returns 1 past the end, 0 when added, or -EMSGSIZE.
+ * Replies with one message for the instance named (or not): its name, then
+ * what @fill adds about it (0 or an error), under tn->lock.
  */
+int tern_nl_reply(struct genl_info *info, u8 cmd,
+		  int (*fill)(struct sk_buff *msg, struct tern_instance *inst,
+			      struct genl_info *info));
+
+/* A table of an instance (EAMT, denylist4) as its flush and dump see it. */
+struct tern_nl_table {
+	u8 get_cmd;	/* the command of the dump's messages */
+	/* Replaces the table of @inst with @t (NULL: empty). Under tn->lock. */
+	void (*publish)(struct tern_net *tn, struct tern_instance *inst,
+			void *t);
+	/*
+	 * Adds entry @i of the table of @inst to @skb. Returns 1 past the
+	 * end, 0 when added, or -EMSGSIZE. Under tn->lock.
+	 */
+	int (*put)(struct sk_buff *skb, struct tern_net *tn,
+		   struct tern_instance *inst, u32 i);
+};
+
+/* Empties a table of the request's instance, under the lock. */
+int tern_nl_table_flush(struct genl_info *info, const struct tern_nl_table *tbl);
+
+/* One message per entry of a table, from cb->args[0] on. */
 int tern_nl_table_dump(struct sk_buff *skb, struct netlink_callback *cb,
-		       u8 cmd,
-		       int (*put)(struct sk_buff *skb,
-				  struct tern_instance *inst, u32 i));
+		       const struct tern_nl_table *tbl);
 
 #endif /* _TERN_NL_COMMON_H */

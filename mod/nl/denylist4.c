@@ -22,8 +22,9 @@
 
 /* denylist4 */
 
+/* Replaces the denylist4 of @inst with @d (NULL: empty). */
 static void tern_deny4_publish(struct tern_net *tn, struct tern_instance *inst,
-			       struct tern_deny4 *d)
+			       void *d)
 {
 	tern_deny4_free_rcu(rcu_replace_pointer(inst->deny4, d,
 						lockdep_is_held(&tn->lock)));
@@ -88,29 +89,27 @@ int tern_nl_deny4_del(struct sk_buff *skb, struct genl_info *info)
 	return tern_nl_deny4_change(info, false);
 }
 
-static void tern_deny4_clear(struct tern_net *tn, struct tern_instance *inst)
+static int tern_deny4_put(struct sk_buff *skb, struct tern_net *tn,
+			  struct tern_instance *inst, u32 i)
 {
-	tern_deny4_publish(tn, inst, NULL);
-}
-
-int tern_nl_deny4_flush(struct sk_buff *skb, struct genl_info *info)
-{
-	return tern_nl_table_flush(info, tern_deny4_clear);
-}
-
-static int tern_deny4_put(struct sk_buff *skb, struct tern_instance *inst,
-			  u32 i)
-{
-	struct tern_net *tn = tern_net(inst->net);
 	const struct tern_prefix4 *p;
 
 	p = tern_deny4_entry(tern_protected(tn, inst->deny4), i);
-	if (!p)
-		return 1;
-	return tern_nla_put_prefix4(skb, TERN_A_PREFIX4, p);
+	return p ? tern_nla_put_prefix4(skb, TERN_A_PREFIX4, p) : 1;
+}
+
+static const struct tern_nl_table tern_deny4_nl = {
+	.get_cmd = TERN_CMD_DENY4_GET,
+	.publish = tern_deny4_publish,
+	.put = tern_deny4_put,
+};
+
+int tern_nl_deny4_flush(struct sk_buff *skb, struct genl_info *info)
+{
+	return tern_nl_table_flush(info, &tern_deny4_nl);
 }
 
 int tern_nl_deny4_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	return tern_nl_table_dump(skb, cb, TERN_CMD_DENY4_GET, tern_deny4_put);
+	return tern_nl_table_dump(skb, cb, &tern_deny4_nl);
 }

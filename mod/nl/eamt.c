@@ -20,32 +20,41 @@
 #include "nl/common.h"
 #include "nl/netlink.h"
 
-/* A TERN_A_EAM nest: either prefix may be absent (*@has6, *@has4). */
-static int tern_nla_get_eam(const struct nlattr *nla, struct tern_eam *e,
-			    bool *has6, bool *has4,
-			    struct netlink_ext_ack *extack)
+/*
+ * The request's TERN_A_EAM nest, which it must have: either prefix may be
+ * absent (*@has6, *@has4).
+ */
+static int tern_nl_get_eam(struct genl_info *info, struct tern_eam *e,
+			   bool *has6, bool *has4)
 {
 	struct nlattr *tb[TERN_EAM_MAX + 1];
 	int ret;
 
+	if (tern_nl_missing(info, TERN_A_EAM,
+			    "missing the EAMT entry (TERN_A_EAM)"))
+		return -EINVAL;
 	memset(e, 0, sizeof(*e));
-	ret = nla_parse_nested(tb, TERN_EAM_MAX, nla, tern_eam_policy, extack);
+	ret = nla_parse_nested(tb, TERN_EAM_MAX, info->attrs[TERN_A_EAM],
+			       tern_eam_policy, info->extack);
 	if (ret)
 		return ret;
 	*has6 = tb[TERN_EAM_PREFIX6];
 	*has4 = tb[TERN_EAM_PREFIX4];
 	if (*has6) {
-		ret = tern_nla_get_prefix6(tb[TERN_EAM_PREFIX6], &e->p6, extack);
+		ret = tern_nla_get_prefix6(tb[TERN_EAM_PREFIX6], &e->p6,
+					   info->extack);
 		if (ret)
 			return ret;
 	}
 	if (*has4)
-		ret = tern_nla_get_prefix4(tb[TERN_EAM_PREFIX4], &e->p4, extack);
+		ret = tern_nla_get_prefix4(tb[TERN_EAM_PREFIX4], &e->p4,
+					   info->extack);
 	return ret;
 }
 
+/* Replaces the EAMT of @inst with @t (NULL: empty). */
 static void tern_eamt_publish(struct tern_net *tn, struct tern_instance *inst,
-			      struct tern_eamt *t)
+			      void *t)
 {
 	tern_eamt_free_rcu(rcu_replace_pointer(inst->eamt, t,
 					       lockdep_is_held(&tn->lock)));
@@ -81,10 +90,7 @@ int tern_nl_eamt_add(struct sk_buff *skb, struct genl_info *info)
 	bool has6, has4, c4;
 	int ret;
 
-	if (tern_nl_missing(info, TERN_A_EAM,
-			    "missing the EAMT entry (TERN_A_EAM)"))
-		return -EINVAL;
-	ret = tern_nla_get_eam(attr, &e, &has6, &has4, info->extack);
+	ret = tern_nl_get_eam(info, &e, &has6, &has4);
 	if (ret)
 		return ret;
 	if (!has6 || !has4) {
@@ -126,10 +132,7 @@ int tern_nl_eamt_del(struct sk_buff *skb, struct genl_info *info)
 	bool has6, has4;
 	int ret;
 
-	if (tern_nl_missing(info, TERN_A_EAM,
-			    "missing the EAMT entry (TERN_A_EAM)"))
-		return -EINVAL;
-	ret = tern_nla_get_eam(attr, &e, &has6, &has4, info->extack);
+	ret = tern_nl_get_eam(info, &e, &has6, &has4);
 	if (ret)
 		return ret;
 	if (!has6 && !has4) {
@@ -156,29 +159,27 @@ out:
 	return ret;
 }
 
-static void tern_eamt_clear(struct tern_net *tn, struct tern_instance *inst)
+static int tern_eamt_put(struct sk_buff *skb, struct tern_net *tn,
+			 struct tern_instance *inst, u32 i)
 {
-	tern_eamt_publish(tn, inst, NULL);
-}
-
-int tern_nl_eamt_flush(struct sk_buff *skb, struct genl_info *info)
-{
-	return tern_nl_table_flush(info, tern_eamt_clear);
-}
-
-static int tern_eamt_put(struct sk_buff *skb, struct tern_instance *inst,
-			 u32 i)
-{
-	struct tern_net *tn = tern_net(inst->net);
 	const struct tern_eam *e;
 
 	e = tern_eamt_entry(tern_protected(tn, inst->eamt), i);
-	if (!e)
-		return 1;
-	return tern_nla_put_eam(skb, TERN_A_EAM, e);
+	return e ? tern_nla_put_eam(skb, TERN_A_EAM, e) : 1;
+}
+
+static const struct tern_nl_table tern_eamt_nl = {
+	.get_cmd = TERN_CMD_EAMT_GET,
+	.publish = tern_eamt_publish,
+	.put = tern_eamt_put,
+};
+
+int tern_nl_eamt_flush(struct sk_buff *skb, struct genl_info *info)
+{
+	return tern_nl_table_flush(info, &tern_eamt_nl);
 }
 
 int tern_nl_eamt_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	return tern_nl_table_dump(skb, cb, TERN_CMD_EAMT_GET, tern_eamt_put);
+	return tern_nl_table_dump(skb, cb, &tern_eamt_nl);
 }

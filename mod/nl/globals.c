@@ -343,7 +343,8 @@ int tern_globals_put(struct sk_buff *skb, const struct tern_config *cfg)
 
 /* The commands */
 
-static int tern_fill_globals(struct sk_buff *msg, struct tern_instance *inst)
+static int tern_fill_globals(struct sk_buff *msg, struct tern_instance *inst,
+			     struct genl_info *info)
 {
 	return tern_globals_put(msg, rcu_dereference_protected(inst->cfg, true));
 }

@@ -10,7 +10,8 @@
 #include "nl/common.h"
 #include "nl/netlink.h"
 
-static int tern_fill_stats(struct sk_buff *msg, struct tern_instance *inst)
+static int tern_fill_stats(struct sk_buff *msg, struct tern_instance *inst,
+			   struct genl_info *info)
 {
 	u64 *cnt;
 	struct nlattr *nest;
