@@ -248,6 +248,13 @@ row() {	# SYSTEM LABEL
 	echo
 	awk -v t="$med_tern" -v f="$med_fwd" \
 		'BEGIN { printf "Tern/forwarding (medians): %.3f\n", t / f }'
+	# Each tern window over the fwd window just before it: the host's
+	# load drifts less within a pair than across the run.
+	paste -d' ' <(tr ' ' '\n' <<<"${pps[fwd]}") <(tr ' ' '\n' <<<"${pps[tern]}") |
+		awk 'NF == 2 { printf "%.3f\n", $2 / $1 }' | sort -n | awk '
+		{ v[NR] = $1 }
+		END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+		      printf "Tern/forwarding (median of the %d pairs): %.3f (%.3f-%.3f)\n", NR, m, v[1], v[NR] }'
 	echo
 	echo "$(uname -r), $(nproc) vCPUs (emulated), 78-byte UDP/IPv6 frames" \
 		"(58 bytes as IPv4), ${secs} s windows after ${warm} s of traffic," \
