@@ -9,6 +9,7 @@
 # KREL-kunit. With VM_KUNIT=1 the KUnit suites run first (that build,
 # loaded, collected, unloaded), then CMD with the plain build: one boot of
 # the debug kernel for both. VM_TAG names CMD's results (default KREL).
+# VM_KO: the tern.ko to load for CMD instead of .build/KREL/mod/tern.ko.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 krel=$(uname -r)
@@ -42,6 +43,7 @@ stamp() { echo "in-vm: $* (+$(($(date +%s) - t0))s)" >&2; }
 # off), unloads. Sets $rc and $status.
 with_module() {
 	local ko=$top/.build/$1/mod/tern.ko t=$2
+	[ "$1" = "$krel" ] && ko=${VM_KO:-$ko}
 	shift 2
 	stamp "loading $ko"
 	if ! insmod "$ko"; then

@@ -49,8 +49,9 @@ cd "$top"
 cmd=$(printf '%q ' "$top/test/in-vm.sh" "$@")
 # Settings of test/in-vm.sh: VM_TAG names this run's results (default: the
 # kernel release), so that two VMs on the same kernel can run side by side;
-# VM_KUNIT=1 runs the KUnit suites first.
-for v in VM_TAG VM_KUNIT; do
+# VM_KUNIT=1 runs the KUnit suites first; VM_KO loads that tern.ko instead
+# of .build/KREL/mod/tern.ko (not for the KUnit build).
+for v in VM_TAG VM_KUNIT VM_KO; do
 	[ -n "${!v:-}" ] && cmd="env $v=$(printf '%q' "${!v}") $cmd"
 done
 timeout "${VM_TIMEOUT:-2400}" vng --run "$kernel" --disable-kvm "${fs[@]}" \
