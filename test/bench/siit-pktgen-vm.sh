@@ -24,11 +24,17 @@
 # sink refused, and how busy each CPU was. Fails if xl did not forward or
 # translate during a window; no other verdict.
 #
-# Usage: siit-pktgen-vm.sh [REPS [SECONDS [WARMUP]]]
+# With KO_B, a third system "ternb": the same instance on that other
+# tern.ko, swapped in for its windows (the one test/in-vm.sh loaded is put
+# back after each).
+#
+# Usage: siit-pktgen-vm.sh [REPS [SECONDS [WARMUP [KO_B]]]]
 set -euo pipefail
 reps=${1:-3}
 secs=${2:-5}
 warm=${3:-1}
+ko_b=${4:-}
+ko_a=${VM_KO:-}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tern=${TERN:-$top/usr/cli/tern}
 results=$top/.build/results
@@ -157,8 +163,11 @@ setup_fwd() { :; }
 setup_tern() { nsx xl "$tern" instance add bench --siit --pool6 $POOL6 >/dev/null; }
 teardown_fwd() { :; }
 teardown_tern() { nsx xl "$tern" instance remove bench >/dev/null; }
+setup_ternb() { rmmod tern; insmod "$ko_b"; setup_tern; }
+teardown_ternb() { teardown_tern; rmmod tern; insmod "$ko_a"; }
 # What xl itself counted for the system: IPv6 forwarded, or translated.
 xl_count_fwd() { nsx xl awk '$1 == "Ip6OutForwDatagrams" { print $2 }' /proc/net/snmp6; }
+xl_count_ternb() { xl_count_tern; }
 xl_count_tern() {
 	nsx xl "$tern" stats --json | /usr/bin/python3 -c \
 		'import json, sys; print(json.load(sys.stdin).get("xlat-6to4", 0))'
@@ -209,10 +218,16 @@ measure() {
 }
 
 declare -A pps gen cpu1
+systems="fwd tern"
+if [ -n "$ko_b" ]; then
+	[ -n "$ko_a" ] || { say "KO_B needs VM_KO (the first tern.ko)"; exit 1; }
+	systems="fwd tern ternb"
+	say "tern-b: $ko_b ($(modinfo -F srcversion "$ko_b"))"
+fi
 say "$(uname -r), $(nproc) CPUs, tern.ko $(cat /sys/module/tern/srcversion 2>/dev/null), $reps x (${secs}s + ${warm}s warm-up) per system"
 bad=0
 for ((i = 1; i <= reps; i++)); do
-	for s in fwd tern; do
+	for s in $systems; do
 		measure "$s"
 		pps[$s]+="$m_pps "
 		gen[$s]+="$m_gen "
@@ -245,16 +260,20 @@ row() {	# SYSTEM LABEL
 	echo "|---|---:|---:|---:|---:|---:|"
 	row fwd "IPv6 forwarding"
 	row tern "Tern SIIT 6->4"
+	[ -z "$ko_b" ] || row ternb "Tern SIIT 6->4, tern-b"
 	echo
-	awk -v t="$med_tern" -v f="$med_fwd" \
-		'BEGIN { printf "Tern/forwarding (medians): %.3f\n", t / f }'
-	# Each tern window over the fwd window just before it: the host's
-	# load drifts less within a pair than across the run.
-	paste -d' ' <(tr ' ' '\n' <<<"${pps[fwd]}") <(tr ' ' '\n' <<<"${pps[tern]}") |
-		awk 'NF == 2 { printf "%.3f\n", $2 / $1 }' | sort -n | awk '
-		{ v[NR] = $1 }
-		END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-		      printf "Tern/forwarding (median of the %d pairs): %.3f (%.3f-%.3f)\n", NR, m, v[1], v[NR] }'
+	for t in $systems; do
+		[ "$t" = fwd ] && continue
+		awk -v t="$(eval echo \$med_$t)" -v f="$med_fwd" -v n="$t" \
+			'BEGIN { printf "%s/forwarding (medians): %.3f\n", n, t / f }'
+		# Each window over the fwd window just before it: the host's
+		# load drifts less within a round than across the run.
+		paste -d' ' <(tr ' ' '\n' <<<"${pps[fwd]}") <(tr ' ' '\n' <<<"${pps[$t]}") |
+			awk 'NF == 2 { printf "%.3f\n", $2 / $1 }' | sort -n | awk -v n="$t" '
+			{ v[NR] = $1 }
+			END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+			      printf "%s/forwarding (median of the %d rounds): %.3f (%.3f-%.3f)\n", n, NR, m, v[1], v[NR] }'
+	done
 	echo
 	echo "$(uname -r), $(nproc) vCPUs (emulated), 78-byte UDP/IPv6 frames" \
 		"(58 bytes as IPv4), ${secs} s windows after ${warm} s of traffic," \
