@@ -26,6 +26,21 @@
  * TERN_CMD_DENY4_GET      dump, [INSTANCE]: one message per prefix: PREFIX4
  * TERN_CMD_DENY4_FLUSH    [INSTANCE]
  * TERN_CMD_ADDR_QUERY     [INSTANCE], ADDR -> INSTANCE, QUERY
+ *
+ * NAT64 instances only (RFC 6146):
+ * TERN_CMD_POOL4_ADD      [INSTANCE], POOL4 (PREFIX, PROTO, [PORT_MIN,
+ *                         PORT_MAX], [MARK]); overlapping entries refused
+ * TERN_CMD_POOL4_DEL      [INSTANCE], POOL4 (PREFIX, PROTO, [MARK])
+ * TERN_CMD_POOL4_GET      dump, [INSTANCE]: one message per entry: POOL4
+ * TERN_CMD_POOL4_FLUSH    [INSTANCE]
+ * TERN_CMD_BIB_ADD        [INSTANCE], BIB (PROTO, ADDR6, PORT6, ADDR4,
+ *                         PORT4): a static entry
+ * TERN_CMD_BIB_DEL        [INSTANCE], BIB (PROTO and either side)
+ * TERN_CMD_BIB_GET        dump, [INSTANCE], [PROTO]: one message per entry
+ * TERN_CMD_SESSION_GET    dump, [INSTANCE], [PROTO]: one message per
+ *                         session: SESSION
+ * TERN_CMD_SESSION_FLUSH  [INSTANCE], [PROTO]: dynamic state removed
+ *                         (static BIB entries stay)
  */
 #ifndef _UAPI_TERN_GENL_H
 #define _UAPI_TERN_GENL_H
@@ -51,6 +66,15 @@ enum tern_cmd {
 	TERN_CMD_DENY4_GET,
 	TERN_CMD_DENY4_FLUSH,
 	TERN_CMD_ADDR_QUERY,
+	TERN_CMD_POOL4_ADD,
+	TERN_CMD_POOL4_DEL,
+	TERN_CMD_POOL4_GET,
+	TERN_CMD_POOL4_FLUSH,
+	TERN_CMD_BIB_ADD,
+	TERN_CMD_BIB_DEL,
+	TERN_CMD_BIB_GET,
+	TERN_CMD_SESSION_GET,
+	TERN_CMD_SESSION_FLUSH,
 	__TERN_CMD_MAX
 };
 #define TERN_CMD_MAX (__TERN_CMD_MAX - 1)
@@ -67,6 +91,11 @@ enum tern_attr {
 	TERN_A_PREFIX4,		/* nested, enum tern_prefix_attr (IPv4) */
 	TERN_A_ADDR,		/* binary, 4 (IPv4) or 16 (IPv6) bytes */
 	TERN_A_QUERY,		/* nested, enum tern_query_attr */
+	TERN_A_POOL4,		/* nested, enum tern_pool4_attr */
+	TERN_A_BIB,		/* nested, enum tern_bib_attr */
+	TERN_A_SESSION,		/* nested, enum tern_session_attr */
+	TERN_A_PROTO,		/* u8: IPPROTO_TCP, IPPROTO_UDP, IPPROTO_ICMP */
+	TERN_A_TABLES,		/* nested, enum tern_tables_attr (STATS_GET) */
 	__TERN_A_MAX
 };
 #define TERN_A_MAX (__TERN_A_MAX - 1)
@@ -128,6 +157,75 @@ enum tern_query_attr {
 };
 #define TERN_Q_MAX (__TERN_Q_MAX - 1)
 
+/*
+ * NAT64 objects. PROTO is a u8 IPPROTO_TCP, IPPROTO_UDP or IPPROTO_ICMP
+ * (ICMP: the ports are query identifiers). Ports are u16 in host order.
+ */
+enum tern_pool4_attr {
+	TERN_POOL4_UNSPEC,
+	TERN_POOL4_PREFIX,	/* nested, enum tern_prefix_attr (IPv4) */
+	TERN_POOL4_PROTO,	/* u8 */
+	TERN_POOL4_PORT_MIN,	/* u16; default 1024 (ICMP: 0) */
+	TERN_POOL4_PORT_MAX,	/* u16; default 65535 */
+	TERN_POOL4_MARK,	/* u32: packets with this mark use it; default 0 */
+	__TERN_POOL4_MAX
+};
+#define TERN_POOL4_MAX (__TERN_POOL4_MAX - 1)
+
+enum tern_bib_attr {
+	TERN_BIB_UNSPEC,
+	TERN_BIB_PROTO,		/* u8 */
+	TERN_BIB_ADDR6,		/* binary, 16 bytes */
+	TERN_BIB_PORT6,		/* u16 */
+	TERN_BIB_ADDR4,		/* binary, 4 bytes */
+	TERN_BIB_PORT4,		/* u16 */
+	TERN_BIB_STATIC,	/* flag (dumps): added by an operator */
+	TERN_BIB_SESSIONS,	/* u32 (dumps): its sessions */
+	__TERN_BIB_MAX
+};
+#define TERN_BIB_MAX (__TERN_BIB_MAX - 1)
+
+/* TCP states of RFC 6146 3.5.2 (TERN_SESSION_STATE); UDP/ICMP: 0. */
+enum tern_tcp_state {
+	TERN_TCP_CLOSED,
+	TERN_TCP_V4_INIT,
+	TERN_TCP_V6_INIT,
+	TERN_TCP_ESTABLISHED,
+	TERN_TCP_V4_FIN_RCV,
+	TERN_TCP_V6_FIN_RCV,
+	TERN_TCP_V4_FIN_V6_FIN_RCV,
+	TERN_TCP_TRANS,
+	__TERN_TCP_STATE_MAX
+};
+
+enum tern_session_attr {
+	TERN_SESSION_UNSPEC,
+	TERN_SESSION_PROTO,	/* u8 */
+	TERN_SESSION_ADDR6,	/* binary 16: the IPv6 host */
+	TERN_SESSION_PORT6,	/* u16 */
+	TERN_SESSION_ADDR4,	/* binary 4: its IPv4 transport address */
+	TERN_SESSION_PORT4,	/* u16 */
+	TERN_SESSION_REMOTE4,	/* binary 4: the IPv4 peer */
+	TERN_SESSION_RPORT4,	/* u16 */
+	TERN_SESSION_STATE,	/* u8, enum tern_tcp_state */
+	TERN_SESSION_EXPIRES,	/* u32: milliseconds until it expires */
+	__TERN_SESSION_MAX
+};
+#define TERN_SESSION_MAX (__TERN_SESSION_MAX - 1)
+
+/* NAT64 table sizes in STATS_GET replies (TERN_A_TABLES), u64 each. */
+enum tern_tables_attr {
+	TERN_TABLES_UNSPEC,
+	TERN_TABLES_PAD,
+	TERN_TABLES_BIB,	/* BIB entries, all protocols */
+	TERN_TABLES_SESSIONS,	/* sessions, all protocols */
+	TERN_TABLES_BYTES,	/* memory the entries take (slab objects) */
+	TERN_TABLES_MAX_SESSIONS, /* the limit in force */
+	TERN_TABLES_STORED_SYNS, /* IPv4 SYNs waiting (simultaneous open) */
+	__TERN_TABLES_MAX
+};
+#define TERN_TABLES_MAX (__TERN_TABLES_MAX - 1)
+
 /* TERN_G_EAM_HAIRPIN values (RFC 7757 4.2 and appendix B). */
 enum tern_hairpin_mode {
 	TERN_HAIRPIN_OFF,
@@ -162,6 +260,17 @@ enum tern_global {
 	TERN_G_RFC6791V6,
 	TERN_G_EAM_HAIRPIN,
 	TERN_G_ICMP_ON_DROP,
+	TERN_G_UDP_TIMEOUT,		/* u32 seconds, NAT64 */
+	TERN_G_TCP_EST_TIMEOUT,		/* u32 seconds, NAT64 */
+	TERN_G_TCP_TRANS_TIMEOUT,	/* u32 seconds, NAT64 */
+	TERN_G_ICMP_TIMEOUT,		/* u32 seconds, NAT64 */
+	TERN_G_ADF,			/* u8 0/1: address-dependent filtering */
+	TERN_G_DROP_EXT_TCP,		/* u8 0/1 */
+	TERN_G_MAX_SESSIONS,		/* u32; 0: derived from RAM */
+	TERN_G_MAX_SESS_PER_SUB,	/* u32; 0: no limit */
+	TERN_G_MAX_PORTS_PER_SUB,	/* u32; 0: no limit */
+	TERN_G_SUB_PREFIX_LEN,		/* u32, 32..128 */
+	TERN_G_MAX_STORED_SYNS,		/* u32 */
 	__TERN_G_MAX
 };
 #define TERN_G_MAX (__TERN_G_MAX - 1)
@@ -208,6 +317,17 @@ enum tern_stat {
 	TERN_STAT_DROP_TO_SELF,
 	TERN_STAT_DROP_BAD_GSO,
 	TERN_STAT_GSO_SEGMENTED,
+	TERN_STAT_DROP_NO_POOL4,	/* NAT64: pool4 has no entry for it */
+	TERN_STAT_DROP_POOL4_FULL,	/* NAT64: no free port (bounded probes) */
+	TERN_STAT_DROP_NO_SESSION,	/* NAT64 4->6: no BIB entry/session */
+	TERN_STAT_DROP_FILTERED,	/* NAT64 4->6: address-dependent filter */
+	TERN_STAT_DROP_MAX_SESSIONS,	/* NAT64: max-sessions reached */
+	TERN_STAT_DROP_SUB_SESSIONS,	/* max-sessions-per-subscriber */
+	TERN_STAT_DROP_SUB_PORTS,	/* max-ports-per-subscriber */
+	TERN_STAT_DROP_TCP_NOSYN,	/* NAT64: no session, not a SYN */
+	TERN_STAT_DROP_EXT_TCP,		/* drop-externally-initiated-tcp */
+	TERN_STAT_SYN_STORED,		/* IPv4 SYN kept for simultaneous open */
+	TERN_STAT_DROP_SYN_STORE_FULL,	/* max-stored-syns reached */
 	__TERN_STAT_MAX
 };
 #define TERN_STAT_MAX (__TERN_STAT_MAX - 1)

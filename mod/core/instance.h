@@ -14,6 +14,8 @@
 struct netlink_ext_ack;
 struct tern_eamt;
 struct tern_deny4;
+struct tern_pool4;
+struct tern_nat64;
 
 /*
  * Settings an instance's packet path reads. Never modified once
@@ -38,6 +40,18 @@ struct tern_config {
 	struct tern_prefix6 rfc6791v6;
 	u8 n_plateaus;
 	u16 plateaus[TERN_PLATEAUS_MAX];	/* descending, no duplicates */
+	/* NAT64 (RFC 6146); timeouts in seconds. */
+	u32 udp_timeout;
+	u32 tcp_est_timeout;
+	u32 tcp_trans_timeout;
+	u32 icmp_timeout;
+	bool adf;			/* address-dependent filtering */
+	bool drop_ext_tcp;
+	u32 max_sessions;		/* 0: derived from RAM */
+	u32 max_sess_per_sub;		/* 0: no limit */
+	u32 max_ports_per_sub;		/* 0: no limit */
+	u32 sub_prefix_len;
+	u32 max_stored_syns;
 };
 
 struct tern_instance {
@@ -49,6 +63,8 @@ struct tern_instance {
 	struct tern_config __rcu *cfg;
 	struct tern_eamt __rcu *eamt;	/* RFC 7757; NULL: empty */
 	struct tern_deny4 __rcu *deny4;	/* NULL: empty */
+	struct tern_pool4 __rcu *pool4;	/* NAT64; NULL: empty */
+	struct tern_nat64 *nat64;	/* NAT64 state; NULL for SIIT */
 	struct tern_stats __percpu *stats;
 	struct nf_hook_ops hook_ops[2];
 };

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _TERN_NAT64_POOL4_H
+#define _TERN_NAT64_POOL4_H
+
+/*
+ * pool4 (RFC 6146 3.5.1.1): the IPv4 transport addresses a NAT64
+ * instance may give its IPv6 hosts, per protocol (ICMP: identifiers),
+ * selected by packet mark. An immutable snapshot replaced on every change
+ * under the namespace lock and freed after a grace period, like the EAMT;
+ * NULL is the empty pool.
+ */
+
+#include <linux/rcupdate.h>
+#include <linux/siphash.h>
+#include "core/addr.h"
+#include "nat64/table.h"
+
+struct net;
+struct netlink_ext_ack;
+
+struct tern_pool4_entry {
+	struct tern_prefix4 prefix;
+	u8 l4;			/* enum tern_l4 */
+	u16 pmin, pmax;		/* host order, inclusive */
+	u32 mark;
+};
+
+/* Most entries of an instance's pool4. */
+#define TERN_POOL4_MAX	(1U << 12)
+
+struct tern_pool4;
+
+/*
+ * Validation before add (process context, @net the instance's): bounds,
+ * host bits, and no overlap of the namespace's ip_local_port_range on an
+ * address of this host (the message names the overlap).
+ */
+int tern_pool4_validate(struct net *net, const struct tern_pool4_entry *e,
+			struct netlink_ext_ack *extack);
+
+/*
+ * Changes return a new pool (NULL when empty) or an ERR_PTR(): add:
+ * -EEXIST when @e overlaps an entry of the same protocol and mark
+ * (*@conflict, in @old), -ENOSPC, -ENOMEM; del: -ENOENT when no entry
+ * has @e's prefix, protocol and mark.
+ */
+struct tern_pool4 *tern_pool4_add(const struct tern_pool4 *old,
+				  const struct tern_pool4_entry *e,
+				  const struct tern_pool4_entry **conflict);
+struct tern_pool4 *tern_pool4_del(const struct tern_pool4 *old,
+				  const struct tern_pool4_entry *e);
+
+/* Under rcu_read_lock(): is @a#@port (host order) in the pool for @l4? */
+bool tern_pool4_contains(const struct tern_pool4 *p, u8 l4, __be32 a,
+			 u16 port);
+/* Under rcu_read_lock(): is @a an address of the pool (any protocol)? */
+bool tern_pool4_has_addr(const struct tern_pool4 *p, __be32 a);
+
+/* Entries in order, for dumps. */
+u32 tern_pool4_count(const struct tern_pool4 *p);
+const struct tern_pool4_entry *tern_pool4_entry(const struct tern_pool4 *p,
+						 u32 i);
+
+void tern_pool4_free(struct tern_pool4 *p);
+void tern_pool4_free_rcu(struct tern_pool4 *p);
+
+/*
+ * Port selection (RFC 6056 Algorithm 3 with a per-instance siphash key),
+ * run only when a BIB entry is created: the tern_pick4_fn of
+ * tern_sess_add6() with a struct tern_pick as its argument. Paired address
+ * pooling (RFC 6146 3.5.1.1, RFC 6888 REQ-2): every BIB entry of one IPv6
+ * address gets the same IPv4 address while it has room; the port keeps
+ * the parity and the class (0-1023, 1024-65535) of the IPv6 one where the
+ * pool allows (RFC 4787 REQ-3, 4). At most TERN_PICK_PROBES candidates.
+ */
+struct tern_pick {
+	const struct tern_pool4 *pool;
+	const siphash_key_t *key;
+	u32 mark;
+	u8 l4;
+};
+
+#define TERN_PICK_PROBES	128
+
+bool tern_pick4(void *arg, const struct tern_ta6 *t6, unsigned int attempt,
+		struct tern_ta4 *t4);
+
+#endif /* _TERN_NAT64_POOL4_H */

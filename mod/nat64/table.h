@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _TERN_NAT64_TABLE_H
+#define _TERN_NAT64_TABLE_H
+
+/*
+ * The NAT64 state of one instance (RFC 6146 3.1): BIB entries (an IPv6
+ * transport address bound to an IPv4 one) and sessions (a BIB entry and
+ * the IPv4 peer), for TCP, UDP and ICMP queries, each found from either
+ * side. Modelled on nf_conntrack_core.c:
+ * - siphash-keyed hash tables with a random key per instance;
+ * - lookups under RCU only: no lock, no atomic, no allocation;
+ * - writers under striped bucket locks (never a lock over a table);
+ * - no timer per entry: a session stores when it expires, a refresh is
+ *   one WRITE_ONCE, a worker removes expired entries in bounded slices
+ *   and a lookup treats an expired session as gone;
+ * - bounded: max-sessions and the per-subscriber limits refuse new state,
+ *   never evict old state.
+ */
+
+#include <linux/in6.h>
+#include <linux/list_nulls.h>
+#include <linux/rcupdate.h>
+#include <linux/refcount.h>
+#include <linux/types.h>
+
+/* Transport addresses; ports in network order (ICMP: the identifier). */
+struct tern_ta6 {
+	struct in6_addr addr;
+	__be16 port;
+};
+
+struct tern_ta4 {
+	__be32 addr;
+	__be16 port;
+};
+
+/* Table index of a protocol. */
+enum tern_l4 {
+	TERN_L4_TCP,
+	TERN_L4_UDP,
+	TERN_L4_ICMP,
+	TERN_L4_N
+};
+
+struct tern_bib {
+	struct hlist_nulls_node n6;	/* by (l4, t6) */
+	struct hlist_nulls_node n4;	/* by (l4, t4) */
+	struct tern_ta6 t6;
+	struct tern_ta4 t4;
+	u8 l4;				/* enum tern_l4 */
+	bool is_static;
+	refcount_t ref;			/* its sessions, +1 if static */
+	struct rcu_head rcu;
+};
+
+struct tern_session {
+	struct hlist_nulls_node n6;	/* by (l4, bib->t6, remote) */
+	struct hlist_nulls_node n4;	/* by (l4, bib->t4, remote) */
+	struct tern_bib *bib;
+	struct tern_ta4 remote;		/* the IPv4 peer (ICMP: port 0) */
+	u8 state;			/* enum tern_tcp_state; 0 otherwise */
+	u32 expires;			/* jiffies; READ_ONCE/WRITE_ONCE */
+	struct rcu_head rcu;
+};
+
+struct tern_tables;
+
+/* Limits in force (from the instance's settings); 0: no limit. */
+struct tern_limits {
+	u32 max_sessions;
+	u32 max_sess_per_sub;
+	u32 max_ports_per_sub;		/* BIB entries of one subscriber */
+	u8 sub_prefix_len;		/* IPv6 prefix length of a subscriber */
+};
+
+struct tern_tables *tern_tables_alloc(u32 max_sessions);
+/* Removes and frees everything; the caller waited for packets in flight. */
+void tern_tables_free(struct tern_tables *t);
+
+/*
+ * Lookups, under rcu_read_lock(). An expired session is not found. The
+ * result is valid until rcu_read_unlock().
+ */
+struct tern_session *tern_sess_find6(struct tern_tables *t, u8 l4,
+				     const struct tern_ta6 *src,
+				     const struct tern_ta4 *remote);
+struct tern_session *tern_sess_find4(struct tern_tables *t, u8 l4,
+				     const struct tern_ta4 *local,
+				     const struct tern_ta4 *remote);
+struct tern_bib *tern_bib_find6(struct tern_tables *t, u8 l4,
+				const struct tern_ta6 *t6);
+struct tern_bib *tern_bib_find4(struct tern_tables *t, u8 l4,
+				const struct tern_ta4 *t4);
+
+/* Marks @s used until @timeout jiffies from now (one store at most). */
+static inline void tern_sess_refresh(struct tern_session *s,
+				     unsigned long timeout)
+{
+	u32 exp = (u32)(jiffies + timeout);
+
+	/* Not a store per packet: the cache line stays clean within 1/8 s. */
+	if ((s32)(exp - READ_ONCE(s->expires)) > (s32)(HZ / 8))
+		WRITE_ONCE(s->expires, exp);
+}
+
+/*
+ * Chooses the IPv4 transport address of a new BIB entry for @t6: fills
+ * in @t4 with a candidate. Called again (@attempt counting up from 0)
+ * while the candidate is taken; returns false when it gives up.
+ */
+typedef bool (*tern_pick4_fn)(void *arg, const struct tern_ta6 *t6,
+			      unsigned int attempt, struct tern_ta4 *t4);
+
+/*
+ * A new session from the IPv6 side (RFC 6146 3.5.1.1, 3.5.2.1): for the
+ * packet from @src to @remote, with the BIB entry of @src, made with
+ * @pick if there is none. Called under rcu_read_lock() with BHs off;
+ * allocates with GFP_ATOMIC. Returns the session (valid until
+ * rcu_read_unlock()), an existing one if another CPU made it first, or an
+ * ERR_PTR: -ENOSPC (max-sessions), -EDQUOT (sessions per subscriber),
+ * -EUSERS (ports per subscriber), -EADDRINUSE (@pick gave up), -ENOMEM.
+ */
+struct tern_session *tern_sess_add6(struct tern_tables *t, u8 l4,
+				    const struct tern_ta6 *src,
+				    const struct tern_ta4 *remote,
+				    const struct tern_limits *lim,
+				    tern_pick4_fn pick, void *arg,
+				    u8 state, unsigned long timeout);
+/*
+ * A new session from the IPv4 side, on the existing BIB entry @bib (found
+ * with tern_bib_find4()): RFC 6146 3.5.2.2 (V4 INIT), static BIB entries.
+ * Same rules and errors as tern_sess_add6() but -EADDRINUSE.
+ */
+struct tern_session *tern_sess_add4(struct tern_tables *t,
+				    struct tern_bib *bib,
+				    const struct tern_ta4 *remote,
+				    const struct tern_limits *lim,
+				    u8 state, unsigned long timeout);
+
+/* Changes the TCP state of @s (under its bucket lock), and its expiry. */
+void tern_sess_set_state(struct tern_tables *t, struct tern_session *s,
+			 u8 state, unsigned long timeout);
+
+/*
+ * Static BIB entries (process context, RTNL not needed): -EEXIST if either
+ * transport address is in use by another entry of the protocol.
+ */
+int tern_bib_add_static(struct tern_tables *t, u8 l4,
+			const struct tern_ta6 *t6, const struct tern_ta4 *t4);
+/* Removes the entry of @t6 or @t4 (either may be NULL) and its sessions. */
+int tern_bib_del(struct tern_tables *t, u8 l4, const struct tern_ta6 *t6,
+		 const struct tern_ta4 *t4);
+
+/* Removes every session and dynamic BIB entry of @l4 (TERN_L4_N: all). */
+void tern_tables_flush(struct tern_tables *t, u8 l4);
+
+/*
+ * Dumps, under rcu_read_lock(), resumable: @pos (zeroed by the caller
+ * before the first call) says where the walk stopped. @fn returns
+ * non-zero to stop (the entry it was given is visited again next time).
+ * Returns @fn's non-zero value, or 0 at the end of the table.
+ */
+struct tern_walk_pos {
+	u32 bucket;
+	u32 skip;
+};
+
+int tern_bib_walk(struct tern_tables *t, u8 l4, struct tern_walk_pos *pos,
+		  int (*fn)(const struct tern_bib *b, void *arg), void *arg);
+int tern_sess_walk(struct tern_tables *t, u8 l4, struct tern_walk_pos *pos,
+		   int (*fn)(const struct tern_session *s, void *arg),
+		   void *arg);
+
+/* Counts (exact for sessions and BIB entries) and slab bytes in use. */
+struct tern_tables_count {
+	u64 bib, sessions, bytes;
+};
+
+void tern_tables_count(struct tern_tables *t, struct tern_tables_count *c);
+
+/*
+ * Expiry: removes the expired sessions of a bounded slice of the table
+ * (and BIB entries left without session); returns true if the scan has
+ * more to do now. Called by the instance's worker (nat64/nat64.c).
+ */
+bool tern_tables_gc(struct tern_tables *t);
+
+#endif /* _TERN_NAT64_TABLE_H */
