@@ -11,6 +11,7 @@
 #include "siit/denylist4.h"
 #include "siit/eamt.h"
 #include "fw/hook.h"
+#include "nat64/nat64.h"
 #include "core/instance.h"
 
 static unsigned int tern_net_id __read_mostly;
@@ -94,6 +95,11 @@ int tern_instance_add(struct net *net, const char *name, u8 type, u8 framework,
 	inst->type = type;
 	inst->framework = framework;
 	RCU_INIT_POINTER(inst->cfg, c);
+	if (type == TERN_TYPE_NAT64) {
+		ret = tern_nat64_create(inst, extack);
+		if (ret)
+			goto err_stats;
+	}
 
 	ret = tern_hook_register(inst);
 	if (ret) {
@@ -103,12 +109,14 @@ int tern_instance_add(struct net *net, const char *name, u8 type, u8 framework,
 		 * the hooks: packets may still be running in it.
 		 */
 		synchronize_net();
-		goto err_stats;
+		goto err_nat64;
 	}
 	list_add_tail(&inst->list, &tn->instances);
 	tn->gen++;
 	return 0;
 
+err_nat64:
+	tern_nat64_destroy(inst);
 err_stats:
 	tern_stats_free(inst->stats);
 err_cfg:
@@ -125,6 +133,7 @@ err_inst:
  */
 static void tern_instance_free(struct tern_instance *inst)
 {
+	tern_nat64_destroy(inst);
 	kfree(rcu_dereference_protected(inst->cfg, true));
 	tern_eamt_free_rcu(rcu_dereference_protected(inst->eamt, true));
 	tern_deny4_free_rcu(rcu_dereference_protected(inst->deny4, true));

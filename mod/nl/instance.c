@@ -33,11 +33,6 @@ int tern_nl_instance_add(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	}
 	type = nla_get_u8(info->attrs[TERN_A_TYPE]);
-	if (type == TERN_TYPE_NAT64) {
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[TERN_A_TYPE],
-				    "NAT64 instances are not supported yet");
-		return -EOPNOTSUPP;
-	}
 	if (info->attrs[TERN_A_FRAMEWORK])
 		framework = nla_get_u8(info->attrs[TERN_A_FRAMEWORK]);
 	if (framework == TERN_FW_IPTABLES) {
@@ -59,6 +54,11 @@ int tern_nl_instance_add(struct sk_buff *skb, struct genl_info *info)
 					 info->extack);
 		if (ret)
 			return ret;
+	}
+	/* NAT64: the IPv4 peers are the addresses pool6 embeds. */
+	if (type == TERN_TYPE_NAT64 && !cfg.pool6_set) {
+		NL_SET_ERR_MSG(info->extack, "a NAT64 instance needs pool6");
+		return -EINVAL;
 	}
 
 	mutex_lock(&tn->lock);

@@ -28,6 +28,16 @@ struct tern_xlat {
 		struct in6_addr a6[2];	/* 4->6 */
 	};
 	int svia, dvia;			/* how the mode mapped them */
+	/*
+	 * Transport identifiers, read by the driver before ->source*() for
+	 * packets that are not ICMP errors (NAT64 keys its sessions on them);
+	 * a mode that changes them sets @nat and @nport.
+	 */
+	struct tern_l4id id;
+	bool nat;
+	__be16 nport[2];
+	u32 mark;			/* the packet's (NAT64: pool4 choice) */
+	bool dlocal;			/* 4->6: the destination is this host's */
 
 	/*
 	 * Hairpinning (6->4, RFC 7757 4.2): the translated packet goes back
@@ -67,6 +77,12 @@ struct tern_xlat {
 struct tern_mode_ops {
 	const char *name;
 	/*
+	 * 4->6: may a destination of this host be the mode's (NAT64: pool4
+	 * may share the host's addresses)? ->source4() then passes what is
+	 * not its own with TERN_STAT_PASS_LOCAL.
+	 */
+	bool local4;
+	/*
 	 * 6->4. @dest6: is @daddr one this mode translates? Sets a4[1] and
 	 * dvia; refuses with a PASS_* counter (the packet is not Tern's).
 	 * @source6: the source, once the packet is parsed; sets a4[0] and
@@ -105,12 +121,14 @@ struct tern_mode_ops {
 };
 
 extern const struct tern_mode_ops tern_siit_mode;
+extern const struct tern_mode_ops tern_nat64_mode;
 
-/* The ops of @inst's mode (NAT64 joins here). */
+/* The ops of @inst's mode. */
 static inline const struct tern_mode_ops *
 tern_mode_of(const struct tern_instance *inst)
 {
-	return &tern_siit_mode;
+	return inst->type == TERN_TYPE_NAT64 ? &tern_nat64_mode :
+					       &tern_siit_mode;
 }
 
 static inline void tern_xlat_init(struct tern_xlat *x,
@@ -126,6 +144,9 @@ static inline void tern_xlat_init(struct tern_xlat *x,
 	x->back_dst = NULL;
 	x->second_pass = false;
 	x->n_by_pool6 = 0;
+	x->id.valid = false;
+	x->nat = false;
+	x->dlocal = false;
 }
 
 #endif /* _TERN_MODE_H */

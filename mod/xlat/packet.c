@@ -146,6 +146,79 @@ int tern_parse4(struct sk_buff *skb, struct tern_pkt *p)
 	return tern_pull_l4(skb, p);
 }
 
+void tern_l4id_read(const struct sk_buff *skb, const struct tern_pkt *p,
+		    struct tern_l4id *id)
+{
+	const u8 *l4 = skb->data + p->l3len;
+
+	id->valid = false;
+	id->tcp_flags = 0;
+	if (p->nonfirst || !p->l4len)
+		return;
+	switch (p->proto) {
+	case IPPROTO_TCP:
+		id->tcp_flags = l4[13];
+		fallthrough;
+	case IPPROTO_UDP:
+		memcpy(id->port, l4, sizeof(id->port));
+		break;
+	case IPPROTO_ICMP:
+		if (l4[0] != ICMP_ECHO && l4[0] != ICMP_ECHOREPLY)
+			return;
+		goto echo;
+	case IPPROTO_ICMPV6:
+		if (l4[0] != ICMPV6_ECHO_REQUEST && l4[0] != ICMPV6_ECHO_REPLY)
+			return;
+echo:
+		memcpy(&id->port[0], l4 + 4, sizeof(id->port[0]));
+		id->port[1] = id->port[0];
+		break;
+	default:
+		return;
+	}
+	id->valid = true;
+}
+
+void tern_l4id_write(struct sk_buff *skb, const struct tern_pkt *p,
+		     const struct tern_l4id *id, const __be16 *nport)
+{
+	u8 *l4 = skb->data + p->l3len;
+	__be16 *ports = (__be16 *)l4;
+	__sum16 *check;
+	int i;
+
+	switch (p->proto) {
+	case IPPROTO_TCP:
+		check = &((struct tcphdr *)l4)->check;
+		break;
+	case IPPROTO_UDP:
+		check = &((struct udphdr *)l4)->check;
+		/* No checksum (IPv4): none to update. */
+		if (!*check && skb->ip_summed != CHECKSUM_PARTIAL)
+			check = NULL;
+		break;
+	default:	/* ICMP echo: the identifier, in the checksum */
+		check = &((struct icmphdr *)l4)->checksum;
+		ports = (__be16 *)(l4 + 4);
+		if (*ports != nport[0])
+			csum_replace2(check, *ports, nport[0]);
+		*ports = nport[0];
+		return;
+	}
+	for (i = 0; i < 2; i++) {
+		if (ports[i] == nport[i])
+			continue;
+		/* Ports are not in the pseudo-header: PARTIAL sums stay. */
+		if (check)
+			inet_proto_csum_replace2(check, skb, ports[i],
+						 nport[i], false);
+		ports[i] = nport[i];
+	}
+	if (check && p->proto == IPPROTO_UDP && !*check &&
+	    skb->ip_summed != CHECKSUM_PARTIAL)
+		*check = CSUM_MANGLED_0;
+}
+
 /*
  * RFC 7915 4.1: an unexpired Loose or Strict Source Route option means the
  * packet must not be translated.

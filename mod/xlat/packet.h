@@ -16,6 +16,28 @@ struct tern_pkt {
 	bool nonfirst;		/* a fragment other than the first */
 };
 
+/*
+ * The transport identifiers of a packet (a whole one or a first
+ * fragment): TCP and UDP ports, or the identifier of an ICMP echo message
+ * in both. What a stateful mode keys its sessions on, and rewrites.
+ */
+struct tern_l4id {
+	__be16 port[2];		/* source, destination */
+	u8 tcp_flags;		/* TCP: byte 13 of its header */
+	bool valid;
+};
+
+/* Reads them from a parsed packet (before ICMP types are translated). */
+void tern_l4id_read(const struct sk_buff *skb, const struct tern_pkt *p,
+		    struct tern_l4id *id);
+/*
+ * Writes @nport over @id's ports (both the same for ICMP: one identifier)
+ * and updates the transport checksum for the change (the packet is
+ * writable, its checksum not CHECKSUM_COMPLETE).
+ */
+void tern_l4id_write(struct sk_buff *skb, const struct tern_pkt *p,
+		     const struct tern_l4id *id, const __be16 *nport);
+
 int tern_parse6(struct sk_buff *skb, struct tern_pkt *p);
 /*
  * The IPv6 extension header walk of tern_parse6(), also for the packet an

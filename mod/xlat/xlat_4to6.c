@@ -69,7 +69,10 @@ static int tern_4to6_daddr(struct tern_xlat *x, const struct sk_buff *skb,
 	 */
 	switch (tern_addr4_type(net, iph->daddr)) {
 	case RTN_LOCAL:
-		return TERN_STAT_PASS_LOCAL;
+		if (!x->mode->local4)
+			return TERN_STAT_PASS_LOCAL;
+		x->dlocal = true;
+		break;
 	case RTN_BROADCAST:
 		return TERN_STAT_PASS_SPECIAL4;
 	}
@@ -219,9 +222,16 @@ unsigned int tern_4to6_translate(struct tern_xlat *x, struct sk_buff *skb)
 		 */
 		if (p->l3len > sizeof(ip4) && tern_ipv4_has_srcroute(skb))
 			return tern_drop(inst, TERN_STAT_DROP_SRCROUTE);
+		/* NAT64 does not translate errors yet: the host's own. */
+		if (x->dlocal)
+			return tern_pass(inst, TERN_STAT_PASS_LOCAL);
 		return tern_icmp_err_4to6(x, skb);
 	}
+	tern_l4id_read(skb, p, &x->id);
+	x->mark = skb->mark;
 	why = x->mode->source4(x, ip4.saddr, ip4.daddr);
+	if (why == TERN_STAT_PASS_LOCAL)
+		return tern_pass(inst, why);
 	if (why)
 		return tern_refuse4(inst, cfg, skb, why);
 	/* What will not be translated is never answered with Time Exceeded. */
@@ -312,6 +322,8 @@ unsigned int tern_4to6_translate(struct tern_xlat *x, struct sk_buff *skb)
 		return tern_drop(inst, TERN_STAT_DROP_NOMEM);
 	}
 	skb_forward_csum(skb);
+	if (x->nat)
+		tern_l4id_write(skb, p, &x->id, x->nport);
 	tern_4to6_csum(skb, p, &ip4, a6, type6, amend);
 	tern_4to6_header(skb, cfg, &ip4, p, a6, proto);
 

@@ -178,6 +178,8 @@ unsigned int tern_6to4_translate(struct tern_xlat *x, struct sk_buff *skb)
 			return tern_drop(inst, TERN_STAT_DROP_ICMP_FRAGMENT);
 		proto = IPPROTO_ICMP;
 	}
+	tern_l4id_read(skb, p, &x->id);
+	x->mark = skb->mark;
 	why = x->mode->source6(x, &ip6.saddr);
 	if (why)
 		return p->proto == IPPROTO_ICMPV6 ? tern_drop(inst, why) :
@@ -258,6 +260,8 @@ unsigned int tern_6to4_translate(struct tern_xlat *x, struct sk_buff *skb)
 		return tern_drop(inst, TERN_STAT_DROP_NOMEM);
 	}
 	skb_forward_csum(skb);
+	if (x->nat)
+		tern_l4id_write(skb, p, &x->id, x->nport);
 	tern_6to4_csum(skb, p, &ip6, addrs, type4);
 
 	skb_pull(skb, p->l3len - sizeof(*iph));

@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The NAT64 mode (RFC 6146): what the driver asks of it for each packet.
+ * The IPv4 peer is the address pool6 embeds (RFC 6052); the IPv6 host gets
+ * a transport address of pool4, bound in the BIB. A packet of a known
+ * session costs two lookups under RCU and at most one store (its expiry);
+ * only the first packet of a flow locks buckets and allocates.
+ */
+
+#include <linux/tcp.h>
+#include "nat64/nat64.h"
+#include "nat64/pool4.h"
+#include "nat64/tcp.h"
+#include "siit/mapping.h"
+#include "xlat/mode.h"
+
+/* TERN_TCPF_* of a TCP header's flags byte (its 14th). */
+static u8 tern_tcp_flags_of(u8 b)
+{
+	return (b & 0x02 ? TERN_TCPF_SYN : 0) | (b & 0x01 ? TERN_TCPF_FIN : 0) |
+	       (b & 0x04 ? TERN_TCPF_RST : 0);
+}
+
+static int tern_l4_of(u8 proto)
+{
+	switch (proto) {
+	case IPPROTO_TCP:
+		return TERN_L4_TCP;
+	case IPPROTO_UDP:
+		return TERN_L4_UDP;
+	case IPPROTO_ICMP:
+	case IPPROTO_ICMPV6:
+		return TERN_L4_ICMP;
+	}
+	return -1;
+}
+
+/* How long a session of @l4 lives idle (TCP: by its state machine). */
+static unsigned long tern_nat64_timeout(const struct tern_config *cfg, u8 l4)
+{
+	return (l4 == TERN_L4_UDP ? cfg->udp_timeout : cfg->icmp_timeout) *
+	       (unsigned long)HZ;
+}
+
+/* A refusal of the tables, as the counter of its cause. */
+static int tern_nat64_add_err(long err)
+{
+	switch (err) {
+	case -ENOSPC:
+		return TERN_STAT_DROP_MAX_SESSIONS;
+	case -EDQUOT:
+		return TERN_STAT_DROP_SUB_SESSIONS;
+	case -EUSERS:
+		return TERN_STAT_DROP_SUB_PORTS;
+	case -EADDRINUSE:
+		return TERN_STAT_DROP_POOL4_FULL;
+	}
+	return TERN_STAT_DROP_NOMEM;
+}
+
+/*
+ * A TCP segment through session @s (from the IPv6 side if @from6): the
+ * state machine of RFC 6146 3.5.2.2 moves it on. Returns 0 or why the
+ * segment is dropped.
+ */
+static int tern_nat64_tcp(struct tern_xlat *x, struct tern_session *s,
+			  bool from6)
+{
+	struct tern_tcp_step st;
+	u8 state = READ_ONCE(s->state);
+
+	st = tern_tcp_next(state, from6, tern_tcp_flags_of(x->id.tcp_flags));
+	if (!st.ok)
+		return TERN_STAT_DROP_TCP_NOSYN;
+	if (st.state != state)
+		tern_sess_set_state(x->inst->nat64->tables, s, st.state,
+				    tern_tcp_timeout(x->cfg, st.timer));
+	else if (st.timer != TERN_TCPT_KEEP)
+		tern_sess_refresh(s, tern_tcp_timeout(x->cfg, st.timer));
+	return 0;
+}
+
+static int tern_nat64_dest6(struct tern_xlat *x, const struct in6_addr *daddr)
+{
+	const struct tern_config *cfg = x->cfg;
+
+	if (!cfg->pool6_set ||
+	    !tern_rfc6052_6to4(&cfg->pool6, daddr, &x->a4[1]))
+		return TERN_STAT_PASS_NO_MAPPING;
+	x->dvia = TERN_VIA_POOL6;
+	return 0;
+}
+
+/* A new session from the IPv6 side (RFC 6146 3.5.1.1, 3.5.2.2, 3.5.3). */
+static struct tern_session *tern_nat64_new6(struct tern_xlat *x, u8 l4,
+					    const struct tern_ta6 *src,
+					    const struct tern_ta4 *remote,
+					    int *why)
+{
+	struct tern_instance *inst = x->inst;
+	const struct tern_pool4 *pool = rcu_dereference(inst->pool4);
+	struct tern_pick pick = {
+		.pool = pool,
+		.key = &inst->nat64->port_key,
+		.mark = x->mark,
+		.l4 = l4,
+	};
+	struct tern_limits lim;
+	struct tern_session *s;
+	struct tern_tcp_step st = { 0 };
+	unsigned long timeout;
+
+	if (l4 == TERN_L4_TCP) {
+		st = tern_tcp_next(TERN_TCP_CLOSED, true,
+				   tern_tcp_flags_of(x->id.tcp_flags));
+		if (!st.ok) {
+			*why = TERN_STAT_DROP_TCP_NOSYN;
+			return NULL;
+		}
+		timeout = tern_tcp_timeout(x->cfg, st.timer);
+	} else {
+		timeout = tern_nat64_timeout(x->cfg, l4);
+	}
+	if (!pool) {
+		*why = TERN_STAT_DROP_NO_POOL4;
+		return NULL;
+	}
+	tern_nat64_limits(inst, x->cfg, &lim);
+	s = tern_sess_add6(inst->nat64->tables, l4, src, remote, &lim,
+			   tern_pick4, &pick, st.state, timeout);
+	if (IS_ERR(s)) {
+		*why = tern_nat64_add_err(PTR_ERR(s));
+		return NULL;
+	}
+	return s;
+}
+
+static int tern_nat64_source6(struct tern_xlat *x,
+			      const struct in6_addr *saddr)
+{
+	struct tern_tables *t = x->inst->nat64->tables;
+	struct tern_ta6 src = { .addr = *saddr, .port = x->id.port[0] };
+	struct tern_ta4 remote = { .addr = x->a4[1], .port = x->id.port[1] };
+	struct tern_session *s;
+	int l4, why = 0;
+
+	/* ICMP errors (no identifiers) never create or refresh state. */
+	l4 = tern_l4_of(x->p.proto);
+	if (!x->id.valid || l4 < 0)
+		return TERN_STAT_DROP_SRC_UNTRANSLATABLE;
+	if (tern_addr4_never_translated(x->a4[1]) ||
+	    tern_map_wkp_refuses(x->cfg, TERN_VIA_POOL6, x->a4[1]))
+		return TERN_STAT_DROP_SPECIAL4;
+	if (l4 == TERN_L4_ICMP)
+		remote.port = 0;
+	s = tern_sess_find6(t, l4, &src, &remote);
+	if (s) {
+		if (l4 == TERN_L4_TCP)
+			why = tern_nat64_tcp(x, s, true);
+		else
+			tern_sess_refresh(s, tern_nat64_timeout(x->cfg, l4));
+	} else {
+		s = tern_nat64_new6(x, l4, &src, &remote, &why);
+	}
+	if (why)
+		return why;
+	x->a4[0] = s->bib->t4.addr;
+	x->svia = TERN_VIA_POOL6;
+	x->nat = true;
+	x->nport[0] = s->bib->t4.port;
+	x->nport[1] = l4 == TERN_L4_ICMP ? s->bib->t4.port : x->id.port[1];
+	return 0;
+}
+
+static bool tern_nat64_error_dest_ok6(const struct tern_xlat *x)
+{
+	return !tern_addr4_never_translated(x->a4[1]);
+}
+
+/* NAT64 hairpinning (RFC 6146 3.8) is not done yet. */
+static bool tern_nat64_hairpins(const struct tern_xlat *x,
+				const struct in6_addr *daddr6)
+{
+	return false;
+}
+
+static void tern_nat64_hairpin_prepare(struct tern_xlat *x,
+				       const struct iphdr *iph,
+				       const struct iphdr *inner)
+{
+}
+
+/* Only what pool4 holds is the mode's. */
+static int tern_nat64_dest4(struct tern_xlat *x, __be32 daddr)
+{
+	if (!tern_pool4_has_addr(rcu_dereference(x->inst->pool4), daddr))
+		return TERN_STAT_PASS_NO_MAPPING;
+	x->dvia = TERN_VIA_POOL6;
+	return 0;
+}
+
+/*
+ * A new session from the IPv4 side, on BIB entry @b: endpoint-independent
+ * filtering (RFC 4787) unless address-dependent filtering is on; a TCP
+ * SYN opens it (V4 INIT) unless drop-externally-initiated-tcp.
+ */
+static struct tern_session *tern_nat64_new4(struct tern_xlat *x, u8 l4,
+					    struct tern_bib *b,
+					    const struct tern_ta4 *remote,
+					    int *why)
+{
+	struct tern_instance *inst = x->inst;
+	struct tern_tcp_step st = { 0 };
+	struct tern_limits lim;
+	struct tern_session *s;
+	unsigned long timeout;
+
+	if (x->cfg->adf) {
+		*why = TERN_STAT_DROP_FILTERED;
+		return NULL;
+	}
+	if (l4 == TERN_L4_TCP) {
+		st = tern_tcp_next(TERN_TCP_CLOSED, false,
+				   tern_tcp_flags_of(x->id.tcp_flags));
+		if (!st.ok) {
+			*why = TERN_STAT_DROP_TCP_NOSYN;
+			return NULL;
+		}
+		if (x->cfg->drop_ext_tcp) {
+			*why = TERN_STAT_DROP_EXT_TCP;
+			return NULL;
+		}
+		timeout = tern_tcp_timeout(x->cfg, st.timer);
+	} else {
+		timeout = tern_nat64_timeout(x->cfg, l4);
+	}
+	tern_nat64_limits(inst, x->cfg, &lim);
+	s = tern_sess_add4(inst->nat64->tables, b, remote, &lim, st.state,
+			   timeout);
+	if (IS_ERR(s)) {
+		*why = tern_nat64_add_err(PTR_ERR(s));
+		return NULL;
+	}
+	return s;
+}
+
+static int tern_nat64_source4(struct tern_xlat *x, __be32 saddr,
+			      __be32 daddr)
+{
+	struct tern_tables *t = x->inst->nat64->tables;
+	struct tern_ta4 local = { .addr = daddr, .port = x->id.port[1] };
+	struct tern_ta4 remote = { .addr = saddr, .port = x->id.port[0] };
+	struct tern_session *s;
+	struct tern_bib *b;
+	int l4, why = 0;
+
+	l4 = tern_l4_of(x->p.proto);
+	if (!x->id.valid || l4 < 0)
+		return x->dlocal ? TERN_STAT_PASS_LOCAL :
+				   TERN_STAT_DROP_NO_SESSION;
+	if (l4 == TERN_L4_ICMP)
+		remote.port = 0;
+	s = tern_sess_find4(t, l4, &local, &remote);
+	if (s) {
+		if (l4 == TERN_L4_TCP)
+			why = tern_nat64_tcp(x, s, false);
+		else
+			tern_sess_refresh(s, tern_nat64_timeout(x->cfg, l4));
+	} else {
+		b = tern_bib_find4(t, l4, &local);
+		if (!b)
+			return x->dlocal ? TERN_STAT_PASS_LOCAL :
+					   TERN_STAT_DROP_NO_SESSION;
+		s = tern_nat64_new4(x, l4, b, &remote, &why);
+	}
+	if (why)
+		return why;
+	tern_rfc6052_4to6(&x->cfg->pool6, saddr, &x->a6[0]);
+	x->a6[1] = s->bib->t6.addr;
+	x->svia = TERN_VIA_POOL6;
+	x->nat = true;
+	x->nport[0] = l4 == TERN_L4_ICMP ? s->bib->t6.port : x->id.port[0];
+	x->nport[1] = s->bib->t6.port;
+	return 0;
+}
+
+/* ICMP errors through the session of the quoted packet: not yet. */
+static bool tern_nat64_inner6(const struct tern_xlat *x,
+			      const struct in6_addr *s6,
+			      const struct in6_addr *d6, __be32 *s4,
+			      __be32 *d4)
+{
+	return false;
+}
+
+static bool tern_nat64_inner4(const struct tern_xlat *x, __be32 s4,
+			      __be32 d4, struct in6_addr *s6,
+			      struct in6_addr *d6)
+{
+	return false;
+}
+
+const struct tern_mode_ops tern_nat64_mode = {
+	.name = "nat64",
+	.local4 = true,
+	.dest6 = tern_nat64_dest6,
+	.source6 = tern_nat64_source6,
+	.error_dest_ok6 = tern_nat64_error_dest_ok6,
+	.hairpins = tern_nat64_hairpins,
+	.hairpin_prepare = tern_nat64_hairpin_prepare,
+	.dest4 = tern_nat64_dest4,
+	.source4 = tern_nat64_source4,
+	.inner6 = tern_nat64_inner6,
+	.inner4 = tern_nat64_inner4,
+};

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A NAT64 instance's state: its tables, created with it and freed after
+ * it; IPv4 and IPv6 defragmentation in its namespace (fragments are
+ * translated with their session, so they arrive whole); the worker that
+ * expires sessions in bounded slices.
+ */
+
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <net/netfilter/ipv4/nf_defrag_ipv4.h>
+#include <net/netfilter/ipv6/nf_defrag_ipv6.h>
+#include "nat64/nat64.h"
+
+/* Expiry: a slice per run; soon again while there is more to do. */
+#define TERN_GC_IDLE	(HZ / 2)
+#define TERN_GC_BUSY	1
+
+static void tern_nat64_gc(struct work_struct *work)
+{
+	struct tern_nat64 *n = container_of(to_delayed_work(work),
+					    struct tern_nat64, gc);
+	bool more = tern_tables_gc(n->tables);
+
+	queue_delayed_work(system_power_efficient_wq, &n->gc,
+			   more ? TERN_GC_BUSY : TERN_GC_IDLE);
+}
+
+/*
+ * max-sessions 0: what 1/32 of the RAM holds at 128 bytes a session (the
+ * documented upper bound of a UDP session with its BIB entry).
+ */
+static u32 tern_nat64_auto_max(void)
+{
+	u64 bytes = (u64)totalram_pages() << PAGE_SHIFT;
+
+	return clamp_t(u64, bytes / 32 / 128, 1024, 1U << 26);
+}
+
+void tern_nat64_limits(const struct tern_instance *inst,
+		       const struct tern_config *cfg, struct tern_limits *lim)
+{
+	lim->max_sessions = cfg->max_sessions ?:
+			    inst->nat64->auto_max_sessions;
+	lim->max_sess_per_sub = cfg->max_sess_per_sub;
+	lim->max_ports_per_sub = cfg->max_ports_per_sub;
+	lim->sub_prefix_len = cfg->sub_prefix_len;
+}
+
+int tern_nat64_create(struct tern_instance *inst,
+		      struct netlink_ext_ack *extack)
+{
+	const struct tern_config *cfg = rcu_dereference_protected(inst->cfg,
+								  true);
+	struct tern_nat64 *n;
+	int ret;
+
+	n = kzalloc(sizeof(*n), GFP_KERNEL_ACCOUNT);
+	if (!n)
+		return -ENOMEM;
+	n->net = inst->net;
+	n->auto_max_sessions = tern_nat64_auto_max();
+	get_random_bytes(&n->port_key, sizeof(n->port_key));
+	n->tables = tern_tables_alloc(cfg->max_sessions ?:
+				      n->auto_max_sessions);
+	if (!n->tables) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	ret = nf_defrag_ipv4_enable(inst->net);
+	if (ret) {
+		NL_SET_ERR_MSG(extack, "could not enable IPv4 defragmentation");
+		goto err_tables;
+	}
+	n->defrag4 = true;
+	ret = nf_defrag_ipv6_enable(inst->net);
+	if (ret) {
+		NL_SET_ERR_MSG(extack, "could not enable IPv6 defragmentation");
+		goto err_defrag;
+	}
+	n->defrag6 = true;
+	INIT_DELAYED_WORK(&n->gc, tern_nat64_gc);
+	inst->nat64 = n;
+	queue_delayed_work(system_power_efficient_wq, &n->gc, TERN_GC_IDLE);
+	return 0;
+
+err_defrag:
+	nf_defrag_ipv4_disable(inst->net);
+err_tables:
+	tern_tables_free(n->tables);
+err:
+	kfree(n);
+	return ret;
+}
+
+void tern_nat64_destroy(struct tern_instance *inst)
+{
+	struct tern_nat64 *n = inst->nat64;
+
+	if (!n)
+		return;
+	cancel_delayed_work_sync(&n->gc);
+	if (n->defrag6)
+		nf_defrag_ipv6_disable(n->net);
+	if (n->defrag4)
+		nf_defrag_ipv4_disable(n->net);
+	tern_tables_free(n->tables);
+	kfree(n);
+	inst->nat64 = NULL;
+}

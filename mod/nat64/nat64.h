@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _TERN_NAT64_H
+#define _TERN_NAT64_H
+
+/*
+ * The state of a NAT64 instance (RFC 6146) beside its settings: the
+ * BIB/session tables, the key of its port selection, its expiry worker.
+ * Created with the instance, destroyed after its hooks are gone and
+ * packets in flight are done.
+ */
+
+#include <linux/siphash.h>
+#include <linux/workqueue.h>
+#include "core/instance.h"
+#include "nat64/table.h"
+
+struct tern_nat64 {
+	struct tern_tables *tables;
+	siphash_key_t port_key;		/* RFC 6056: per instance, random */
+	u32 auto_max_sessions;		/* max-sessions 0 means this */
+	struct delayed_work gc;
+	bool defrag4, defrag6;
+	struct net *net;
+};
+
+int tern_nat64_create(struct tern_instance *inst,
+		      struct netlink_ext_ack *extack);
+/* After the hooks are unregistered and synchronize_net(). */
+void tern_nat64_destroy(struct tern_instance *inst);
+
+static inline struct tern_tables *
+tern_nat64_tables(const struct tern_instance *inst)
+{
+	return inst->nat64 ? inst->nat64->tables : NULL;
+}
+
+/* The limits in force under @cfg. */
+void tern_nat64_limits(const struct tern_instance *inst,
+		       const struct tern_config *cfg, struct tern_limits *lim);
+
+#endif /* _TERN_NAT64_H */
