@@ -8,6 +8,7 @@
  */
 
 #include <linux/tcp.h>
+#include <net/ipv6.h>
 #include "nat64/nat64.h"
 #include "nat64/pool4.h"
 #include "nat64/tcp.h"
@@ -144,10 +145,17 @@ static int tern_nat64_source6(struct tern_xlat *x,
 	struct tern_session *s;
 	int l4, why = 0;
 
-	/* ICMP errors (no identifiers) never create or refresh state. */
+	/*
+	 * An ICMP error (no identifiers): its source is the IPv6 host of the
+	 * session it is about, or a router (RFC 6791 then).
+	 */
 	l4 = tern_l4_of(x->p.proto);
-	if (!x->id.valid || l4 < 0)
-		return TERN_STAT_DROP_SRC_UNTRANSLATABLE;
+	if (!x->id.valid || l4 < 0) {
+		if (!x->q.valid || !ipv6_addr_equal(saddr, &x->q.host6))
+			return TERN_STAT_DROP_SRC_UNTRANSLATABLE;
+		x->a4[0] = x->q.host4;
+		return 0;
+	}
 	if (tern_addr4_never_translated(x->a4[1]) ||
 	    tern_map_wkp_refuses(x->cfg, TERN_VIA_POOL6, x->a4[1]))
 		return TERN_STAT_DROP_SPECIAL4;
@@ -255,6 +263,11 @@ static int tern_nat64_source4(struct tern_xlat *x, __be32 saddr,
 	int l4, why = 0;
 
 	l4 = tern_l4_of(x->p.proto);
+	/* An ICMP error: from any IPv4 address, pool6 embeds it. */
+	if (x->q.valid) {
+		tern_rfc6052_4to6(&x->cfg->pool6, saddr, &x->a6[0]);
+		return 0;
+	}
 	if (!x->id.valid || l4 < 0)
 		return x->dlocal ? TERN_STAT_PASS_LOCAL :
 				   TERN_STAT_DROP_NO_SESSION;
@@ -284,20 +297,97 @@ static int tern_nat64_source4(struct tern_xlat *x, __be32 saddr,
 	return 0;
 }
 
-/* ICMP errors through the session of the quoted packet: not yet. */
+/*
+ * ICMP errors (RFC 6146 3.5.4 and 3.8): translated through the session of
+ * the packet they quote, which they never create nor refresh. 4->6: the
+ * quoted packet is one Tern sent from pool4; the error goes to its IPv6
+ * host.
+ */
+static int tern_nat64_quote4(struct tern_xlat *x, __be32 s4, __be32 d4,
+			     u8 proto, const struct tern_l4id *id)
+{
+	struct tern_ta4 local = { .addr = s4, .port = id->port[0] };
+	struct tern_ta4 remote = { .addr = d4, .port = id->port[1] };
+	int l4 = tern_l4_of(proto);
+	struct tern_session *s;
+	struct tern_bib *b;
+
+	if (l4 < 0 || !id->valid)
+		return x->dlocal ? TERN_STAT_PASS_LOCAL :
+				   TERN_STAT_DROP_ICMP_INNER;
+	if (l4 == TERN_L4_ICMP)
+		remote.port = 0;
+	s = tern_sess_find4(x->inst->nat64->tables, l4, &local, &remote);
+	if (!s)
+		return x->dlocal ? TERN_STAT_PASS_LOCAL :
+				   TERN_STAT_DROP_NO_SESSION;
+	b = s->bib;
+	x->q.valid = true;
+	x->q.a6[0] = b->t6.addr;
+	tern_rfc6052_4to6(&x->cfg->pool6, d4, &x->q.a6[1]);
+	x->q.nport[0] = b->t6.port;
+	x->q.nport[1] = l4 == TERN_L4_ICMP ? b->t6.port : id->port[1];
+	x->q.host6 = b->t6.addr;
+	x->q.host4 = b->t4.addr;
+	x->a6[1] = b->t6.addr;
+	return 0;
+}
+
+/* 6->4: the quoted packet is one Tern sent to an IPv6 host of a session. */
+static int tern_nat64_quote6(struct tern_xlat *x, const struct in6_addr *s6,
+			     const struct in6_addr *d6, u8 proto,
+			     const struct tern_l4id *id)
+{
+	struct tern_ta6 host = { .addr = *d6, .port = id->port[1] };
+	struct tern_ta4 remote = { .port = id->port[0] };
+	int l4 = tern_l4_of(proto);
+	struct tern_session *s;
+	struct tern_bib *b;
+
+	if (l4 < 0 || !id->valid ||
+	    !tern_rfc6052_6to4(&x->cfg->pool6, s6, &remote.addr))
+		return TERN_STAT_DROP_ICMP_INNER;
+	if (l4 == TERN_L4_ICMP)
+		remote.port = 0;
+	s = tern_sess_find6(x->inst->nat64->tables, l4, &host, &remote);
+	if (!s)
+		return TERN_STAT_DROP_NO_SESSION;
+	b = s->bib;
+	x->q.valid = true;
+	x->q.a4[0] = remote.addr;
+	x->q.a4[1] = b->t4.addr;
+	x->q.nport[0] = l4 == TERN_L4_ICMP ? b->t4.port : id->port[0];
+	x->q.nport[1] = b->t4.port;
+	x->q.host6 = b->t6.addr;
+	x->q.host4 = b->t4.addr;
+	return 0;
+}
+
 static bool tern_nat64_inner6(const struct tern_xlat *x,
 			      const struct in6_addr *s6,
 			      const struct in6_addr *d6, __be32 *s4,
-			      __be32 *d4)
+			      __be32 *d4, const struct tern_l4id *id,
+			      __be16 *nport)
 {
-	return false;
+	if (!x->q.valid)
+		return false;
+	*s4 = x->q.a4[0];
+	*d4 = x->q.a4[1];
+	memcpy(nport, x->q.nport, sizeof(x->q.nport));
+	return true;
 }
 
 static bool tern_nat64_inner4(const struct tern_xlat *x, __be32 s4,
 			      __be32 d4, struct in6_addr *s6,
-			      struct in6_addr *d6)
+			      struct in6_addr *d6, const struct tern_l4id *id,
+			      __be16 *nport)
 {
-	return false;
+	if (!x->q.valid)
+		return false;
+	*s6 = x->q.a6[0];
+	*d6 = x->q.a6[1];
+	memcpy(nport, x->q.nport, sizeof(x->q.nport));
+	return true;
 }
 
 const struct tern_mode_ops tern_nat64_mode = {
@@ -310,6 +400,8 @@ const struct tern_mode_ops tern_nat64_mode = {
 	.hairpin_prepare = tern_nat64_hairpin_prepare,
 	.dest4 = tern_nat64_dest4,
 	.source4 = tern_nat64_source4,
+	.quote4 = tern_nat64_quote4,
+	.quote6 = tern_nat64_quote6,
 	.inner6 = tern_nat64_inner6,
 	.inner4 = tern_nat64_inner4,
 };

@@ -85,7 +85,8 @@ static bool tern_siit_inner_ok(const struct tern_xlat *x, __be32 a4, int via)
 
 static bool tern_siit_inner6(const struct tern_xlat *x,
 			     const struct in6_addr *s6,
-			     const struct in6_addr *d6, __be32 *s4, __be32 *d4)
+			     const struct in6_addr *d6, __be32 *s4, __be32 *d4,
+			     const struct tern_l4id *id, __be16 *nport)
 {
 	int svia = tern_map_6to4(x->inst, x->cfg, s6, s4);
 	int dvia = tern_map_6to4(x->inst, x->cfg, d6, d4);
@@ -95,7 +96,8 @@ static bool tern_siit_inner6(const struct tern_xlat *x,
 }
 
 static bool tern_siit_inner4(const struct tern_xlat *x, __be32 s4, __be32 d4,
-			     struct in6_addr *s6, struct in6_addr *d6)
+			     struct in6_addr *s6, struct in6_addr *d6,
+			     const struct tern_l4id *id, __be16 *nport)
 {
 	return tern_siit_inner_ok(x, s4, tern_siit_map4(x, s4, s6)) &&
 	       tern_siit_inner_ok(x, d4, tern_siit_map4(x, d4, d6));

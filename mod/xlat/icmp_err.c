@@ -67,6 +67,44 @@ static unsigned int tern_err_send(struct tern_instance *inst,
 	return tern_stolen(inst, counter);
 }
 
+/*
+ * A stateful mode decides about the quoted packet (@len bytes at @q) first
+ * (->quote4/6): its session gives the error its IPv6 destination, the
+ * quoted packet its addresses and identifiers.
+ */
+static int tern_err_quote4(struct tern_xlat *x, const u8 *q, unsigned int len)
+{
+	const struct iphdr *iph = (const struct iphdr *)q;
+	struct tern_l4id id = { .valid = false };
+	unsigned int ihl;
+
+	if (!x->mode->quote4)
+		return 0;
+	if (len < sizeof(*iph) || iph->version != 4 || iph->ihl < 5 ||
+	    iph->ihl * 4 > len)
+		return TERN_STAT_DROP_ICMP_INNER;
+	ihl = iph->ihl * 4;
+	if (!(iph->frag_off & htons(IP_OFFSET)))
+		tern_l4id_parse(iph->protocol, q + ihl, len - ihl, &id);
+	return x->mode->quote4(x, iph->saddr, iph->daddr, iph->protocol, &id);
+}
+
+static int tern_err_quote6(struct tern_xlat *x, const u8 *q, unsigned int len)
+{
+	const struct ipv6hdr *ip6 = (const struct ipv6hdr *)q;
+	struct tern_l4id id = { .valid = false };
+	struct tern_pkt p;
+
+	if (!x->mode->quote6)
+		return 0;
+	if (len < sizeof(*ip6) || ip6->version != 6 ||
+	    tern_ipv6_walk(NULL, q, len, false, &p) || p.l3len > len)
+		return TERN_STAT_DROP_ICMP_INNER;
+	if (!p.nonfirst)
+		tern_l4id_parse(p.proto, q + p.l3len, len - p.l3len, &id);
+	return x->mode->quote6(x, &ip6->saddr, &ip6->daddr, p.proto, &id);
+}
+
 /* ICMPv4 error -> ICMPv6 (RFC 7915 4.2, 4.3). */
 unsigned int tern_icmp_err_4to6(struct tern_xlat *x, struct sk_buff *skb)
 {
@@ -103,6 +141,13 @@ unsigned int tern_icmp_err_4to6(struct tern_xlat *x, struct sk_buff *skb)
 	/* Never an ICMP error about an ICMP error: just drop. */
 	if (iph->ttl <= 1)
 		return tern_drop(inst, TERN_STAT_DROP_TTL);
+	why = tern_err_quote4(x, (const u8 *)(ih + 1),
+			      skb->len - p->l3len - sizeof(*ih));
+	/* Not about a session: the host's own, if it is addressed to it. */
+	if (why == TERN_STAT_PASS_LOCAL)
+		return tern_pass(inst, why);
+	if (why)
+		return tern_drop(inst, why);
 	/* Never to the host itself, a multicast group or nobody. */
 	if (ipv6_addr_type(daddr) & (IPV6_ADDR_MULTICAST | IPV6_ADDR_LOOPBACK |
 				     IPV6_ADDR_ANY))
@@ -221,6 +266,10 @@ unsigned int tern_icmp_err_6to4(struct tern_xlat *x, struct sk_buff *skb)
 	}
 	if (ip6->hop_limit <= 1)
 		return tern_drop(inst, TERN_STAT_DROP_TTL);
+	why = tern_err_quote6(x, (const u8 *)(ih6 + 1),
+			      skb->len - p->l3len - sizeof(*ih6));
+	if (why)
+		return tern_drop(inst, why);
 	/*
 	 * The destination is checked as for any packet (RFC 7915 5.1): a
 	 * source the error cannot keep is replaced (RFC 6791), a destination

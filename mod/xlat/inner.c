@@ -70,6 +70,46 @@ static int tern_inner_l4(u8 proto, u8 *l4, unsigned int len, __wsum diff,
 	return 0;
 }
 
+/*
+ * The quoted transport identifiers @id become @nport: written where the
+ * quote holds them, with its checksum updated where it holds that too.
+ */
+static void tern_inner_ids(u8 proto, u8 *l4, unsigned int len,
+			   const struct tern_l4id *id, const __be16 *nport)
+{
+	unsigned int coff, i, n = 2;
+	__be16 *at = (__be16 *)l4;
+	__sum16 *check;
+
+	if (!id->valid)
+		return;
+	switch (proto) {
+	case IPPROTO_TCP:
+		coff = offsetof(struct tcphdr, check);
+		break;
+	case IPPROTO_UDP:
+		coff = offsetof(struct udphdr, check);
+		break;
+	default:	/* ICMP echo: one identifier */
+		coff = 2;
+		at = (__be16 *)(l4 + 4);
+		n = 1;
+		break;
+	}
+	check = len >= coff + 2 ? (__sum16 *)(l4 + coff) : NULL;
+	if (check && proto == IPPROTO_UDP && !*check)
+		check = NULL;
+	for (i = 0; i < n; i++) {
+		if (at[i] == nport[i])
+			continue;
+		if (check)
+			csum_replace2(check, at[i], nport[i]);
+		at[i] = nport[i];
+	}
+	if (check && proto == IPPROTO_UDP && !*check)
+		*check = CSUM_MANGLED_0;
+}
+
 int tern_inner_4to6(const struct tern_xlat *x, const u8 *in,
 		    unsigned int in_len, u8 *out, unsigned int out_size,
 		    u32 *tot_len)
@@ -77,6 +117,8 @@ int tern_inner_4to6(const struct tern_xlat *x, const u8 *in,
 	const struct iphdr *iph = (const struct iphdr *)in;
 	struct ipv6hdr *ip6 = (struct ipv6hdr *)out;
 	unsigned int ihl, hlen, body, ulen;
+	struct tern_l4id id;
+	__be16 nport[2];
 	u16 fo;
 	bool frag;
 	u8 proto;
@@ -100,14 +142,19 @@ int tern_inner_4to6(const struct tern_xlat *x, const u8 *in,
 	ip6->nexthdr = frag ? NEXTHDR_FRAGMENT : proto;
 	ip6->hop_limit = iph->ttl;
 	/* The decision of a normal packet, for the packet in error. */
+	id.valid = false;
+	if (!(fo & IP_OFFSET))
+		tern_l4id_parse(iph->protocol, in + ihl, in_len - ihl, &id);
+	memcpy(nport, id.port, sizeof(nport));
 	if (!x->mode->inner4(x, iph->saddr, iph->daddr, &ip6->saddr,
-			     &ip6->daddr))
+			     &ip6->daddr, &id, nport))
 		return -1;
 	if (frag)
 		tern_frag_hdr_4to6((struct frag_hdr *)(ip6 + 1), iph, proto);
 
 	body = min(in_len - ihl, out_size - hlen);
 	memcpy(out + hlen, in + ihl, body);
+	tern_inner_ids(iph->protocol, out + hlen, body, &id, nport);
 	if (!(fo & IP_OFFSET) &&
 	    tern_inner_l4(iph->protocol, out + hlen, body,
 			  tern_csum_diff(&iph->saddr, 8, &ip6->saddr, 32),
@@ -124,7 +171,9 @@ int tern_inner_6to4(const struct tern_xlat *x, const u8 *in,
 	struct iphdr *iph = (struct iphdr *)out;
 	const struct frag_hdr *fh = NULL;
 	unsigned int body, ulen, off;
+	struct tern_l4id id;
 	struct tern_pkt p;
+	__be16 nport[2];
 	u8 proto;
 
 	if (in_len < sizeof(*ip6) || ip6->version != 6 ||
@@ -150,8 +199,12 @@ int tern_inner_6to4(const struct tern_xlat *x, const u8 *in,
 		tern_frag_fields_6to4(iph, fh);
 	iph->ttl = ip6->hop_limit;
 	iph->protocol = proto == IPPROTO_ICMPV6 ? IPPROTO_ICMP : proto;
+	id.valid = false;
+	if (!p.nonfirst)
+		tern_l4id_parse(proto, in + off, in_len - off, &id);
+	memcpy(nport, id.port, sizeof(nport));
 	if (!x->mode->inner6(x, &ip6->saddr, &ip6->daddr, &iph->saddr,
-			     &iph->daddr))
+			     &iph->daddr, &id, nport))
 		return -1;
 	/*
 	 * RFC 7915 5.3: translated like a normal packet (5.1), so by its
@@ -168,6 +221,7 @@ int tern_inner_6to4(const struct tern_xlat *x, const u8 *in,
 
 	body = min(in_len - off, out_size - (unsigned int)sizeof(*iph));
 	memcpy(out + sizeof(*iph), in + off, body);
+	tern_inner_ids(proto, out + sizeof(*iph), body, &id, nport);
 	if (!(fh && (fh->frag_off & htons(IP6_OFFSET))) &&
 	    tern_inner_l4(proto, out + sizeof(*iph), body,
 			  tern_csum_diff(&ip6->saddr, 32, &iph->saddr, 8),

@@ -38,6 +38,21 @@ struct tern_xlat {
 	__be16 nport[2];
 	u32 mark;			/* the packet's (NAT64: pool4 choice) */
 	bool dlocal;			/* 4->6: the destination is this host's */
+	/*
+	 * ICMP errors, in a mode with ->quote4/6 (NAT64): what it decided for
+	 * the quoted packet before anything else about the error: its
+	 * translated addresses and identifiers, and the IPv6 host it is about.
+	 */
+	struct {
+		bool valid;
+		__be16 nport[2];
+		union {
+			__be32 a4[2];
+			struct in6_addr a6[2];
+		};
+		struct in6_addr host6;
+		__be32 host4;
+	} q;
 
 	/*
 	 * Hairpinning (6->4, RFC 7757 4.2): the translated packet goes back
@@ -110,14 +125,30 @@ struct tern_mode_ops {
 	int (*source4)(struct tern_xlat *x, __be32 saddr, __be32 daddr);
 
 	/*
+	 * Optional (a stateful mode): the packet an ICMP error quotes, with
+	 * protocol @proto and identifiers @id (valid if quoted), before the
+	 * error's own addresses are decided: fills in x->q (4->6: and the
+	 * error's destination, a6[1]). Returns 0 or a DROP_* counter. ICMP
+	 * errors never create or refresh state.
+	 */
+	int (*quote4)(struct tern_xlat *x, __be32 s4, __be32 d4, u8 proto,
+		      const struct tern_l4id *id);
+	int (*quote6)(struct tern_xlat *x, const struct in6_addr *s6,
+		      const struct in6_addr *d6, u8 proto,
+		      const struct tern_l4id *id);
+
+	/*
 	 * The addresses of the packet quoted by an ICMP error (RFC 7915 4.3,
-	 * 5.3): the decision of a normal packet, for the packet in error.
+	 * 5.3): the decision of a normal packet, for the packet in error;
+	 * @nport (the quoted identifiers of @id on entry) may be changed.
 	 * Return false if the quoted packet cannot be translated.
 	 */
 	bool (*inner6)(const struct tern_xlat *x, const struct in6_addr *s6,
-		       const struct in6_addr *d6, __be32 *s4, __be32 *d4);
+		       const struct in6_addr *d6, __be32 *s4, __be32 *d4,
+		       const struct tern_l4id *id, __be16 *nport);
 	bool (*inner4)(const struct tern_xlat *x, __be32 s4, __be32 d4,
-		       struct in6_addr *s6, struct in6_addr *d6);
+		       struct in6_addr *s6, struct in6_addr *d6,
+		       const struct tern_l4id *id, __be16 *nport);
 };
 
 extern const struct tern_mode_ops tern_siit_mode;
@@ -147,6 +178,7 @@ static inline void tern_xlat_init(struct tern_xlat *x,
 	x->id.valid = false;
 	x->nat = false;
 	x->dlocal = false;
+	x->q.valid = false;
 }
 
 #endif /* _TERN_MODE_H */

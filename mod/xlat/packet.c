@@ -146,28 +146,28 @@ int tern_parse4(struct sk_buff *skb, struct tern_pkt *p)
 	return tern_pull_l4(skb, p);
 }
 
-void tern_l4id_read(const struct sk_buff *skb, const struct tern_pkt *p,
-		    struct tern_l4id *id)
+void tern_l4id_parse(u8 proto, const u8 *l4, unsigned int len,
+		     struct tern_l4id *id)
 {
-	const u8 *l4 = skb->data + p->l3len;
-
 	id->valid = false;
 	id->tcp_flags = 0;
-	if (p->nonfirst || !p->l4len)
-		return;
-	switch (p->proto) {
+	switch (proto) {
 	case IPPROTO_TCP:
-		id->tcp_flags = l4[13];
+		if (len > 13)
+			id->tcp_flags = l4[13];
 		fallthrough;
 	case IPPROTO_UDP:
+		if (len < sizeof(id->port))
+			return;
 		memcpy(id->port, l4, sizeof(id->port));
 		break;
 	case IPPROTO_ICMP:
-		if (l4[0] != ICMP_ECHO && l4[0] != ICMP_ECHOREPLY)
+		if (len < 6 || (l4[0] != ICMP_ECHO && l4[0] != ICMP_ECHOREPLY))
 			return;
 		goto echo;
 	case IPPROTO_ICMPV6:
-		if (l4[0] != ICMPV6_ECHO_REQUEST && l4[0] != ICMPV6_ECHO_REPLY)
+		if (len < 6 || (l4[0] != ICMPV6_ECHO_REQUEST &&
+				l4[0] != ICMPV6_ECHO_REPLY))
 			return;
 echo:
 		memcpy(&id->port[0], l4 + 4, sizeof(id->port[0]));
@@ -177,6 +177,15 @@ echo:
 		return;
 	}
 	id->valid = true;
+}
+
+void tern_l4id_read(const struct sk_buff *skb, const struct tern_pkt *p,
+		    struct tern_l4id *id)
+{
+	id->valid = false;
+	if (p->nonfirst || !p->l4len)
+		return;
+	tern_l4id_parse(p->proto, skb->data + p->l3len, p->l4len, id);
 }
 
 void tern_l4id_write(struct sk_buff *skb, const struct tern_pkt *p,

@@ -27,7 +27,14 @@ struct tern_l4id {
 	bool valid;
 };
 
-/* Reads them from a parsed packet (before ICMP types are translated). */
+/*
+ * Reads them from the transport header at @l4 (@len bytes; a quoted one
+ * may be cut short), of protocol @proto (before ICMP types are
+ * translated).
+ */
+void tern_l4id_parse(u8 proto, const u8 *l4, unsigned int len,
+		     struct tern_l4id *id);
+/* The same for a parsed packet. */
 void tern_l4id_read(const struct sk_buff *skb, const struct tern_pkt *p,
 		    struct tern_l4id *id);
 /*

@@ -222,9 +222,6 @@ unsigned int tern_4to6_translate(struct tern_xlat *x, struct sk_buff *skb)
 		 */
 		if (p->l3len > sizeof(ip4) && tern_ipv4_has_srcroute(skb))
 			return tern_drop(inst, TERN_STAT_DROP_SRCROUTE);
-		/* NAT64 does not translate errors yet: the host's own. */
-		if (x->dlocal)
-			return tern_pass(inst, TERN_STAT_PASS_LOCAL);
 		return tern_icmp_err_4to6(x, skb);
 	}
 	tern_l4id_read(skb, p, &x->id);

@@ -1,0 +1,363 @@
+"""Stateful NAT64 (RFC 6146) through the standard topology.
+
+xl runs instance "n" of type NAT64 with pool6 2001:db8:64::/96 and pool4
+198.51.100.16/30 (every protocol: TCP/UDP ports 1024-65535, ICMP
+identifiers 0-65535). h6 is the IPv6-only client 2001:db8:6::2; it reaches
+IPv4 hosts at their RFC 6052 addresses. h4 routes 198.51.100.0/24 to xl, so
+the frames of the IPv4 side are crafted in h4 with the IPv4 peer's address
+(SINK4, which nobody answers) and captured there.
+
+Each test asserts the exact fields NAT64 rewrites (addresses, ports or
+identifiers, checksums by assert_ipv4/assert_ipv6) and the exact counter
+deltas.
+"""
+
+import ipaddress
+import time
+
+import pytest
+from scapy.layers.inet import ICMP, IP, TCP, UDP
+from scapy.layers.inet6 import ICMPv6EchoReply, ICMPv6EchoRequest, IPv6
+from scapy.packet import Raw
+
+import ternlib
+from ternlib import (H6_LINK, PAYLOAD, SINK4, SINK4_6, Topology,
+                     assert_error, assert_ipv4, assert_ipv6, cli, cli_json,
+                     cli_ok, embed, is_ip4, is_ip6)
+
+POOL4 = "198.51.100.16/30"
+POOL4_NET = ipaddress.IPv4Network(POOL4)
+CLIENT = H6_LINK                # 2001:db8:6::2
+OTHER4 = "203.0.113.77"         # a second IPv4 peer (on h4's link)
+
+
+def wait_until(cond, timeout):
+    deadline = time.monotonic() + timeout
+    while not cond():
+        assert time.monotonic() < deadline, "condition not met in time"
+        time.sleep(0.2)
+
+
+def in_pool4(addr):
+    return ipaddress.IPv4Address(addr) in POOL4_NET
+
+
+@pytest.fixture(scope="module")
+def _nat64_module():
+    topo = Topology().build()
+    try:
+        r = cli(topo.xl, "instance", "add", "n", "--nat64", "--pool6",
+                ternlib.POOL6)
+        assert r.rc == 0, r.err
+        cli_ok(topo.xl, "pool4", "add", POOL4)
+        yield topo
+    finally:
+        topo.destroy()
+
+
+@pytest.fixture
+def nat(_nat64_module):
+    """The NAT64 topology, without sessions before and after each test;
+    the settings a test changes with nat.set() are put back."""
+    topo = _nat64_module
+    changed = {}
+    original = ternlib.globals_(topo.xl, "n")
+
+    def set_global(key, value):
+        changed[key] = original[key]
+        cli_ok(topo.xl, "-i", "n", "global", "set", key, value)
+
+    topo.set = set_global
+    cli_ok(topo.xl, "-i", "n", "session", "flush")
+    yield topo
+    while topo.cleanups:
+        topo.cleanups.pop()()
+    for key, value in changed.items():
+        if isinstance(value, bool):
+            value = "true" if value else "false"
+        cli_ok(topo.xl, "-i", "n", "global", "set", key, str(value))
+    cli_ok(topo.xl, "-i", "n", "session", "flush")
+
+
+def out64(topo, pkt, match=None):
+    """Sends PKT from h6; returns the one frame h4 receives for SINK4."""
+    with topo.cap4() as cap:
+        topo.send6(pkt)
+        return cap.one(match or is_ip4(dst=SINK4))
+
+
+def out46(topo, pkt, match=None):
+    with topo.cap6() as cap:
+        topo.send4(pkt)
+        return cap.one(match or is_ip6(dst=CLIENT))
+
+
+def udp6(sport=40000, dport=4000, n=64, src=CLIENT, dst=SINK4_6):
+    return IPv6(src=src, dst=dst, hlim=64) / UDP(sport=sport, dport=dport) \
+        / Raw(PAYLOAD[:n])
+
+
+def udp4(src4, sport4, rport=4000, n=64, src=SINK4):
+    return IP(src=src, dst=src4, ttl=64) / UDP(sport=rport, dport=sport4) \
+        / Raw(PAYLOAD[:n])
+
+
+def sessions(topo, proto):
+    return cli_json(topo.xl, "-i", "n", "session", "list", "--" + proto)
+
+
+# --- UDP -------------------------------------------------------------------
+
+
+def test_udp_6to4_gets_pool4_address_and_port(nat):
+    c = nat.counters()
+    f = out64(nat, udp6())
+    assert_ipv4(f, len=92, ttl=63, proto=17, dst=SINK4)
+    assert in_pool4(f[IP].src)
+    u = f[UDP]
+    # RFC 4787 REQ-3/4: parity and range class of the IPv6 port kept.
+    assert u.dport == 4000 and u.len == 72
+    assert u.sport >= 1024 and u.sport % 2 == 0
+    assert bytes(u.payload) == PAYLOAD[:64]
+    c.expect({"xlat-6to4": 1})
+
+
+def test_udp_reply_reaches_the_ipv6_host(nat):
+    c = nat.counters()
+    f = out64(nat, udp6(sport=40002))
+    src4, sport4 = f[IP].src, f[UDP].sport
+    g = out46(nat, udp4(src4, sport4, n=30))
+    assert_ipv6(g, plen=38, nh=17, hlim=63, src=SINK4_6, dst=CLIENT)
+    assert (g[UDP].sport, g[UDP].dport) == (4000, 40002)
+    assert bytes(g[UDP].payload) == PAYLOAD[:30]
+    c.expect({"xlat-6to4": 1, "xlat-4to6": 1})
+
+
+def test_udp_session_reused_and_paired_pooling(nat):
+    """The same flow keeps its transport address; another port of the same
+    IPv6 host gets the same IPv4 address (RFC 6146 3.5.1.1 paired)."""
+    a = out64(nat, udp6(sport=41000))
+    b = out64(nat, udp6(sport=41000))
+    assert (a[IP].src, a[UDP].sport) == (b[IP].src, b[UDP].sport)
+    c = out64(nat, udp6(sport=41001))
+    assert c[IP].src == a[IP].src and c[UDP].sport != a[UDP].sport
+    assert c[UDP].sport % 2 == 1
+    got = sessions(nat, "udp")
+    assert len(got) == 2
+    mine = sorted((s["port6"], s["port4"]) for s in got)
+    assert mine == sorted([(41000, a[UDP].sport), (41001, c[UDP].sport)])
+
+
+def test_udp_endpoint_independent_filtering(nat):
+    """RFC 4787: with filtering off (the default), another IPv4 peer may
+    send to the mapping; it becomes a session of its own."""
+    c = nat.counters()
+    f = out64(nat, udp6(sport=42000))
+    g = out46(nat, udp4(f[IP].src, f[UDP].sport, rport=5555, src=OTHER4),
+              match=is_ip6(dst=CLIENT))
+    assert g[IPv6].src == embed(OTHER4)
+    assert (g[UDP].sport, g[UDP].dport) == (5555, 42000)
+    c.expect({"xlat-6to4": 1, "xlat-4to6": 1})
+    assert len(sessions(nat, "udp")) == 2
+
+
+def test_udp_address_dependent_filtering(nat):
+    nat.set("address-dependent-filtering", "true")
+    f = out64(nat, udp6(sport=42002))
+    c = nat.counters()
+    with nat.cap6() as cap:
+        nat.send4(udp4(f[IP].src, f[UDP].sport, rport=5555, src=OTHER4))
+        cap.none(is_ip6(dst=CLIENT),
+                 proof=lambda: c.expect({"drop-filtered": 1}))
+    # The known peer still gets through.
+    out46(nat, udp4(f[IP].src, f[UDP].sport))
+    c.expect({"drop-filtered": 1, "xlat-4to6": 1})
+
+
+def test_ipv4_without_mapping_dropped(nat):
+    c = nat.counters()
+    with nat.cap6() as cap:
+        nat.send4(udp4(str(POOL4_NET[1]), 50001))
+        cap.none(is_ip6(), proof=lambda: c.expect({"drop-no-session": 1}))
+
+
+def test_ipv4_outside_pool4_passed(nat):
+    c = nat.counters()
+    nat.send4(udp4("198.51.100.99", 50001))
+    c.expect({"pass-no-mapping": 1})
+
+
+def test_max_sessions_refuses_new_flows_only(nat):
+    nat.set("max-sessions", "2")
+    a = out64(nat, udp6(sport=43000))
+    out64(nat, udp6(sport=43002))
+    c = nat.counters()
+    with nat.cap4() as cap:
+        nat.send6(udp6(sport=43004))
+        cap.none(is_ip4(dst=SINK4),
+                 proof=lambda: c.expect({"drop-max-sessions": 1}))
+    # An existing flow goes on both ways.
+    b = out64(nat, udp6(sport=43000))
+    assert (b[IP].src, b[UDP].sport) == (a[IP].src, a[UDP].sport)
+    out46(nat, udp4(a[IP].src, a[UDP].sport))
+    c.expect({"drop-max-sessions": 1, "xlat-6to4": 1, "xlat-4to6": 1})
+
+
+def test_session_flush(nat):
+    f = out64(nat, udp6(sport=44000))
+    assert len(sessions(nat, "udp")) == 1
+    cli_ok(nat.xl, "-i", "n", "session", "flush")
+    assert sessions(nat, "udp") == []
+    c = nat.counters()
+    with nat.cap6() as cap:
+        nat.send4(udp4(f[IP].src, f[UDP].sport))
+        cap.none(is_ip6(), proof=lambda: c.expect({"drop-no-session": 1}))
+
+
+# --- ICMP ------------------------------------------------------------------
+
+
+def test_icmp_echo_identifier_mapped_both_ways(nat):
+    c = nat.counters()
+    req = IPv6(src=CLIENT, dst=SINK4_6, hlim=64) / \
+        ICMPv6EchoRequest(id=0x1234, seq=7, data=PAYLOAD[:40])
+    f = out64(nat, req)
+    assert_ipv4(f, len=68, ttl=63, proto=1, dst=SINK4)
+    assert in_pool4(f[IP].src)
+    e = f[ICMP]
+    assert (e.type, e.code, e.seq) == (8, 0, 7)
+    assert bytes(e.payload) == PAYLOAD[:40]
+    rep = IP(src=SINK4, dst=f[IP].src, ttl=64) / \
+        ICMP(type=0, id=e.id, seq=7) / Raw(PAYLOAD[:40])
+    g = out46(nat, rep)
+    assert_ipv6(g, plen=48, nh=58, hlim=63, src=SINK4_6, dst=CLIENT)
+    r = g[ICMPv6EchoReply]
+    assert (r.id, r.seq, bytes(r.data)) == (0x1234, 7, PAYLOAD[:40])
+    c.expect({"xlat-6to4": 1, "xlat-4to6": 1})
+    s = sessions(nat, "icmp")
+    assert len(s) == 1 and s[0]["port6"] == 0x1234 and \
+        s[0]["port4"] == e.id
+
+
+def test_icmp_session_expires(nat):
+    """icmp-timeout: an idle session is gone after it (the expiry worker
+    or the lookup), and the late reply is dropped."""
+    nat.set("icmp-timeout", "1")
+    req = IPv6(src=CLIENT, dst=SINK4_6, hlim=64) / \
+        ICMPv6EchoRequest(id=0x4321, seq=1)
+    f = out64(nat, req)
+    wait_until(lambda: sessions(nat, "icmp") == [], timeout=10)
+    c = nat.counters()
+    with nat.cap6() as cap:
+        nat.send4(IP(src=SINK4, dst=f[IP].src) /
+                  ICMP(type=0, id=f[ICMP].id, seq=1))
+        cap.none(is_ip6(), proof=lambda: c.expect({"drop-no-session": 1}))
+
+
+# --- TCP -------------------------------------------------------------------
+
+
+def tcp6(flags, sport=45000, seq=1000, ack=0):
+    return IPv6(src=CLIENT, dst=SINK4_6, hlim=64) / \
+        TCP(sport=sport, dport=80, flags=flags, seq=seq, ack=ack,
+            window=1000)
+
+
+def tcp4(f, flags, seq=5000, ack=0, src=SINK4):
+    return IP(src=src, dst=f[IP].src, ttl=64) / \
+        TCP(sport=80, dport=f[TCP].sport, flags=flags, seq=seq, ack=ack,
+            window=1000)
+
+
+def tcp_state(topo, port6):
+    return [s["state"] for s in sessions(topo, "tcp")
+            if s["port6"] == port6]
+
+
+def test_tcp_handshake_and_close(nat):
+    c = nat.counters()
+    syn = out64(nat, tcp6("S"))
+    assert_ipv4(syn, len=40, ttl=63, proto=6, dst=SINK4)
+    t = syn[TCP]
+    assert (t.dport, t.seq, str(t.flags)) == (80, 1000, "S")
+    assert t.sport >= 1024
+    assert tcp_state(nat, 45000) == ["V6 INIT"]
+    sa = out46(nat, tcp4(syn, "SA", ack=1001))
+    assert_ipv6(sa, plen=20, nh=6, hlim=63, src=SINK4_6, dst=CLIENT)
+    assert (sa[TCP].sport, sa[TCP].dport, sa[TCP].ack) == (80, 45000, 1001)
+    assert tcp_state(nat, 45000) == ["ESTABLISHED"]
+    out64(nat, tcp6("A", seq=1001, ack=5001))
+    out64(nat, tcp6("FA", seq=1001, ack=5001))
+    assert tcp_state(nat, 45000) == ["V6 FIN RCV"]
+    out46(nat, tcp4(syn, "FA", seq=5001, ack=1002))
+    assert tcp_state(nat, 45000) == ["V4 FIN V6 FIN RCV"]
+    c.expect({"xlat-6to4": 4, "xlat-4to6": 2})
+
+
+def test_tcp_rst_moves_to_trans(nat):
+    syn = out64(nat, tcp6("S", sport=45002))
+    out46(nat, tcp4(syn, "SA", ack=1001))
+    out46(nat, tcp4(syn, "R", seq=5001))
+    assert tcp_state(nat, 45002) == ["TRANS"]
+
+
+def test_tcp_without_session_must_be_syn(nat):
+    c = nat.counters()
+    with nat.cap4() as cap:
+        nat.send6(tcp6("A", sport=45004))
+        cap.none(is_ip4(), proof=lambda: c.expect({"drop-tcp-nosyn": 1}))
+    assert tcp_state(nat, 45004) == []
+
+
+def test_static_bib_inbound_tcp(nat):
+    """An IPv4 client reaches the IPv6 server through a static BIB entry
+    (RFC 6146 3.5.2.2: V4 INIT, then ESTABLISHED with the server's SYN)."""
+    a4 = str(POOL4_NET[2])
+    cli_ok(nat.xl, "-i", "n", "bib", "add", "%s#8080" % CLIENT,
+           "%s#2080" % a4, "--tcp")
+    nat.defer(lambda: cli_ok(nat.xl, "-i", "n", "bib", "remove",
+                             "%s#2080" % a4, "--tcp"))
+    c = nat.counters()
+    syn = IP(src=SINK4, dst=a4, ttl=64) / \
+        TCP(sport=33333, dport=2080, flags="S", seq=77)
+    g = out46(nat, syn)
+    assert_ipv6(g, plen=20, nh=6, hlim=63, src=SINK4_6, dst=CLIENT)
+    assert (g[TCP].sport, g[TCP].dport, g[TCP].seq) == (33333, 8080, 77)
+    assert tcp_state(nat, 8080) == ["V4 INIT"]
+    sa = IPv6(src=CLIENT, dst=SINK4_6, hlim=64) / \
+        TCP(sport=8080, dport=33333, flags="SA", seq=9, ack=78)
+    f = out64(nat, sa)
+    assert (f[IP].src, f[TCP].sport, f[TCP].dport) == (a4, 2080, 33333)
+    assert tcp_state(nat, 8080) == ["ESTABLISHED"]
+    c.expect({"xlat-6to4": 1, "xlat-4to6": 1})
+
+
+def test_drop_externally_initiated_tcp(nat):
+    nat.set("drop-externally-initiated-tcp", "true")
+    a4 = str(POOL4_NET[2])
+    cli_ok(nat.xl, "-i", "n", "bib", "add", "%s#8081" % CLIENT,
+           "%s#2081" % a4, "--tcp")
+    nat.defer(lambda: cli_ok(nat.xl, "-i", "n", "bib", "remove",
+                             "%s#2081" % a4, "--tcp"))
+    c = nat.counters()
+    with nat.cap6() as cap:
+        nat.send4(IP(src=SINK4, dst=a4) /
+                  TCP(sport=33334, dport=2081, flags="S"))
+        cap.none(is_ip6(), proof=lambda: c.expect({"drop-ext-tcp": 1}))
+
+
+# --- configuration -----------------------------------------------------------
+
+
+def test_no_pool4_drops_and_counts(nat):
+    cli_ok(nat.xl, "-i", "n", "pool4", "flush")
+    nat.defer(lambda: cli_ok(nat.xl, "-i", "n", "pool4", "add", POOL4))
+    c = nat.counters()
+    with nat.cap4() as cap:
+        nat.send6(udp6(sport=46000))
+        cap.none(is_ip4(), proof=lambda: c.expect({"drop-no-pool4": 1}))
+
+
+def test_nat64_needs_pool6(nat):
+    r = cli(nat.xl, "instance", "add", "m", "--nat64")
+    assert r.rc != 0 and "pool6" in r.err
