@@ -185,17 +185,26 @@ static bool tern_nat64_error_dest_ok6(const struct tern_xlat *x)
 	return !tern_addr4_never_translated(x->a4[1]);
 }
 
-/* NAT64 hairpinning (RFC 6146 3.8) is not done yet. */
+/*
+ * Hairpinning (RFC 6146 3.8): an IPv6 host sends to the IPv4 transport
+ * address pool4 gave another one (or itself). The packet is translated to
+ * IPv4 and back: its source becomes the pool6 address of the sender's
+ * IPv4 transport address, its destination the IPv6 host the BIB names.
+ */
 static bool tern_nat64_hairpins(const struct tern_xlat *x,
 				const struct in6_addr *daddr6)
 {
-	return false;
+	return tern_pool4_has_addr(rcu_dereference(x->inst->pool4), x->a4[1]);
 }
 
+/* The second pass decides anew, on the IPv4 packet. */
 static void tern_nat64_hairpin_prepare(struct tern_xlat *x,
 				       const struct iphdr *iph,
 				       const struct iphdr *inner)
 {
+	x->nat = false;
+	x->q.valid = false;
+	x->dlocal = false;
 }
 
 /* Only what pool4 holds is the mode's. */

@@ -65,7 +65,8 @@ static int tern_4to6_daddr(struct tern_xlat *x, const struct sk_buff *skb,
 	 * The host's own addresses and the broadcast addresses of its subnets
 	 * are the host's business: as destinations, delivered or broadcast
 	 * by it; as sources, martians it drops (RFC 1812 5.3.7), an ICMP
-	 * error included (the host's own errors never pass this hook).
+	 * error included (the host's own errors never pass this hook), but
+	 * in a hairpin's second pass (NAT64: the source is pool4's).
 	 */
 	switch (tern_addr4_type(net, iph->daddr)) {
 	case RTN_LOCAL:
@@ -76,7 +77,7 @@ static int tern_4to6_daddr(struct tern_xlat *x, const struct sk_buff *skb,
 	case RTN_BROADCAST:
 		return TERN_STAT_PASS_SPECIAL4;
 	}
-	if (!tern_addr4_never_translated(iph->saddr) &&
+	if (!x->second_pass && !tern_addr4_never_translated(iph->saddr) &&
 	    tern_addr4_is_host(net, iph->saddr))
 		return TERN_STAT_PASS_SPECIAL4;
 	return 0;

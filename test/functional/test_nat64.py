@@ -361,3 +361,23 @@ def test_no_pool4_drops_and_counts(nat):
 def test_nat64_needs_pool6(nat):
     r = cli(nat.xl, "instance", "add", "m", "--nat64")
     assert r.rc != 0 and "pool6" in r.err
+
+
+def test_hairpinning(nat):
+    """RFC 6146 3.8: an IPv6 host reaches another one (here: itself, from
+    another port) at its IPv4 transport address; the packet comes back
+    from the pool6 address of the sender's IPv4 transport address."""
+    b = out64(nat, udp6(sport=47002))        # the "server" mapping
+    c = nat.counters()
+    pkt = udp6(sport=47000, dport=b[UDP].sport, dst=embed(b[IP].src))
+    with nat.cap6() as cap:
+        nat.send6(pkt)
+        f = cap.one(is_ip6(dst=CLIENT))
+    u = f[UDP]
+    assert u.dport == 47002
+    mine = [s for s in sessions(nat, "udp") if s["port6"] == 47000]
+    assert len(mine) == 1
+    assert f[IPv6].src == embed(mine[0]["addr4"])
+    assert u.sport == mine[0]["port4"]
+    assert_ipv6(f, plen=72, nh=17, hlim=62, dst=CLIENT)
+    c.expect({"xlat-hairpin": 1})
