@@ -380,4 +380,4 @@ def test_hairpinning(nat):
     assert f[IPv6].src == embed(mine[0]["addr4"])
     assert u.sport == mine[0]["port4"]
     assert_ipv6(f, plen=72, nh=17, hlim=62, dst=CLIENT)
-    c.expect({"xlat-hairpin": 1})
+    c.expect({"xlat-hairpin": 1, "xlat-4to6": 1})
