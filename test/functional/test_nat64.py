@@ -379,5 +379,5 @@ def test_hairpinning(nat):
     assert len(mine) == 1
     assert f[IPv6].src == embed(mine[0]["addr4"])
     assert u.sport == mine[0]["port4"]
-    assert_ipv6(f, plen=72, nh=17, hlim=62, dst=CLIENT)
+    assert_ipv6(f, plen=72, nh=17, hlim=63, dst=CLIENT)
     c.expect({"xlat-hairpin": 1, "xlat-4to6": 1})
