@@ -24,7 +24,12 @@ DEFAULTS = {"enabled": True, "pool6": POOL6, "strict-wkp": True,
             "amend-udp-checksum-zero": False, "lowest-ipv6-mtu": 1280,
             "mtu-plateaus": DEFAULT_PLATEAUS, "rfc6791v4-prefix": None,
             "rfc6791v6-prefix": None, "eam-hairpin-mode": "intrinsic",
-            "icmp-on-drop": True}
+            "icmp-on-drop": True, "udp-timeout": 300,
+            "tcp-est-timeout": 7440, "tcp-trans-timeout": 240,
+            "icmp-timeout": 60, "address-dependent-filtering": False,
+            "drop-externally-initiated-tcp": False, "max-sessions": 0,
+            "max-sessions-per-subscriber": 0, "max-ports-per-subscriber": 0,
+            "subscriber-prefix-len": 56, "max-stored-syns": 64}
 ALLOWED_LENGTHS = ("32", "40", "48", "56", "64", "96")
 
 
@@ -146,10 +151,16 @@ def test_pool6_u_octet_refused(ns, pool):
     assert_no_instances(ns)
 
 
-def test_nat64_refused(ns):
-    r = cli(ns, "instance", "add", "t", "--nat64", "--pool6", "64:ff9b::/96")
-    assert_error(r, 1, "not supported yet")
+def test_nat64_needs_pool6(ns):
+    r = cli(ns, "instance", "add", "t", "--nat64")
+    assert_error(r, 1, "NAT64 instance needs pool6")
     assert_no_instances(ns)
+
+
+def test_nat64_instance_added(ns):
+    cli_ok(ns, "instance", "add", "t", "--nat64", "--pool6", "64:ff9b::/96")
+    assert [(i["name"], i["type"]) for i in instances(ns)] == \
+        [("t", "nat64")]
 
 
 def test_duplicate_name_refused(ns):
