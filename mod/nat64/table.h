@@ -18,6 +18,7 @@
  */
 
 #include <linux/in6.h>
+#include <linux/jiffies.h>
 #include <linux/list_nulls.h>
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>

@@ -10,6 +10,7 @@
 #include <net/ipv6.h>
 #include "nl/common.h"
 #include "nl/globals.h"
+#include "nl/nat64.h"
 #include "nl/netlink.h"
 
 /*
@@ -59,6 +60,18 @@ static const struct nla_policy tern_query_req_policy[TERN_A_ADDR + 1] = {
 	[TERN_A_INSTANCE] = { .type = NLA_NUL_STRING },
 	/* 4 or 16 bytes: checked by the handler, to say why. */
 	[TERN_A_ADDR] = { .type = NLA_BINARY, .len = sizeof(struct in6_addr) },
+};
+
+/* NAT64 instances only: BIB entries and sessions (nl/bib.c, nl/session.c). */
+static const struct nla_policy tern_bib_req_policy[TERN_A_BIB + 1] = {
+	[TERN_A_INSTANCE] = { .type = NLA_NUL_STRING },
+	[TERN_A_BIB] = NLA_POLICY_NESTED(tern_bib_policy),
+};
+
+/* Dumps and flushes of BIB entries or sessions: one protocol or all. */
+static const struct nla_policy tern_nat64_proto_policy[TERN_A_PROTO + 1] = {
+	[TERN_A_INSTANCE] = { .type = NLA_NUL_STRING },
+	[TERN_A_PROTO] = NLA_POLICY_VALIDATE_FN(NLA_U8, tern_nla_validate_proto),
 };
 
 /* Each command with its policy; maxattr follows from the policy's size. */
@@ -154,6 +167,37 @@ static const struct genl_ops tern_genl_ops[] = {
 		.cmd = TERN_CMD_ADDR_QUERY,
 		.doit = tern_nl_addr_query,
 		TERN_OP_POLICY(tern_query_req_policy),
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	/* nl/bib.c, nl/session.c */
+	{
+		.cmd = TERN_CMD_BIB_ADD,
+		.doit = tern_nl_bib_add,
+		TERN_OP_POLICY(tern_bib_req_policy),
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TERN_CMD_BIB_DEL,
+		.doit = tern_nl_bib_del,
+		TERN_OP_POLICY(tern_bib_req_policy),
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TERN_CMD_BIB_GET,
+		.dumpit = tern_nl_bib_dump,
+		TERN_OP_POLICY(tern_nat64_proto_policy),
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TERN_CMD_SESSION_GET,
+		.dumpit = tern_nl_session_dump,
+		TERN_OP_POLICY(tern_nat64_proto_policy),
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TERN_CMD_SESSION_FLUSH,
+		.doit = tern_nl_session_flush,
+		TERN_OP_POLICY(tern_nat64_proto_policy),
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
 };

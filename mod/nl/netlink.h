@@ -34,5 +34,12 @@ int tern_nl_deny4_dump(struct sk_buff *skb, struct netlink_callback *cb);
 int tern_nl_deny4_flush(struct sk_buff *skb, struct genl_info *info);
 /* nl/address.c */
 int tern_nl_addr_query(struct sk_buff *skb, struct genl_info *info);
+/* nl/bib.c */
+int tern_nl_bib_add(struct sk_buff *skb, struct genl_info *info);
+int tern_nl_bib_del(struct sk_buff *skb, struct genl_info *info);
+int tern_nl_bib_dump(struct sk_buff *skb, struct netlink_callback *cb);
+/* nl/session.c */
+int tern_nl_session_dump(struct sk_buff *skb, struct netlink_callback *cb);
+int tern_nl_session_flush(struct sk_buff *skb, struct genl_info *info);
 
 #endif /* _TERN_NETLINK_H */

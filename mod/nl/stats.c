@@ -7,8 +7,41 @@
 #include <linux/slab.h>
 #include <net/genetlink.h>
 #include "core/instance.h"
+#include "nat64/nat64.h"
+#include "nat64/table.h"
 #include "nl/common.h"
 #include "nl/netlink.h"
+
+/* The sizes of the NAT64 tables of @inst, under tn->lock. */
+static int tern_fill_tables(struct sk_buff *msg, struct tern_instance *inst)
+{
+	struct tern_net *tn = tern_net(inst->net);
+	const struct tern_config *cfg;
+	struct tern_tables *t = tern_nat64_tables(inst);
+	struct tern_tables_count c = { 0 };
+	struct nlattr *nest;
+
+	if (t)
+		tern_tables_count(t, &c);
+	cfg = tern_protected(tn, inst->cfg);
+	nest = nla_nest_start(msg, TERN_A_TABLES);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u64_64bit(msg, TERN_TABLES_BIB, c.bib, TERN_TABLES_PAD) ||
+	    nla_put_u64_64bit(msg, TERN_TABLES_SESSIONS, c.sessions,
+			      TERN_TABLES_PAD) ||
+	    nla_put_u64_64bit(msg, TERN_TABLES_BYTES, c.bytes,
+			      TERN_TABLES_PAD) ||
+	    nla_put_u64_64bit(msg, TERN_TABLES_MAX_SESSIONS, cfg->max_sessions,
+			      TERN_TABLES_PAD) ||
+	    nla_put_u64_64bit(msg, TERN_TABLES_STORED_SYNS, 0,
+			      TERN_TABLES_PAD)) {
+		nla_nest_cancel(msg, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(msg, nest);
+	return 0;
+}
 
 static int tern_fill_stats(struct sk_buff *msg, struct tern_instance *inst,
 			   struct genl_info *info)
@@ -34,6 +67,8 @@ static int tern_fill_stats(struct sk_buff *msg, struct tern_instance *inst,
 		}
 	}
 	nla_nest_end(msg, nest);
+	if (inst->type == TERN_TYPE_NAT64)
+		ret = tern_fill_tables(msg, inst);
 out:
 	kfree(cnt);
 	return ret;

@@ -36,6 +36,11 @@ static const char help_main[] =
 	"  denylist4 list [--json]\n"
 	"  denylist4 flush\n"
 	"  address query ADDR [--json]\n"
+	"  bib add ADDR6#PORT ADDR4#PORT --tcp|--udp|--icmp\n"
+	"  bib remove ADDR6#PORT|ADDR4#PORT --tcp|--udp|--icmp\n"
+	"  bib list [--tcp|--udp|--icmp] [--json]\n"
+	"  session list [--tcp|--udp|--icmp] [--json]\n"
+	"  session flush [--tcp|--udp|--icmp]\n"
 	"\n"
 	"Options:\n"
 	"  -i, --instance NAME  instance for every command but 'instance' (default:\n"
@@ -62,6 +67,10 @@ static int dispatch(int argc, char **argv, struct tern_opts *opts)
 		return cmd_denylist4(argc - 1, argv + 1, opts);
 	if (!strcmp(cmd, "address"))
 		return cmd_address(argc - 1, argv + 1, opts);
+	if (!strcmp(cmd, "bib"))
+		return cmd_bib(argc - 1, argv + 1, opts);
+	if (!strcmp(cmd, "session"))
+		return cmd_session(argc - 1, argv + 1, opts);
 	if (!strcmp(cmd, "help")) {
 		fputs(help_main, stdout);
 		return TERN_EXIT_OK;

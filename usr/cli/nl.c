@@ -128,6 +128,9 @@ static int on_valid(struct nl_msg *msg, void *arg)
 		[TERN_A_POOL6] = { .type = NLA_NESTED },
 		[TERN_A_GLOBALS] = { .type = NLA_NESTED },
 		[TERN_A_STATS] = { .type = NLA_NESTED },
+		[TERN_A_BIB] = { .type = NLA_NESTED },
+		[TERN_A_SESSION] = { .type = NLA_NESTED },
+		[TERN_A_TABLES] = { .type = NLA_NESTED },
 	};
 	struct request *r = arg;
 	struct nlmsghdr *nlh = nlmsg_hdr(msg);

@@ -17,6 +17,28 @@
 
 static struct nla_policy stat_policy[TERN_STAT_MAX + 1];
 
+/* The sizes of the NAT64 tables (TERN_A_TABLES), after the counters. */
+static const struct tern_stat_name tables[] = {
+	{ "bib-entries", "NAT64 BIB entries, all protocols",
+	  TERN_TABLES_BIB },
+	{ "sessions", "NAT64 sessions, all protocols", TERN_TABLES_SESSIONS },
+	{ "table-bytes", "Memory the BIB entries and sessions take (bytes)",
+	  TERN_TABLES_BYTES },
+	{ "max-sessions", "The most sessions allowed (max-sessions)",
+	  TERN_TABLES_MAX_SESSIONS },
+	{ "stored-syns", "IPv4 SYNs waiting for an IPv6 one (simultaneous open)",
+	  TERN_TABLES_STORED_SYNS },
+	{ NULL, NULL, 0 },
+};
+
+static struct nla_policy tables_policy[TERN_TABLES_MAX + 1] = {
+	[TERN_TABLES_BIB] = { .type = NLA_U64 },
+	[TERN_TABLES_SESSIONS] = { .type = NLA_U64 },
+	[TERN_TABLES_BYTES] = { .type = NLA_U64 },
+	[TERN_TABLES_MAX_SESSIONS] = { .type = NLA_U64 },
+	[TERN_TABLES_STORED_SYNS] = { .type = NLA_U64 },
+};
+
 struct stats_args {
 	bool json;
 	bool verbose;
@@ -40,17 +62,21 @@ static void print_help(void)
 	      "Counters:\n", stdout);
 	for (i = 0; stats[i].name; i++)
 		printf("  %-24s %s\n", stats[i].name, stats[i].desc);
+	fputs("\nNAT64 instances only, after the counters:\n", stdout);
+	for (i = 0; tables[i].name; i++)
+		printf("  %-24s %s\n", tables[i].name, tables[i].desc);
 }
 
 static int stats_reply(struct nlattr **tb, void *arg)
 {
 	const struct stats_args *sa = arg;
-	struct nlattr *s[TERN_STAT_MAX + 1];
-	uint64_t values[TERN_STAT_MAX + 1];
+	struct nlattr *s[TERN_STAT_MAX + 1], *t[TERN_TABLES_MAX + 1];
+	uint64_t values[TERN_STAT_MAX + ARRAY_SIZE(tables)];
+	const struct tern_stat_name *names[ARRAY_SIZE(values)];
 	char buf[24];
 	bool first = true;
 	int wname = 0, wval = 0, n;
-	size_t i;
+	size_t i, nv = 0;
 
 	if (!tb[TERN_A_STATS])
 		return tern_fail("malformed reply from the kernel: no stats");
@@ -61,9 +87,23 @@ static int stats_reply(struct nlattr **tb, void *arg)
 		return tern_fail("malformed reply from the kernel: bad stats");
 
 	/* A counter the kernel does not report has counted nothing. */
-	for (i = 0; stats[i].name; i++) {
-		values[i] = s[stats[i].attr] ? nla_get_u64(s[stats[i].attr]) : 0;
-		n = strlen(stats[i].name) + 1;
+	for (i = 0; stats[i].name && nv < ARRAY_SIZE(values); i++) {
+		names[nv] = &stats[i];
+		values[nv++] = s[stats[i].attr] ?
+			       nla_get_u64(s[stats[i].attr]) : 0;
+	}
+	if (tb[TERN_A_TABLES]) {
+		if (nla_parse_nested(t, TERN_TABLES_MAX, tb[TERN_A_TABLES],
+				     tables_policy) < 0)
+			return tern_fail("malformed reply from the kernel: bad table sizes");
+		for (i = 0; tables[i].name && nv < ARRAY_SIZE(values); i++) {
+			names[nv] = &tables[i];
+			values[nv++] = t[tables[i].attr] ?
+				       nla_get_u64(t[tables[i].attr]) : 0;
+		}
+	}
+	for (i = 0; i < nv; i++) {
+		n = strlen(names[i]->name) + 1;
 		if (n > wname)
 			wname = n;
 		n = snprintf(buf, sizeof(buf), "%" PRIu64, values[i]);
@@ -73,20 +113,20 @@ static int stats_reply(struct nlattr **tb, void *arg)
 
 	if (sa->json) {
 		putchar('{');
-		for (i = 0; stats[i].name; i++) {
-			json_key(&first, stats[i].name);
+		for (i = 0; i < nv; i++) {
+			json_key(&first, names[i]->name);
 			printf("%" PRIu64, values[i]);
 		}
 		puts("}");
 	} else if (sa->verbose) {
-		for (i = 0; stats[i].name; i++) {
-			n = wname - (int)strlen(stats[i].name);
-			printf("%s:%*s%*" PRIu64 "  %s\n", stats[i].name, n, "",
-			       wval, values[i], stats[i].desc);
+		for (i = 0; i < nv; i++) {
+			n = wname - (int)strlen(names[i]->name);
+			printf("%s:%*s%*" PRIu64 "  %s\n", names[i]->name, n, "",
+			       wval, values[i], names[i]->desc);
 		}
 	} else {
-		for (i = 0; stats[i].name; i++)
-			printf("%s: %" PRIu64 "\n", stats[i].name, values[i]);
+		for (i = 0; i < nv; i++)
+			printf("%s: %" PRIu64 "\n", names[i]->name, values[i]);
 	}
 	return TERN_EXIT_OK;
 }

@@ -141,7 +141,8 @@ run --help
 for w in "instance add" "instance list" "instance remove" "global show" \
 	 "global set" "stats" "eamt add" "eamt remove" "eamt list" \
 	 "eamt flush" "denylist4 add" "denylist4 remove" "denylist4 list" \
-	 "denylist4 flush" "address query"; do
+	 "denylist4 flush" "address query" "bib add" "bib remove" "bib list" \
+	 "session list" "session flush"; do
 	if grep -q "$w" "$tmp/out"; then
 		ok "help-top-mentions-${w// /-}"
 	else
@@ -376,6 +377,69 @@ parses denylist4-list-json denylist4 list -j
 parses denylist4-flush --instance t denylist4 flush
 parses address-query-v4 address query 192.0.2.1
 parses address-query-v6 address query 2001:db8::1 --json
+
+# --- bib, session (NAT64)
+help help-bib bib --help
+help help-bib-word bib help
+help help-bib-add bib add --help
+help help-bib-remove bib remove -h
+help help-bib-list bib list --help
+help help-session session --help
+help help-session-list session list --help
+help help-session-flush session flush --help
+usage bib-no-sub "'bib' needs a command: add, remove or list" bib
+usage bib-unknown-sub "unknown command 'bib frob'" bib frob
+usage bib-flush-unknown "unknown command 'bib flush'" bib flush
+usage bib-add-nothing "'bib add' needs ADDR6#PORT and ADDR4#PORT" bib add --tcp
+usage bib-add-one "'bib add' needs ADDR6#PORT and ADDR4#PORT" bib add 2001:db8::2#80 --tcp
+usage bib-add-no-proto "'bib add' needs --tcp, --udp or --icmp" bib add 2001:db8::2#80 192.0.2.1#80
+usage bib-add-two-protos "--tcp, --udp and --icmp are mutually exclusive" bib add 2001:db8::2#80 192.0.2.1#80 --tcp --icmp
+usage bib-add-two-v6 "needs one IPv6 and one IPv4 transport address, not two IPv6 ones" bib add 2001:db8::2#80 2001:db8::3#80 --tcp
+usage bib-add-two-v4 "not two IPv4 ones" bib add 192.0.2.2#80 192.0.2.1#80 --udp
+usage bib-add-three "unexpected argument '192.0.2.2#80'" bib add 2001:db8::2#80 192.0.2.1#80 192.0.2.2#80 --tcp
+usage bib-add-unknown-option "unknown option '--sctp'" bib add 2001:db8::2#80 192.0.2.1#80 --sctp
+usage bib-add-json "unknown option '--json'" bib add 2001:db8::2#80 192.0.2.1#80 --tcp --json
+for t in 2001:db8::2 192.0.2.1 2001:db8::2#65536 192.0.2.1#-1 192.0.2.1# \
+	 192.0.2.1#80x 192.0.2.1#0x50 "192.0.2.1# 80" 192.0.2.0/24#80 \
+	 2001:db8::2:80 "[2001:db8::2]#80" "[2001:db8::2]" "[192.0.2.1]:80" \
+	 192.0.2.1:80:1 nope#80 ""; do
+	usage "taddr-rejects-'$t'" "invalid transport address '.*' \(expected ADDR6#PORT, \[ADDR6\]:PORT, ADDR4#PORT or ADDR4:PORT\)" \
+		bib add "$t" 198.51.100.1#80 --tcp
+done
+usage bib-remove-nothing "'bib remove' needs ADDR6#PORT or ADDR4#PORT" bib remove --udp
+usage bib-remove-no-proto "'bib remove' needs --tcp, --udp or --icmp" bib remove 192.0.2.1#80
+usage bib-remove-two-v4 "not two IPv4 ones" bib remove 192.0.2.1#80 192.0.2.1#81 --tcp
+usage bib-list-extra "unexpected argument 'x'" bib list x
+usage bib-list-two-protos "mutually exclusive" bib list --udp --tcp
+usage bib-list-unknown-option "unknown option '--frob'" bib list --frob
+usage bib-i-twice 'more than once' -i a bib list -i b
+usage session-no-sub "'session' needs a command: list or flush" session
+usage session-unknown-sub "unknown command 'session frob'" session frob
+usage session-list-extra "unexpected argument 'x'" session list x
+usage session-list-two-protos "mutually exclusive" session list --icmp --udp
+usage session-flush-extra "unexpected argument 'x'" session flush x
+usage session-flush-json "unknown option '--json'" session flush --json
+usage session-flush-two-protos "mutually exclusive" session flush --tcp --udp
+for t in 2001:db8::2#80 "[2001:db8::2]:80" 2001:db8::2#0 2001:db8::2#65535 \
+	 ::ffff:192.0.2.1#80 "[::]:1"; do
+	parses "taddr6-accepts-$t" bib add "$t" 192.0.2.1#80 --tcp
+done
+for t in 192.0.2.1#80 192.0.2.1:80 0.0.0.0#0 192.0.2.1#00080; do
+	parses "taddr4-accepts-$t" bib add 2001:db8::2#80 "$t" --udp
+done
+parses bib-add-v4-first bib add 192.0.2.1#80 2001:db8::2#80 --icmp
+parses bib-add-proto-first -i t bib add --tcp 2001:db8::2#80 192.0.2.1#80
+parses bib-add-proto-twice bib add 2001:db8::2#80 192.0.2.1#80 --tcp --tcp
+parses bib-remove-v6 bib remove 2001:db8::2#80 --tcp
+parses bib-remove-v4 bib remove 192.0.2.1:80 --udp -i t
+parses bib-remove-both bib remove 2001:db8::2#80 192.0.2.1#80 --icmp
+parses bib-list bib list
+parses bib-list-tcp-json bib list --tcp --json
+parses bib-list-icmp bib list --icmp -j --instance t
+parses session-list session list
+parses session-list-udp-json session list --udp --json
+parses session-flush session flush
+parses session-flush-icmp -i t session flush --icmp
 
 # --- one line even if the input has a newline
 usage newline-masked "unknown command 'a\?b'" "$(printf 'a\nb')"

@@ -1,0 +1,345 @@
+"""NAT64 tables through the CLI: static BIB entries (`tern bib`), sessions
+(`tern session`) and the table sizes of `tern stats`, with the kernel's
+refusals and their exact messages.
+
+Tests that need a NAT64 instance skip while the kernel refuses them with
+"NAT64 instances are not supported yet" (and only then); the refusals on a
+SIIT instance and of the policies run regardless. pool4, which a static
+BIB entry's IPv4 side must belong to, is filled over generic netlink: the
+tests do not depend on the pool4 CLI.
+"""
+
+import errno
+import socket
+import struct
+
+import pytest
+
+import genl
+import ternlib
+from genl import ATTR, nest, nla, prefix
+from ternlib import POOL6, assert_error, cli, cli_json, cli_ok
+
+NAT64_POOL6 = "64:ff9b::/96"
+NOT_YET = "tern: NAT64 instances are not supported yet"
+NOT_NAT64 = ("BIB entries and sessions are NAT64 objects: "
+             "this instance is not a NAT64")
+IN_BIB = "the IPv6 or IPv4 transport address is already in the BIB"
+POOL4_ADDR = "192.0.2.1"        # pool4: 192.0.2.1/32, ports 1024-65535
+PROTOS = {"tcp": socket.IPPROTO_TCP, "udp": socket.IPPROTO_UDP,
+          "icmp": socket.IPPROTO_ICMP}
+TABLES = ("bib-entries", "sessions", "table-bytes", "max-sessions",
+          "stored-syns")
+
+P4 = genl.enum("tern_pool4_attr")
+BIB = genl.enum("tern_bib_attr")
+
+
+def instance_attr(name="t"):
+    return nla(ATTR["TERN_A_INSTANCE"], name.encode() + b"\0")
+
+
+def tern_genl(ns, cmd, *parts, dump=False):
+    """(errno, extack message, replies) of one request in namespace NS."""
+    g = ternlib.genl_in(ns)
+    try:
+        return g.tern(cmd, *parts, dump=dump)
+    finally:
+        g.close()
+
+
+def pool4_add(ns, addr, plen, proto, pmin, pmax):
+    err, text, _ = tern_genl(
+        ns, "TERN_CMD_POOL4_ADD", instance_attr(),
+        nest(ATTR["TERN_A_POOL4"],
+             prefix(P4["TERN_POOL4_PREFIX"], addr, plen),
+             nla(P4["TERN_POOL4_PROTO"], bytes([proto])),
+             nla(P4["TERN_POOL4_PORT_MIN"], struct.pack("=H", pmin)),
+             nla(P4["TERN_POOL4_PORT_MAX"], struct.pack("=H", pmax))))
+    assert err == 0, "pool4 add %s/%d: errno %d (%s)" % (addr, plen, err,
+                                                          text)
+
+
+def bib_nest(proto, a6=None, p6=None, a4=None, p4=None):
+    parts = [nla(BIB["TERN_BIB_PROTO"], bytes([proto]))]
+    if a6 is not None:
+        parts += [nla(BIB["TERN_BIB_ADDR6"],
+                      socket.inet_pton(socket.AF_INET6, a6)),
+                  nla(BIB["TERN_BIB_PORT6"], struct.pack("=H", p6))]
+    if a4 is not None:
+        parts += [nla(BIB["TERN_BIB_ADDR4"],
+                      socket.inet_pton(socket.AF_INET, a4)),
+                  nla(BIB["TERN_BIB_PORT4"], struct.pack("=H", p4))]
+    return nest(ATTR["TERN_A_BIB"], *parts)
+
+
+def entry(proto, a6, p6, a4, p4, static=True, sessions=0):
+    """An element of `tern bib list --json`."""
+    return {"protocol": proto, "address6": a6, "port6": p6,
+            "address4": a4, "port4": p4, "static": static,
+            "sessions": sessions}
+
+
+def bib(ns, *args):
+    return cli_json(ns, "bib", "list", *args)
+
+
+def sessions(ns, *args):
+    return cli_json(ns, "session", "list", *args)
+
+
+def refused(ns, message, *args):
+    """`tern ARGS` fails with exit 1 and exactly `tern: MESSAGE`."""
+    r = cli(ns, *args)
+    assert assert_error(r, 1) == "tern: " + message
+    assert r.out == ""
+
+
+# ---------------------------------------------------------------------------
+# Fixtures.
+
+
+@pytest.fixture
+def nat64(ns):
+    """A namespace with NAT64 instance "t" whose pool4 is 192.0.2.1#1024-
+    65535 for TCP and UDP and 192.0.2.1#0-65535 for ICMP."""
+    r = cli(ns, "instance", "add", "t", "--nat64", "--pool6", NAT64_POOL6)
+    if r.rc == 1 and r.err == NOT_YET + "\n":
+        pytest.skip(NOT_YET[len("tern: "):])
+    assert r.rc == 0 and r.err == "", r
+    pool4_add(ns, POOL4_ADDR, 32, PROTOS["tcp"], 1024, 65535)
+    pool4_add(ns, POOL4_ADDR, 32, PROTOS["udp"], 1024, 65535)
+    pool4_add(ns, POOL4_ADDR, 32, PROTOS["icmp"], 0, 65535)
+    return ns
+
+
+@pytest.fixture
+def siit(ns):
+    cli_ok(ns, "instance", "add", "t", "--siit", "--pool6", POOL6)
+    return ns
+
+
+# ---------------------------------------------------------------------------
+# BIB.
+
+
+def test_bib_add_list_remove(nat64):
+    assert bib(nat64) == []
+    assert cli_ok(nat64, "bib", "list") == ""
+    cli_ok(nat64, "bib", "add", "2001:db8::2#40000", "192.0.2.1#61000",
+           "--tcp")
+    cli_ok(nat64, "bib", "add", "--udp", "192.0.2.1:1053",     # any order
+           "[2001:db8::3]:5353")
+    cli_ok(nat64, "-i", "t", "bib", "add", "2001:db8::2#7",
+           "192.0.2.1#7", "--icmp")
+    tcp = entry("tcp", "2001:db8::2", 40000, POOL4_ADDR, 61000)
+    udp = entry("udp", "2001:db8::3", 5353, POOL4_ADDR, 1053)
+    icmp = entry("icmp", "2001:db8::2", 7, POOL4_ADDR, 7)
+    assert bib(nat64) == [tcp, udp, icmp]       # TCP, UDP, then ICMP
+    assert bib(nat64, "--tcp") == [tcp]
+    assert bib(nat64, "--udp") == [udp]
+    assert bib(nat64, "-i", "t", "--icmp") == [icmp]
+    lines = cli_ok(nat64, "bib", "list").splitlines()
+    assert [line.split() for line in lines] == [
+        ["tcp", "2001:db8::2#40000", "192.0.2.1#61000", "static", "0",
+         "sessions"],
+        ["udp", "2001:db8::3#5353", "192.0.2.1#1053", "static", "0",
+         "sessions"],
+        ["icmp", "2001:db8::2#7", "192.0.2.1#7", "static", "0",
+         "sessions"]]
+
+    cli_ok(nat64, "bib", "remove", "2001:db8::2#40000", "--tcp")
+    assert bib(nat64) == [udp, icmp]
+    cli_ok(nat64, "bib", "remove", "192.0.2.1:1053", "--udp")
+    assert bib(nat64) == [icmp]
+    cli_ok(nat64, "bib", "remove", "192.0.2.1#7", "2001:db8::2#7", "--icmp")
+    assert bib(nat64) == []
+
+
+@pytest.mark.parametrize("a6,a4", [
+    ("2001:db8::2#40000", "192.0.2.1#61000"),      # the same entry
+    ("2001:db8::2#40000", "192.0.2.1#61001"),      # its IPv6 side
+    ("2001:db8::9#40000", "192.0.2.1#61000"),      # its IPv4 side
+])
+def test_bib_add_conflict_refused(nat64, a6, a4):
+    cli_ok(nat64, "bib", "add", "2001:db8::2#40000", "192.0.2.1#61000",
+           "--tcp")
+    before = bib(nat64)
+    refused(nat64, IN_BIB, "bib", "add", a6, a4, "--tcp")
+    assert bib(nat64) == before
+    # Another protocol's BIB is another table.
+    cli_ok(nat64, "bib", "add", a6, a4, "--udp")
+    assert bib(nat64, "--udp") == [
+        entry("udp", a6.split("#")[0], int(a6.split("#")[1]),
+              a4.split("#")[0], int(a4.split("#")[1]))]
+
+
+@pytest.mark.parametrize("a4,proto", [
+    ("198.51.100.1#61000", "--tcp"),    # not a pool4 address
+    ("192.0.2.1#80", "--tcp"),          # a port outside the range
+    ("192.0.2.1#1023", "--udp"),
+    ("192.0.2.2#5000", "--icmp"),
+])
+def test_bib_add_outside_pool4_refused(nat64, a4, proto):
+    refused(nat64, "%s is not in pool4 (for this protocol)" % a4,
+            "bib", "add", "2001:db8::2#40000", a4, proto)
+    assert bib(nat64) == []
+
+
+def test_bib_remove_refused(nat64):
+    cli_ok(nat64, "bib", "add", "2001:db8::2#40000", "192.0.2.1#61000",
+           "--tcp")
+    before = bib(nat64)
+    refused(nat64, "no such BIB entry",
+            "bib", "remove", "2001:db8::2#40001", "--tcp")
+    refused(nat64, "no such BIB entry",
+            "bib", "remove", "192.0.2.1#61000", "--udp")
+    refused(nat64, "no BIB entry has both these transport addresses",
+            "bib", "remove", "2001:db8::2#40000", "192.0.2.1#61001", "--tcp")
+    assert bib(nat64) == before
+
+
+def test_bib_dump_in_parts(nat64):
+    """More entries than one dump message buffer holds: each is listed
+    once, whichever part carries it."""
+    n = 600
+    g = ternlib.genl_in(nat64)
+    try:
+        for i in range(n):
+            err, text, _ = g.tern("TERN_CMD_BIB_ADD", instance_attr(),
+                                  bib_nest(PROTOS["udp"], "2001:db8::2",
+                                           10000 + i, POOL4_ADDR, 20000 + i))
+            assert err == 0, "entry %d: errno %d (%s)" % (i, err, text)
+        err, text, replies = g.tern("TERN_CMD_BIB_GET", dump=True)
+        assert err == 0, text
+        assert len(replies) == n
+        assert g.parts > 1
+    finally:
+        g.close()
+    got = bib(nat64)
+    assert len(got) == n
+    assert sorted((e["port6"], e["port4"]) for e in got) == \
+        [(10000 + i, 20000 + i) for i in range(n)]
+    assert bib(nat64, "--tcp") == []
+    cli_ok(nat64, "session", "flush")           # static entries stay
+    assert len(bib(nat64, "--udp")) == n
+
+
+# ---------------------------------------------------------------------------
+# Sessions.
+
+
+def test_session_list_empty_and_flush(nat64):
+    assert sessions(nat64) == []
+    for p in ("--tcp", "--udp", "--icmp"):
+        assert sessions(nat64, p) == []
+    assert cli_ok(nat64, "session", "list") == ""
+    cli_ok(nat64, "bib", "add", "2001:db8::2#40000", "192.0.2.1#61000",
+           "--tcp")
+    cli_ok(nat64, "session", "flush")
+    cli_ok(nat64, "session", "flush", "--udp")
+    cli_ok(nat64, "-i", "t", "session", "flush", "--tcp")
+    # Static BIB entries are not dynamic state.
+    assert bib(nat64) == [entry("tcp", "2001:db8::2", 40000, POOL4_ADDR,
+                                61000)]
+    assert sessions(nat64) == []
+
+
+# ---------------------------------------------------------------------------
+# Stats.
+
+
+def test_stats_table_sizes(nat64):
+    s = cli_json(nat64, "stats")
+    for k in TABLES:
+        assert type(s[k]) is int, (k, s)
+    assert s["bib-entries"] == 0 and s["sessions"] == 0
+    assert s["stored-syns"] == 0
+    cli_ok(nat64, "bib", "add", "2001:db8::2#40000", "192.0.2.1#61000",
+           "--tcp")
+    cli_ok(nat64, "bib", "add", "2001:db8::2#40000", "192.0.2.1#61000",
+           "--udp")
+    s = cli_json(nat64, "stats")
+    assert s["bib-entries"] == 2 and s["sessions"] == 0
+    assert s["table-bytes"] > 0
+    plain = {}
+    for line in cli_ok(nat64, "stats").splitlines():
+        name, value = line.split(":")
+        plain[name] = int(value)
+    assert plain == s
+    verbose = cli_ok(nat64, "stats", "--verbose")
+    assert any(line.startswith("bib-entries:") and " 2 " in line
+               for line in verbose.splitlines()), verbose
+
+
+def test_stats_siit_has_no_table_sizes(siit):
+    s = cli_json(siit, "stats")
+    assert not set(TABLES) & set(s)
+
+
+# ---------------------------------------------------------------------------
+# Refusals on a SIIT instance and by the policies.
+
+
+@pytest.mark.parametrize("args", [
+    ["bib", "add", "2001:db8::2#40000", "192.0.2.1#61000", "--tcp"],
+    ["bib", "remove", "192.0.2.1#61000", "--tcp"],
+    ["bib", "list"],
+    ["bib", "list", "--icmp", "--json"],
+    ["session", "list"],
+    ["session", "list", "--udp", "--json"],
+    ["session", "flush"],
+    ["session", "flush", "--tcp"],
+], ids=lambda a: "_".join(a).replace("#", "-"))
+def test_refused_on_siit(siit, args):
+    refused(siit, NOT_NAT64, *args)
+    refused(siit, NOT_NAT64, "-i", "t", *args)
+
+
+def test_refused_without_instance(ns):
+    refused(ns, "no instance in this namespace", "bib", "list")
+    refused(ns, "no instance in this namespace", "session", "flush")
+
+
+BAD_PROTO = "the protocol must be TCP (6), UDP (17) or ICMP (1)"
+
+
+@pytest.mark.parametrize("proto", [0, 2, 58, 132, 255])
+def test_policy_protocol_values(siit, proto):
+    for cmd in ("TERN_CMD_BIB_GET", "TERN_CMD_SESSION_GET",
+                "TERN_CMD_SESSION_FLUSH"):
+        err, text, _ = tern_genl(siit, cmd,
+                                 nla(ATTR["TERN_A_PROTO"], bytes([proto])),
+                                 dump=cmd.endswith("_GET"))
+        assert (err, text) == (errno.EINVAL, BAD_PROTO), cmd
+    err, text, _ = tern_genl(siit, "TERN_CMD_BIB_ADD", instance_attr(),
+                             bib_nest(proto, "2001:db8::2", 1, "192.0.2.1",
+                                      1))
+    assert (err, text) == (errno.EINVAL, BAD_PROTO)
+
+
+@pytest.mark.parametrize("attr,payload", [
+    ("TERN_BIB_ADDR6", bytes(4)),
+    ("TERN_BIB_ADDR6", bytes(17)),
+    ("TERN_BIB_ADDR4", bytes(16)),
+    ("TERN_BIB_PORT4", bytes(1)),
+    ("TERN_BIB_STATIC", b""),
+    ("TERN_BIB_SESSIONS", bytes(4)),
+], ids=lambda v: "%d-bytes" % len(v) if isinstance(v, bytes) else v)
+def test_policy_bib_attributes(siit, attr, payload):
+    err, _, _ = tern_genl(siit, "TERN_CMD_BIB_ADD", instance_attr(),
+                          nest(ATTR["TERN_A_BIB"],
+                               nla(BIB["TERN_BIB_PROTO"],
+                                   bytes([socket.IPPROTO_TCP])),
+                               nla(BIB[attr], payload)))
+    assert err in (errno.EINVAL, errno.ERANGE)
+
+
+@pytest.mark.parametrize("cmd", ["TERN_CMD_BIB_ADD", "TERN_CMD_BIB_DEL"])
+def test_bib_request_needs_its_entry(siit, cmd):
+    err, text, _ = tern_genl(siit, cmd, instance_attr())
+    assert (err, text) == (errno.EINVAL, "missing the BIB entry (TERN_A_BIB)")
+    err, text, _ = tern_genl(siit, cmd, instance_attr(),
+                             nest(ATTR["TERN_A_BIB"]))
+    assert (err, text) == (
+        errno.EINVAL, "a BIB entry needs a protocol (TERN_BIB_PROTO)")

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * tern CLI: what the NAT64 table commands (bib, session) share: transport
+ * addresses (ADDR#PORT) and the protocol options --tcp, --udp, --icmp.
+ */
+#ifndef TERN_CLI_NAT64_H
+#define TERN_CLI_NAT64_H
+
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <netlink/msg.h>
+
+#include "tern.h"
+
+/* A transport address (ICMP: the port is the query identifier). */
+struct taddr {
+	int family;			/* AF_INET6 or AF_INET */
+	union {
+		struct in6_addr v6;
+		struct in_addr v4;
+	} addr;
+	uint16_t port;
+};
+
+/* Accepted syntax, for error messages. */
+#define TADDR_FORMS "ADDR6#PORT, [ADDR6]:PORT, ADDR4#PORT or ADDR4:PORT"
+
+/* Longest output of taddr_str(), NUL included. */
+#define TADDR_STRLEN (INET6_ADDRSTRLEN + 6)
+
+/* Parses one of TADDR_FORMS (PORT 0..65535, decimal). 0 or -1. */
+int taddr_parse(const char *s, struct taddr *t);
+
+/* Writes "ADDR#PORT" into @buf (TADDR_STRLEN bytes); returns @buf. */
+char *taddr_str(const struct taddr *t, char *buf);
+
+/* "tcp", "udp", "icmp" for IPPROTO_TCP, ... ; NULL for anything else. */
+const char *proto_name(uint8_t proto);
+
+/*
+ * The arguments of command @cmd ("bib list"), like table_args(), plus
+ * --tcp, --udp or --icmp into *@proto (left 0 if none; two are a usage
+ * error). Returns TERN_EXIT_OK or TERN_EXIT_USAGE (after reporting).
+ */
+int nat64_args(const char *cmd, int argc, char **argv, struct tern_opts *opts,
+	       const char **pos, int max, int *npos, bool *json,
+	       uint8_t *proto);
+
+/* Adds TERN_A_PROTO *(uint8_t *)@arg unless 0 (a tern_nl_put_fn). */
+int nat64_put_proto(struct nl_msg *msg, const void *arg);
+
+#endif /* TERN_CLI_NAT64_H */
