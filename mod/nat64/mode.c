@@ -7,6 +7,8 @@
  * only the first packet of a flow locks buckets and allocates.
  */
 
+#include <linux/icmp.h>
+#include <linux/icmpv6.h>
 #include <linux/tcp.h>
 #include <net/ipv6.h>
 #include "nat64/nat64.h"
@@ -41,6 +43,14 @@ static unsigned long tern_nat64_timeout(const struct tern_config *cfg, u8 l4)
 {
 	return (l4 == TERN_L4_UDP ? cfg->udp_timeout : cfg->icmp_timeout) *
 	       (unsigned long)HZ;
+}
+
+/* The ICMP error RFC 6146 names for a refusal (sent by the driver). */
+static void tern_nat64_error(struct tern_xlat *x, u8 type, u8 code)
+{
+	x->err = true;
+	x->err_type = type;
+	x->err_code = code;
 }
 
 /* A refusal of the tables, as the counter of its cause. */
@@ -124,6 +134,7 @@ static struct tern_session *tern_nat64_new6(struct tern_xlat *x, u8 l4,
 	}
 	if (!pool) {
 		*why = TERN_STAT_DROP_NO_POOL4;
+		tern_nat64_error(x, ICMPV6_DEST_UNREACH, ICMPV6_ADDR_UNREACH);
 		return NULL;
 	}
 	tern_nat64_limits(inst, x->cfg, &lim);
@@ -131,6 +142,7 @@ static struct tern_session *tern_nat64_new6(struct tern_xlat *x, u8 l4,
 			   tern_pick4, &pick, st.state, timeout);
 	if (IS_ERR(s)) {
 		*why = tern_nat64_add_err(PTR_ERR(s));
+		tern_nat64_error(x, ICMPV6_DEST_UNREACH, ICMPV6_ADDR_UNREACH);
 		return NULL;
 	}
 	return s;
@@ -234,6 +246,7 @@ static struct tern_session *tern_nat64_new4(struct tern_xlat *x, u8 l4,
 
 	if (x->cfg->adf) {
 		*why = TERN_STAT_DROP_FILTERED;
+		tern_nat64_error(x, ICMP_DEST_UNREACH, ICMP_PKT_FILTERED);
 		return NULL;
 	}
 	if (l4 == TERN_L4_TCP) {
@@ -290,9 +303,14 @@ static int tern_nat64_source4(struct tern_xlat *x, __be32 saddr,
 			tern_sess_refresh(s, tern_nat64_timeout(x->cfg, l4));
 	} else {
 		b = tern_bib_find4(t, l4, &local);
+		if (!b && x->dlocal)
+			return TERN_STAT_PASS_LOCAL;
+		/* RFC 6146 3.5.1.1: UDP to no BIB entry: Port Unreachable. */
+		if (!b && l4 == TERN_L4_UDP)
+			tern_nat64_error(x, ICMP_DEST_UNREACH,
+					 ICMP_PORT_UNREACH);
 		if (!b)
-			return x->dlocal ? TERN_STAT_PASS_LOCAL :
-					   TERN_STAT_DROP_NO_SESSION;
+			return TERN_STAT_DROP_NO_SESSION;
 		s = tern_nat64_new4(x, l4, b, &remote, &why);
 	}
 	if (why)

@@ -39,6 +39,12 @@ struct tern_xlat {
 	u32 mark;			/* the packet's (NAT64: pool4 choice) */
 	bool dlocal;			/* 4->6: the destination is this host's */
 	/*
+	 * A refusal of ->source*() the sender must hear of (RFC 6146 names
+	 * the ICMP error): its type and code, in the packet's family.
+	 */
+	bool err;
+	u8 err_type, err_code;
+	/*
 	 * ICMP errors, in a mode with ->quote4/6 (NAT64): what it decided for
 	 * the quoted packet before anything else about the error: its
 	 * translated addresses and identifiers, and the IPv6 host it is about.
@@ -179,6 +185,7 @@ static inline void tern_xlat_init(struct tern_xlat *x,
 	x->nat = false;
 	x->dlocal = false;
 	x->q.valid = false;
+	x->err = false;
 }
 
 #endif /* _TERN_MODE_H */

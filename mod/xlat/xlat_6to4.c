@@ -181,8 +181,11 @@ unsigned int tern_6to4_translate(struct tern_xlat *x, struct sk_buff *skb)
 	tern_l4id_read(skb, p, &x->id);
 	x->mark = skb->mark;
 	why = x->mode->source6(x, &ip6.saddr);
+	if (why && x->err && p->proto != IPPROTO_ICMPV6)
+		tern_icmp6_error(skb, x->err_type, x->err_code, 0);
 	if (why)
-		return p->proto == IPPROTO_ICMPV6 ? tern_drop(inst, why) :
+		return p->proto == IPPROTO_ICMPV6 || x->err ?
+		       tern_drop(inst, why) :
 		       tern_refuse6(inst, cfg, skb, why);
 	if (p->frag6 >= 0 && skb_copy_bits(skb, p->frag6, &fh, sizeof(fh)))
 		return tern_drop(inst, TERN_STAT_DROP_TRUNCATED);
