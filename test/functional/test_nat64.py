@@ -16,8 +16,9 @@ import ipaddress
 import time
 
 import pytest
-from scapy.layers.inet import ICMP, IP, TCP, UDP
-from scapy.layers.inet6 import ICMPv6EchoReply, ICMPv6EchoRequest, IPv6
+from scapy.layers.inet import ICMP, IP, TCP, UDP, IPerror, UDPerror
+from scapy.layers.inet6 import (ICMPv6DestUnreach, ICMPv6EchoReply,
+                                ICMPv6EchoRequest, IPerror6, IPv6)
 from scapy.packet import Raw
 
 import ternlib
@@ -381,3 +382,57 @@ def test_hairpinning(nat):
     assert u.sport == mine[0]["port4"]
     assert_ipv6(f, plen=72, nh=17, hlim=63, dst=CLIENT)
     c.expect({"xlat-hairpin": 1, "xlat-4to6": 1})
+
+
+# --- ICMP errors through sessions ---------------------------------------------
+
+
+def test_icmp_error_4to6_through_session(nat):
+    """RFC 6146 3.5.4: an ICMPv4 error about a packet Tern sent from pool4
+    reaches the IPv6 host with the quoted packet as it sent it."""
+    f = out64(nat, udp6(sport=48000, n=16))
+    src4, sport4 = f[IP].src, f[UDP].sport
+    quoted = bytes(f[IP])
+    c = nat.counters()
+    err = IP(src=SINK4, dst=src4, ttl=64) / ICMP(type=3, code=3) / \
+        Raw(quoted)
+    with nat.cap6() as cap:
+        nat.send4(err)
+        g = cap.one(is_ip6(dst=CLIENT))
+    assert_ipv6(g, nh=58, hlim=63, src=SINK4_6, dst=CLIENT)
+    e = g[ICMPv6DestUnreach]
+    assert (e.type, e.code) == (1, 4)
+    q = e[IPerror6]
+    assert (q.src, q.dst, q.nh) == (CLIENT, SINK4_6, 17)
+    assert (q[UDPerror].sport, q[UDPerror].dport) == (48000, 4000)
+    c.expect({"xlat-icmp-err-4to6": 1})
+
+
+def test_icmp_error_6to4_through_session(nat):
+    """The IPv6 host answers a packet of the IPv4 peer with an error: the
+    peer gets it from the host's IPv4 transport address, quoting what it
+    sent."""
+    f = out64(nat, udp6(sport=48002))
+    src4, sport4 = f[IP].src, f[UDP].sport
+    g = out46(nat, udp4(src4, sport4, n=16))
+    c = nat.counters()
+    err = IPv6(src=CLIENT, dst=SINK4_6, hlim=64) / \
+        ICMPv6DestUnreach(code=4) / Raw(bytes(g[IPv6]))
+    h = out64(nat, err, match=is_ip4(dst=SINK4))
+    assert_ipv4(h, proto=1, ttl=63, src=src4, dst=SINK4)
+    e = h[ICMP]
+    assert (e.type, e.code) == (3, 3)
+    q = h[IPerror]
+    assert (q.src, q.dst, q.proto) == (SINK4, src4, 17)
+    assert (q[UDPerror].sport, q[UDPerror].dport) == (4000, sport4)
+    c.expect({"xlat-icmp-err-6to4": 1})
+
+
+def test_icmp_error_without_session_dropped(nat):
+    c = nat.counters()
+    quoted = IP(src=str(POOL4_NET[1]), dst=SINK4) / \
+        UDP(sport=50003, dport=4000)
+    with nat.cap6() as cap:
+        nat.send4(IP(src=SINK4, dst=str(POOL4_NET[1])) /
+                  ICMP(type=3, code=3) / Raw(bytes(quoted)))
+        cap.none(is_ip6(), proof=lambda: c.expect({"drop-no-session": 1}))
