@@ -405,7 +405,7 @@ def test_icmp_error_4to6_through_session(nat):
     q = e[IPerror6]
     assert (q.src, q.dst, q.nh) == (CLIENT, SINK4_6, 17)
     assert (q[UDPerror].sport, q[UDPerror].dport) == (48000, 4000)
-    c.expect({"xlat-icmp-err-4to6": 1})
+    c.expect({"xlat-icmp-error-4to6": 1})
 
 
 def test_icmp_error_6to4_through_session(nat):
@@ -425,7 +425,7 @@ def test_icmp_error_6to4_through_session(nat):
     q = h[IPerror]
     assert (q.src, q.dst, q.proto) == (SINK4, src4, 17)
     assert (q[UDPerror].sport, q[UDPerror].dport) == (4000, sport4)
-    c.expect({"xlat-icmp-err-6to4": 1})
+    c.expect({"xlat-icmp-error-6to4": 1})
 
 
 def test_icmp_error_without_session_dropped(nat):
