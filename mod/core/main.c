@@ -4,6 +4,7 @@
 #include <linux/module.h>
 #include <net/genetlink.h>
 #include "core/instance.h"
+#include "nat64/table.h"
 #include "xlat/ipid.h"
 #include "nl/netlink.h"
 
@@ -14,9 +15,12 @@ static int __init tern_init(void)
 	int ret;
 
 	tern_ipid_init();
-	ret = tern_instance_init();
+	ret = tern_tables_init();
 	if (ret)
 		return ret;
+	ret = tern_instance_init();
+	if (ret)
+		goto err_instance;
 	ret = tern_genl_init();
 	if (ret)
 		goto err_genl;
@@ -25,6 +29,8 @@ static int __init tern_init(void)
 
 err_genl:
 	tern_instance_exit();
+err_instance:
+	tern_tables_exit();
 	return ret;
 }
 
@@ -32,6 +38,7 @@ static void __exit tern_exit(void)
 {
 	tern_genl_exit();
 	tern_instance_exit();
+	tern_tables_exit();
 }
 
 module_init(tern_init);

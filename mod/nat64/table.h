@@ -51,6 +51,7 @@ struct tern_bib {
 	u8 l4;				/* enum tern_l4 */
 	bool is_static;
 	refcount_t ref;			/* its sessions, +1 if static */
+	struct tern_sub *sub;		/* its subscriber (nat64/table.c) */
 	struct rcu_head rcu;
 };
 
@@ -65,6 +66,11 @@ struct tern_session {
 };
 
 struct tern_tables;
+struct tern_sub;
+
+/* Module init and exit: the slab caches of the entries. */
+int tern_tables_init(void);
+void tern_tables_exit(void);
 
 /* Limits in force (from the instance's settings); 0: no limit. */
 struct tern_limits {

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * NAT64 tables: expiry, flush, removal of a BIB entry, walks, counts and
+ * freeing (nat64/table_int.h has the locking).
+ */
+
+#include <linux/jiffies.h>
+#include <linux/rculist.h>
+#include <linux/rculist_nulls.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include "nat64/table_int.h"
+
+/* A slice of tern_tables_gc(): this many buckets or this long at most. */
+#define TERN_GC_BUCKETS		1024
+#define TERN_GC_MSECS		2
+/* Removing this many sessions in a slice asks for the next one soon. */
+#define TERN_GC_BUSY		64
+
+/* Removes the sessions of chain @h of t->sess6 that @match says. */
+static unsigned int tern_tbl_sweep(struct tern_tables *t, u32 h,
+				   bool (*match)(const struct tern_session *s,
+						 const void *arg),
+				   const void *arg, bool if_expired)
+{
+	struct hlist_nulls_node *n;
+	struct tern_session *s;
+	unsigned int done = 0;
+
+	rcu_read_lock();
+	/* An unlinked node keeps its next: the walk goes on from it. */
+	hlist_nulls_for_each_entry_rcu(s, n, &t->sess6[h], n6)
+		if (match(s, arg))
+			done += tern_tbl_sess_remove(t, s, if_expired);
+	rcu_read_unlock();
+	return done;
+}
+
+static bool tern_match_expired(const struct tern_session *s, const void *arg)
+{
+	return tern_sess_expired(s, *(const u32 *)arg);
+}
+
+bool tern_tables_gc(struct tern_tables *t)
+{
+	unsigned long stop = jiffies + msecs_to_jiffies(TERN_GC_MSECS);
+	unsigned int i, removed = 0;
+	u32 h = t->gc_cursor;
+	u32 now = (u32)jiffies;
+	bool cut = false;
+
+	for (i = 0; i < TERN_GC_BUCKETS && i <= t->sess_mask; i++) {
+		removed += tern_tbl_sweep(t, h, tern_match_expired, &now, true);
+		h = (h + 1) & t->sess_mask;
+		if (time_after(jiffies, stop)) {
+			cut = true;
+			break;
+		}
+	}
+	t->gc_cursor = h;
+	return cut || removed >= TERN_GC_BUSY;
+}
+
+static bool tern_match_l4(const struct tern_session *s, const void *arg)
+{
+	u8 l4 = *(const u8 *)arg;
+
+	return l4 == TERN_L4_N || s->bib->l4 == l4;
+}
+
+void tern_tables_flush(struct tern_tables *t, u8 l4)
+{
+	u32 h;
+
+	for (h = 0; h <= t->sess_mask; h++) {
+		tern_tbl_sweep(t, h, tern_match_l4, &l4, false);
+		if (!(h % TERN_GC_BUCKETS))
+			cond_resched();
+	}
+}
+
+static bool tern_match_bib(const struct tern_session *s, const void *arg)
+{
+	return s->bib == arg;
+}
+
+/*
+ * Holding a reference (the static one, or one taken for a dynamic entry),
+ * removes the sessions of the entry, then drops it: the entry goes unless
+ * a session came meanwhile (it is dynamic then, and goes with it).
+ */
+int tern_bib_del(struct tern_tables *t, u8 l4, const struct tern_ta6 *t6,
+		 const struct tern_ta4 *t4)
+{
+	struct tern_tbl_where w;
+	struct tern_lockset ls;
+	struct tern_bib *b;
+	int ret = 0;
+	u32 h;
+
+	rcu_read_lock();
+	b = t6 ? tern_bib_find6(t, l4, t6) : t4 ? tern_bib_find4(t, l4, t4) :
+	    NULL;
+	if (!b || (t6 && t4 && !tern_tbl_ta4_eq(&b->t4, t4))) {
+		rcu_read_unlock();
+		return -ENOENT;
+	}
+	tern_tbl_where_bib(t, b, &w);
+	tern_tbl_lock(t, &ls, &w);
+	if (hlist_nulls_unhashed(&b->n6))
+		ret = -ENOENT;
+	else if (b->is_static)
+		WRITE_ONCE(b->is_static, false);
+	else
+		refcount_inc(&b->ref);
+	tern_tbl_unlock(t, &ls);
+	rcu_read_unlock();
+	if (ret)
+		return ret;
+
+	for (h = 0; h <= t->sess_mask; h++) {
+		tern_tbl_sweep(t, h, tern_match_bib, b, false);
+		if (!(h % TERN_GC_BUCKETS))
+			cond_resched();
+	}
+
+	tern_tbl_lock(t, &ls, &w);
+	if (refcount_dec_and_test(&b->ref))
+		tern_tbl_bib_unlink(t, b);
+	tern_tbl_unlock(t, &ls);
+	return 0;
+}
+
+int tern_bib_walk(struct tern_tables *t, u8 l4, struct tern_walk_pos *pos,
+		  int (*fn)(const struct tern_bib *b, void *arg), void *arg)
+{
+	struct hlist_nulls_node *n;
+	struct tern_bib *b;
+	u32 seen;
+	int ret;
+
+	for (; pos->bucket <= t->bib_mask; pos->bucket++, pos->skip = 0) {
+		seen = 0;
+		hlist_nulls_for_each_entry_rcu(b, n, &t->bib6[pos->bucket], n6) {
+			if (l4 != TERN_L4_N && b->l4 != l4)
+				continue;
+			if (seen++ < pos->skip || !refcount_read(&b->ref))
+				continue;
+			ret = fn(b, arg);
+			if (ret) {
+				pos->skip = seen - 1;
+				return ret;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Expired sessions are counted in @pos but not shown. */
+int tern_sess_walk(struct tern_tables *t, u8 l4, struct tern_walk_pos *pos,
+		   int (*fn)(const struct tern_session *s, void *arg),
+		   void *arg)
+{
+	struct hlist_nulls_node *n;
+	struct tern_session *s;
+	u32 now = (u32)jiffies;
+	u32 seen;
+	int ret;
+
+	for (; pos->bucket <= t->sess_mask; pos->bucket++, pos->skip = 0) {
+		seen = 0;
+		hlist_nulls_for_each_entry_rcu(s, n, &t->sess6[pos->bucket], n6) {
+			if (l4 != TERN_L4_N && s->bib->l4 != l4)
+				continue;
+			if (seen++ < pos->skip || tern_sess_expired(s, now))
+				continue;
+			ret = fn(s, arg);
+			if (ret) {
+				pos->skip = seen - 1;
+				return ret;
+			}
+		}
+	}
+	return 0;
+}
+
+void tern_tables_count(struct tern_tables *t, struct tern_tables_count *c)
+{
+	int nb = atomic_read(&t->nbib), ns = atomic_read(&t->nsess);
+
+	c->bib = max(nb, 0);
+	c->sessions = max(ns, 0);
+	c->bytes = c->bib * kmem_cache_size(tern_bib_cache) +
+		   c->sessions * kmem_cache_size(tern_sess_cache);
+}
+
+void tern_tables_free(struct tern_tables *t)
+{
+	struct hlist_nulls_node *n;
+	struct tern_tbl_where w;
+	struct tern_lockset ls;
+	struct tern_bib *b;
+	u32 h;
+
+	if (!t)
+		return;
+	tern_tables_flush(t, TERN_L4_N);
+	/* Static entries are left, with their own reference only. */
+	for (h = 0; h <= t->bib_mask; h++) {
+		rcu_read_lock();
+		hlist_nulls_for_each_entry_rcu(b, n, &t->bib6[h], n6) {
+			tern_tbl_where_bib(t, b, &w);
+			tern_tbl_lock(t, &ls, &w);
+			if (!hlist_nulls_unhashed(&b->n6) &&
+			    refcount_dec_and_test(&b->ref))
+				tern_tbl_bib_unlink(t, b);
+			tern_tbl_unlock(t, &ls);
+		}
+		rcu_read_unlock();
+	}
+	WARN_ON(atomic_read(&t->nbib) || atomic_read(&t->nsess));
+	for (h = 0; h <= t->sub_mask; h++)
+		WARN_ON(!hlist_empty(&t->subs[h]));
+	kvfree(t->bib6);
+	kvfree(t->bib4);
+	kvfree(t->sess6);
+	kvfree(t->sess4);
+	kvfree(t->subs);
+	kvfree(t);
+}

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _TERN_NAT64_TABLE_INT_H
+#define _TERN_NAT64_TABLE_INT_H
+
+/*
+ * Inside the NAT64 tables (nat64/table.c, nat64/table_gc.c); nothing else
+ * includes this.
+ *
+ * Locking. t->locks[] stripes the four hash arrays: the chain of bucket b
+ * of any array (BIB by 6, BIB by 4, session by 6, session by 4) is
+ * protected by t->locks[b % TERN_TBL_NLOCKS]. A writer takes every lock of
+ * the chains it changes, in ascending index, each once (struct
+ * tern_lockset), BHs off; the i-th lock taken is lockdep subclass i.
+ * Changing a session or a BIB entry (linking, unlinking, its refcount)
+ * takes the locks of the four chains it is or goes in: session by 6,
+ * session by 4, BIB by 6, BIB by 4. So under them a BIB entry with
+ * ref > 0 is linked, and a BIB entry is unlinked in the same critical
+ * section that drops its last reference.
+ *
+ * Subscribers (struct tern_sub) are only touched under their own lock,
+ * t->sub_locks[b % TERN_TBL_SUB_NLOCKS], always taken last (inside the
+ * bucket locks). A BIB entry holds its subscriber's record alive (bibs).
+ */
+
+#include <linux/siphash.h>
+#include <linux/spinlock.h>
+#include <net/ipv6.h>
+#include "nat64/table.h"
+
+#define TERN_TBL_NLOCKS		1024
+#define TERN_TBL_SUB_NLOCKS	256
+#define TERN_TBL_MAX_LOCKS	4
+
+/* The IPv6 prefix of a subscriber, and what it has. */
+struct tern_sub {
+	struct hlist_node node;
+	struct in6_addr prefix;
+	u8 plen;
+	u32 sessions;
+	u32 bibs;
+};
+
+struct tern_tables {
+	siphash_key_t key;
+	u32 bib_mask;			/* buckets - 1, BIB arrays */
+	u32 sess_mask;			/* buckets - 1, session arrays */
+	u32 sub_mask;
+	struct hlist_nulls_head *bib6, *bib4, *sess6, *sess4;
+	struct hlist_head *subs;
+	atomic_t nbib;
+	atomic_t nsess;
+	u32 gc_cursor;			/* next session-by-6 bucket to scan */
+	spinlock_t locks[TERN_TBL_NLOCKS];
+	spinlock_t sub_locks[TERN_TBL_SUB_NLOCKS];
+};
+
+struct tern_lockset {
+	u16 idx[TERN_TBL_MAX_LOCKS];
+	unsigned int n;
+};
+
+extern struct kmem_cache *tern_bib_cache;
+extern struct kmem_cache *tern_sess_cache;
+
+static inline u32 tern_tbl_hash_bib6(const struct tern_tables *t, u8 l4,
+				     const struct tern_ta6 *t6)
+{
+	const u64 *a = (const u64 *)&t6->addr;
+
+	return (u32)siphash_3u64(a[0], a[1],
+				 (u64)l4 << 16 | (__force u16)t6->port, &t->key);
+}
+
+static inline u32 tern_tbl_hash_bib4(const struct tern_tables *t, u8 l4,
+				     const struct tern_ta4 *t4)
+{
+	return (u32)siphash_2u32((__force u32)t4->addr,
+				 (u32)l4 << 16 | (__force u16)t4->port,
+				 &t->key);
+}
+
+static inline u32 tern_tbl_hash_sess6(const struct tern_tables *t, u8 l4,
+				      const struct tern_ta6 *t6,
+				      const struct tern_ta4 *r)
+{
+	const u64 *a = (const u64 *)&t6->addr;
+
+	return (u32)siphash_4u64(a[0], a[1],
+				 (u64)(__force u32)r->addr << 32 |
+				 (u32)(__force u16)r->port << 16 |
+				 (__force u16)t6->port, l4, &t->key);
+}
+
+static inline u32 tern_tbl_hash_sess4(const struct tern_tables *t, u8 l4,
+				      const struct tern_ta4 *t4,
+				      const struct tern_ta4 *r)
+{
+	return (u32)siphash_4u32((__force u32)t4->addr, (__force u32)r->addr,
+				 (u32)(__force u16)t4->port << 16 |
+				 (__force u16)r->port, l4, &t->key);
+}
+
+static inline bool tern_tbl_ta6_eq(const struct tern_ta6 *a,
+				   const struct tern_ta6 *b)
+{
+	return a->port == b->port && ipv6_addr_equal(&a->addr, &b->addr);
+}
+
+static inline bool tern_tbl_ta4_eq(const struct tern_ta4 *a,
+				   const struct tern_ta4 *b)
+{
+	return a->addr == b->addr && a->port == b->port;
+}
+
+static inline bool tern_sess_expired(const struct tern_session *s, u32 now)
+{
+	return (s32)(now - READ_ONCE(s->expires)) > 0;
+}
+
+/* The buckets of a session's two chains and of its BIB entry's two. */
+struct tern_tbl_where {
+	u32 s6, s4, b6, b4;
+};
+
+/* @remote NULL: a BIB entry's chains only (s6 and s4 are U32_MAX). */
+void tern_tbl_where(const struct tern_tables *t, u8 l4,
+		    const struct tern_ta6 *t6, const struct tern_ta4 *t4,
+		    const struct tern_ta4 *remote, struct tern_tbl_where *w);
+void tern_tbl_where_sess(const struct tern_tables *t,
+			 const struct tern_session *s,
+			 struct tern_tbl_where *w);
+void tern_tbl_where_bib(const struct tern_tables *t, const struct tern_bib *b,
+			struct tern_tbl_where *w);
+/* Takes the locks of @w's chains (a BIB entry's only if w->s6 is U32_MAX). */
+void tern_tbl_lock(struct tern_tables *t, struct tern_lockset *ls,
+		   const struct tern_tbl_where *w);
+void tern_tbl_unlock(struct tern_tables *t, const struct tern_lockset *ls);
+/*
+ * Under the locks of @s's four chains: unlinks @s if still linked (returns
+ * false if someone did first), its BIB entry too if that was its last
+ * session, and frees them after a grace period.
+ */
+bool tern_tbl_sess_unlink(struct tern_tables *t, struct tern_session *s);
+/* Takes the locks and calls tern_tbl_sess_unlink() (if expired, maybe). */
+bool tern_tbl_sess_remove(struct tern_tables *t, struct tern_session *s,
+			  bool if_expired);
+/* The session of a key in chain @h of t->sess6, expired or not. */
+struct tern_session *tern_tbl_sess6(struct tern_tables *t, u32 h, u8 l4,
+				    const struct tern_ta6 *t6,
+				    const struct tern_ta4 *r);
+/* Unlinks @b (no session left), under its locks; the caller set ref. */
+void tern_tbl_bib_unlink(struct tern_tables *t, struct tern_bib *b);
+
+#endif /* _TERN_NAT64_TABLE_INT_H */
