@@ -326,21 +326,25 @@ struct tern_pool4 *tern_pool4_add(const struct tern_pool4 *old,
 }
 
 static bool tern_pool4_match(const struct tern_pool4_entry *a,
-			     const struct tern_pool4_entry *b)
+			     const struct tern_pool4_entry *b, bool ports)
 {
 	return tern_prefix4_equal(&a->prefix, &b->prefix) && a->l4 == b->l4 &&
-	       a->mark == b->mark;
+	       a->mark == b->mark &&
+	       (!ports || (a->pmin == b->pmin && a->pmax == b->pmax));
 }
 
 struct tern_pool4 *tern_pool4_del(const struct tern_pool4 *old,
-				  const struct tern_pool4_entry *e)
+				  const struct tern_pool4_entry *e, bool ports)
 {
 	u32 n = tern_pool4_count(old), first = n, gone = 0, i, j, k;
 	struct tern_pool4 *p;
 
-	/* They share (address, length, protocol, mark): contiguous in e[]. */
+	/*
+	 * They share (address, length, protocol, mark), and the ports when
+	 * given: contiguous in e[].
+	 */
 	for (i = 0; i < n; i++) {
-		if (tern_pool4_match(&old->e[i], e)) {
+		if (tern_pool4_match(&old->e[i], e, ports)) {
 			first = min(first, i);
 			gone++;
 		}

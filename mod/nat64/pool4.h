@@ -57,13 +57,14 @@ int tern_pool4_validate(struct net *net, const struct tern_pool4_entry *e,
  * prefixes and their port ranges overlap (*@conflict, in @old); -ENOSPC
  * past TERN_POOL4_ENTRIES_MAX entries, -E2BIG past TERN_POOL4_ADDRS_MAX
  * addresses, -ENOMEM. del: removes every entry with @e's prefix, protocol
- * and mark (whatever their ports); -ENOENT when there is none.
+ * and mark, whatever their ports or, with @ports, the one with @e's ports
+ * too; -ENOENT when there is none.
  */
 struct tern_pool4 *tern_pool4_add(const struct tern_pool4 *old,
 				  const struct tern_pool4_entry *e,
 				  const struct tern_pool4_entry **conflict);
 struct tern_pool4 *tern_pool4_del(const struct tern_pool4 *old,
-				  const struct tern_pool4_entry *e);
+				  const struct tern_pool4_entry *e, bool ports);
 
 /* Under rcu_read_lock(): is @a#@port (host order) in the pool for @l4? */
 bool tern_pool4_contains(const struct tern_pool4 *p, u8 l4, __be32 a,

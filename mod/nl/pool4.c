@@ -45,9 +45,12 @@ static int tern_pool4_check(struct tern_instance *inst,
 	return -EINVAL;
 }
 
-/* Reads TERN_A_POOL4 into @e; ports only for an add. */
+/*
+ * Reads TERN_A_POOL4 into @e. An add has default ports; a removal names
+ * both ports (*@ports set) or none (every range of the prefix).
+ */
 static int tern_nl_get_pool4(struct genl_info *info, bool add,
-			     struct tern_pool4_entry *e)
+			     struct tern_pool4_entry *e, bool *ports)
 {
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr *tb[TERN_POOL4_MAX + 1];
@@ -86,13 +89,12 @@ static int tern_nl_get_pool4(struct genl_info *info, bool add,
 	e->l4 = l4;
 	if (tb[TERN_POOL4_MARK])
 		e->mark = nla_get_u32(tb[TERN_POOL4_MARK]);
-	if (!add) {
-		if (tb[TERN_POOL4_PORT_MIN] || tb[TERN_POOL4_PORT_MAX]) {
-			NL_SET_ERR_MSG(extack,
-				       "removal takes no ports: it removes every range of the prefix");
-			return -EINVAL;
-		}
-		return 0;
+	*ports = tb[TERN_POOL4_PORT_MIN] || tb[TERN_POOL4_PORT_MAX];
+	if (!add && *ports &&
+	    (!tb[TERN_POOL4_PORT_MIN] || !tb[TERN_POOL4_PORT_MAX])) {
+		NL_SET_ERR_MSG(extack,
+			       "a removal names both ports of the range, or none (all ranges)");
+		return -EINVAL;
 	}
 	e->pmin = l4 == TERN_L4_ICMP ? 0 : 1024;
 	e->pmax = 65535;
@@ -119,7 +121,7 @@ static void tern_pool4_errmsg(struct tern_net *tn, struct netlink_ext_ack *extac
 	switch (err) {
 	case -ENOENT:
 		NL_SET_ERR_MSG(extack,
-			       "no pool4 entry has this prefix, protocol and mark");
+			       "no pool4 entry has this prefix, protocol, mark (and ports)");
 		break;
 	case -ENOSPC:
 		NL_SET_ERR_MSG(extack, "pool4 is full (4096 entries)");
@@ -150,9 +152,10 @@ static int tern_nl_pool4_change(struct genl_info *info, bool add)
 	struct tern_pool4 *p, *old;
 	struct tern_instance *inst;
 	struct tern_pool4_entry e;
+	bool ports;
 	int ret;
 
-	ret = tern_nl_get_pool4(info, add, &e);
+	ret = tern_nl_get_pool4(info, add, &e, &ports);
 	if (ret)
 		return ret;
 
@@ -175,7 +178,7 @@ static int tern_nl_pool4_change(struct genl_info *info, bool add)
 			goto out;
 	}
 	old = tern_protected(tn, inst->pool4);
-	p = add ? tern_pool4_add(old, &e, &c) : tern_pool4_del(old, &e);
+	p = add ? tern_pool4_add(old, &e, &c) : tern_pool4_del(old, &e, ports);
 	ret = PTR_ERR_OR_ZERO(p);
 	if (ret)
 		tern_pool4_errmsg(tn, info->extack, ret, &e, c);
