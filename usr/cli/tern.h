@@ -22,5 +22,6 @@ int cmd_stats(int argc, char **argv, struct tern_opts *opts);
 int cmd_eamt(int argc, char **argv, struct tern_opts *opts);
 int cmd_denylist4(int argc, char **argv, struct tern_opts *opts);
 int cmd_address(int argc, char **argv, struct tern_opts *opts);
+int cmd_pool4(int argc, char **argv, struct tern_opts *opts);
 
 #endif /* TERN_CLI_TERN_H */
