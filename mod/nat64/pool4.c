@@ -421,12 +421,19 @@ static u32 tern_pick_entry(const struct tern_pool4 *p, u32 lo, u32 hi,
 	return lo;
 }
 
+/* Candidate @attempt from offset @h among @n: sequential from @h. */
+static u32 tern_pick_nth(u64 h, unsigned int attempt, u32 n)
+{
+	return (do_div(h, n) + (u64)attempt) % n;
+}
+
 /*
- * Port number @k (counting from 0, any value: taken modulo their count)
- * of [@min, @max] that keeps the parity and class of @p6 if there are such
- * ports, else of the class, else of the whole range.
+ * Candidate @attempt from offset @h among the ports of [@min, @max] of
+ * the class of @p6 if the range has some, and of these the ones of its
+ * parity if there are some.
  */
-static u16 tern_pick_port(u16 min, u16 max, u16 p6, u64 k)
+static u16 tern_pick_port(u16 min, u16 max, u16 p6, u64 h,
+			  unsigned int attempt)
 {
 	u32 lo = min, hi = max, first, n;
 
@@ -436,9 +443,9 @@ static u16 tern_pick_port(u16 min, u16 max, u16 p6, u64 k)
 		lo = max_t(u32, lo, 1024);
 	first = lo + ((p6 ^ lo) & 1);
 	if (first > hi)
-		return lo + do_div(k, hi - lo + 1);
+		return lo + tern_pick_nth(h, attempt, hi - lo + 1);
 	n = (hi - first) / 2 + 1;
-	return first + 2 * do_div(k, n);
+	return first + 2 * tern_pick_nth(h, attempt, n);
 }
 
 bool tern_pick4(void *arg, const struct tern_ta6 *t6, unsigned int attempt,
@@ -476,12 +483,13 @@ bool tern_pick4(void *arg, const struct tern_ta6 *t6, unsigned int attempt,
 	in.a4 = htonl(a);
 	in.port6 = t6->port;
 	in.l4 = pk->l4;
-	h = siphash(&in, sizeof(in), pk->key) + attempt;
+	h = siphash(&in, sizeof(in), pk->key);
 	t4->addr = htonl(a);
 	if (pk->l4 == TERN_L4_ICMP)
-		t4->port = htons(e->pmin + do_div(h, e->pmax - e->pmin + 1));
+		t4->port = htons(e->pmin + tern_pick_nth(h, attempt,
+							 e->pmax - e->pmin + 1));
 	else
 		t4->port = htons(tern_pick_port(e->pmin, e->pmax,
-						ntohs(t6->port), h));
+						ntohs(t6->port), h, attempt));
 	return true;
 }
