@@ -12,7 +12,7 @@
  * hash to an address of the entries of one protocol and mark in O(log n).
  */
 
-#include <linux/bitops.h>
+#include <linux/bits.h>
 #include <linux/inetdevice.h>
 #include <linux/netdevice.h>
 #include <linux/netlink.h>
@@ -25,7 +25,7 @@
 struct tern_pool4 {
 	struct rcu_head rcu;
 	u32 n;
-	u32 lens;		/* bit L: an entry is L bits long */
+	u64 lens;		/* bit L: an entry is L bits long */
 	u32 *by_pick;		/* indexes into e[], by (l4, mark, address) */
 	u32 *cum;		/* cum[i]: addresses of by_pick[0..i), n + 1 */
 	struct tern_pool4_entry e[];	/* by address; then by_pick, cum */
@@ -113,7 +113,7 @@ static void tern_pool4_index(struct tern_pool4 *p)
 	p->lens = 0;
 	p->cum[0] = 0;
 	for (i = 0; i < p->n; i++) {
-		p->lens |= BIT(p->e[i].prefix.len);
+		p->lens |= BIT_ULL(p->e[i].prefix.len);
 		p->cum[i + 1] = p->cum[i] + tern_pool4_size(&p->e[p->by_pick[i]]);
 	}
 }
@@ -162,17 +162,16 @@ static u32 tern_pool4_lower(const struct tern_pool4 *p, u32 a, u8 len)
 static bool tern_pool4_lookup(const struct tern_pool4 *p, __be32 a, bool any,
 			      u8 l4, u16 port)
 {
-	unsigned long lens;
-	u32 h = ntohl(a);
+	u32 h = ntohl(a), start, i;
 	unsigned int len;
 
 	if (!p)
 		return false;
-	lens = p->lens;
-	for_each_set_bit(len, &lens, 33) {
-		u32 start = h & ~tern_hostmask4(len);
-		u32 i = tern_pool4_lower(p, start, len);
-
+	for (len = 16; len <= 32; len++) {
+		if (!(p->lens & BIT_ULL(len)))
+			continue;
+		start = h & ~tern_hostmask4(len);
+		i = tern_pool4_lower(p, start, len);
 		for (; i < p->n; i++) {
 			const struct tern_pool4_entry *e = &p->e[i];
 
