@@ -10,7 +10,7 @@
 #include <linux/string.h>
 #include "nat64/pool4.h"
 
-#define A4(a, b, c, d)	cpu_to_be32(((a) << 24) | ((b) << 16) | ((c) << 8) | (d))
+#define A4(a, b, c, d)	cpu_to_be32((u32)(a) << 24 | (b) << 16 | (c) << 8 | (d))
 
 #define ENTRY(a, len, l4, min, max, m) \
 	{ { (a), (len) }, TERN_L4_##l4, (min), (max), (m) }
