@@ -55,13 +55,14 @@ def nat64(ns):
 
 @pytest.fixture
 def local4(nat64):
-    """A dummy interface with 192.0.2.1/24 in the namespace; its
-    ip_local_port_range is put back afterwards."""
+    """An interface with 192.0.2.1/24 in the namespace (a veth: the debug
+    kernel has no dummy driver); its ip_local_port_range is put back
+    afterwards."""
     path = "/proc/sys/net/ipv4/ip_local_port_range"
     with in_netns(str(nat64)):
         with open(path) as f:
             saved = f.read()
-    nat64.ip("link", "add", "tp0", "type", "dummy")
+    nat64.ip("link", "add", "tp0", "type", "veth", "peer", "name", "tp1")
     nat64.ip("addr", "add", "192.0.2.1/24", "dev", "tp0")
     nat64.ip("link", "set", "tp0", "up")
     yield nat64
