@@ -30,7 +30,9 @@
  * NAT64 instances only (RFC 6146):
  * TERN_CMD_POOL4_ADD      [INSTANCE], POOL4 (PREFIX, PROTO, [PORT_MIN,
  *                         PORT_MAX], [MARK]); overlapping entries refused
- * TERN_CMD_POOL4_DEL      [INSTANCE], POOL4 (PREFIX, PROTO, [MARK])
+ * TERN_CMD_POOL4_DEL      [INSTANCE], POOL4 (PREFIX, PROTO, [PORT_MIN and
+ *                         PORT_MAX], [MARK]): the entry with these ports,
+ *                         or without them every entry of the prefix
  * TERN_CMD_POOL4_GET      dump, [INSTANCE]: one message per entry: POOL4
  * TERN_CMD_POOL4_FLUSH    [INSTANCE]
  * TERN_CMD_BIB_ADD        [INSTANCE], BIB (PROTO, ADDR6, PORT6, ADDR4,

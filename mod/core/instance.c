@@ -10,6 +10,7 @@
 #include <net/netns/generic.h>
 #include "siit/denylist4.h"
 #include "siit/eamt.h"
+#include "nat64/pool4.h"
 #include "fw/hook.h"
 #include "nat64/nat64.h"
 #include "core/instance.h"
@@ -137,6 +138,7 @@ static void tern_instance_free(struct tern_instance *inst)
 	kfree(rcu_dereference_protected(inst->cfg, true));
 	tern_eamt_free_rcu(rcu_dereference_protected(inst->eamt, true));
 	tern_deny4_free_rcu(rcu_dereference_protected(inst->deny4, true));
+	tern_pool4_free_rcu(rcu_dereference_protected(inst->pool4, true));
 	tern_stats_free(inst->stats);
 	kfree(inst);
 }

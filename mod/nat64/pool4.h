@@ -25,30 +25,46 @@ struct tern_pool4_entry {
 	u32 mark;
 };
 
-/* Most entries of an instance's pool4. */
-#define TERN_POOL4_MAX	(1U << 12)
+/*
+ * Most entries of an instance's pool4, and most distinct IPv4 addresses
+ * they cover (one /16: every prefix is 16 to 32 bits long).
+ */
+#define TERN_POOL4_ENTRIES_MAX	(1U << 12)
+#define TERN_POOL4_ADDRS_MAX	(1U << 16)
 
 struct tern_pool4;
 
+/* Ports of @e the host uses for its own connections (see below). */
+struct tern_pool4_clash {
+	__be32 addr;		/* an address of the host in the prefix */
+	u16 pmin, pmax;		/* the ports of ip_local_port_range in @e */
+};
+
 /*
- * Validation before add (process context, @net the instance's): bounds,
- * host bits, and no overlap of the namespace's ip_local_port_range on an
- * address of this host (the message names the overlap).
+ * Validation before add (process context, @net the instance's): bounds
+ * and host bits (-EINVAL with an extack message), and for TCP and UDP no
+ * overlap of the namespace's ip_local_port_range on an address of this
+ * host: -EADDRINUSE with the overlap in *@clash, for the caller to name
+ * (no extack message: formatting one needs the namespace's buffers).
  */
 int tern_pool4_validate(struct net *net, const struct tern_pool4_entry *e,
+			struct tern_pool4_clash *clash,
 			struct netlink_ext_ack *extack);
 
 /*
  * Changes return a new pool (NULL when empty) or an ERR_PTR(): add:
- * -EEXIST when @e overlaps an entry of the same protocol and mark
- * (*@conflict, in @old), -ENOSPC, -ENOMEM; del: -ENOENT when no entry
- * has @e's prefix, protocol and mark.
+ * -EEXIST when @e overlaps an entry of the same protocol and mark: their
+ * prefixes and their port ranges overlap (*@conflict, in @old); -ENOSPC
+ * past TERN_POOL4_ENTRIES_MAX entries, -E2BIG past TERN_POOL4_ADDRS_MAX
+ * addresses, -ENOMEM. del: removes every entry with @e's prefix, protocol
+ * and mark, whatever their ports or, with @ports, the one with @e's ports
+ * too; -ENOENT when there is none.
  */
 struct tern_pool4 *tern_pool4_add(const struct tern_pool4 *old,
 				  const struct tern_pool4_entry *e,
 				  const struct tern_pool4_entry **conflict);
 struct tern_pool4 *tern_pool4_del(const struct tern_pool4 *old,
-				  const struct tern_pool4_entry *e);
+				  const struct tern_pool4_entry *e, bool ports);
 
 /* Under rcu_read_lock(): is @a#@port (host order) in the pool for @l4? */
 bool tern_pool4_contains(const struct tern_pool4 *p, u8 l4, __be32 a,
@@ -72,6 +88,15 @@ void tern_pool4_free_rcu(struct tern_pool4 *p);
  * address gets the same IPv4 address while it has room; the port keeps
  * the parity and the class (0-1023, 1024-65535) of the IPv6 one where the
  * pool allows (RFC 4787 REQ-3, 4). At most TERN_PICK_PROBES candidates.
+ *
+ * A pure function of its arguments (no state, lock, allocation or random
+ * number): the address is the hash of the IPv6 address alone (keyed) among
+ * the addresses of the entries of @l4 and @mark, the next one after each
+ * TERN_PICK_ADDR_PROBES attempts; the port goes up one per attempt from
+ * an offset hashed (keyed) from the IPv6 address and port and the IPv4
+ * address (the IPv6 port in it, so that the bindings of one host do not
+ * all probe from the same offset). False at once when no entry has @l4
+ * and @mark.
  */
 struct tern_pick {
 	const struct tern_pool4 *pool;
@@ -81,6 +106,7 @@ struct tern_pick {
 };
 
 #define TERN_PICK_PROBES	128
+#define TERN_PICK_ADDR_PROBES	32
 
 bool tern_pick4(void *arg, const struct tern_ta6 *t6, unsigned int attempt,
 		struct tern_ta4 *t4);

@@ -193,13 +193,17 @@ int tern_nl_table_flush(struct genl_info *info, const struct tern_nl_table *tbl)
 {
 	struct tern_net *tn = tern_net(genl_info_net(info));
 	struct tern_instance *inst;
+	int ret;
 
 	mutex_lock(&tn->lock);
 	inst = tern_nl_instance(tn, info->attrs, info->extack);
-	if (!IS_ERR(inst))
+	ret = PTR_ERR_OR_ZERO(inst);
+	if (!ret && tbl->check)
+		ret = tbl->check(inst, info->extack);
+	if (!ret)
 		tbl->publish(tn, inst, NULL);
 	mutex_unlock(&tn->lock);
-	return PTR_ERR_OR_ZERO(inst);
+	return ret;
 }
 
 /* One message per entry of a table, from cb->args[0] on. */
@@ -217,6 +221,11 @@ int tern_nl_table_dump(struct sk_buff *skb, struct netlink_callback *cb,
 	if (IS_ERR(inst)) {
 		ret = PTR_ERR(inst);
 		goto out;
+	}
+	if (tbl->check) {
+		ret = tbl->check(inst, cb->extack);
+		if (ret)
+			goto out;
 	}
 	/* Both counters only grow: their sum changes with either. */
 	cb->seq = tn->gen + tn->tables_gen;

@@ -16,6 +16,8 @@ struct tern_instance;
 extern const struct nla_policy tern_prefix6_policy[TERN_PREFIX_MAX + 1];
 extern const struct nla_policy tern_prefix4_policy[TERN_PREFIX_MAX + 1];
 extern const struct nla_policy tern_eam_policy[TERN_EAM_MAX + 1];
+/* nl/pool4.c */
+extern const struct nla_policy tern_pool4_policy[TERN_POOL4_MAX + 1];
 
 /*
  * A required attribute of a request. Missing, the request is refused with
@@ -71,9 +73,11 @@ int tern_nl_reply(struct genl_info *info, u8 cmd,
 		  int (*fill)(struct sk_buff *msg, struct tern_instance *inst,
 			      struct genl_info *info));
 
-/* A table of an instance (EAMT, denylist4) as its flush and dump see it. */
+/* A table of an instance (EAMT, denylist4, pool4) as its flush and dump see it. */
 struct tern_nl_table {
 	u8 get_cmd;	/* the command of the dump's messages */
+	/* Optional: refuses an instance the table is not for (0 or error). */
+	int (*check)(struct tern_instance *inst, struct netlink_ext_ack *extack);
 	/* Replaces the table of @inst with @t (NULL: empty). Under tn->lock. */
 	void (*publish)(struct tern_net *tn, struct tern_instance *inst,
 			void *t);

@@ -56,6 +56,11 @@ static const struct nla_policy tern_deny4_req_policy[TERN_A_PREFIX4 + 1] = {
 	[TERN_A_PREFIX4] = NLA_POLICY_NESTED(tern_prefix4_policy),
 };
 
+static const struct nla_policy tern_pool4_req_policy[TERN_A_POOL4 + 1] = {
+	[TERN_A_INSTANCE] = { .type = NLA_NUL_STRING },
+	[TERN_A_POOL4] = NLA_POLICY_NESTED(tern_pool4_policy),
+};
+
 static const struct nla_policy tern_query_req_policy[TERN_A_ADDR + 1] = {
 	[TERN_A_INSTANCE] = { .type = NLA_NUL_STRING },
 	/* 4 or 16 bytes: checked by the handler, to say why. */
@@ -198,6 +203,30 @@ static const struct genl_ops tern_genl_ops[] = {
 		.cmd = TERN_CMD_SESSION_FLUSH,
 		.doit = tern_nl_session_flush,
 		TERN_OP_POLICY(tern_nat64_proto_policy),
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TERN_CMD_POOL4_ADD,
+		.doit = tern_nl_pool4_add,
+		TERN_OP_POLICY(tern_pool4_req_policy),
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TERN_CMD_POOL4_DEL,
+		.doit = tern_nl_pool4_del,
+		TERN_OP_POLICY(tern_pool4_req_policy),
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TERN_CMD_POOL4_GET,
+		.dumpit = tern_nl_pool4_dump,
+		TERN_OP_POLICY(tern_instance_policy),
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TERN_CMD_POOL4_FLUSH,
+		.doit = tern_nl_pool4_flush,
+		TERN_OP_POLICY(tern_instance_policy),
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
 };

@@ -32,6 +32,11 @@ int tern_nl_deny4_add(struct sk_buff *skb, struct genl_info *info);
 int tern_nl_deny4_del(struct sk_buff *skb, struct genl_info *info);
 int tern_nl_deny4_dump(struct sk_buff *skb, struct netlink_callback *cb);
 int tern_nl_deny4_flush(struct sk_buff *skb, struct genl_info *info);
+/* nl/pool4.c */
+int tern_nl_pool4_add(struct sk_buff *skb, struct genl_info *info);
+int tern_nl_pool4_del(struct sk_buff *skb, struct genl_info *info);
+int tern_nl_pool4_dump(struct sk_buff *skb, struct netlink_callback *cb);
+int tern_nl_pool4_flush(struct sk_buff *skb, struct genl_info *info);
 /* nl/address.c */
 int tern_nl_addr_query(struct sk_buff *skb, struct genl_info *info);
 /* nl/bib.c */

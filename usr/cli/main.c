@@ -41,6 +41,10 @@ static const char help_main[] =
 	"  bib list [--tcp|--udp|--icmp] [--json]\n"
 	"  session list [--tcp|--udp|--icmp] [--json]\n"
 	"  session flush [--tcp|--udp|--icmp]\n"
+	"  pool4 add PREFIX4 [PORTS] [--tcp|--udp|--icmp] [--mark N]\n"
+	"  pool4 remove PREFIX4 [PORTS] [--tcp|--udp|--icmp] [--mark N]\n"
+	"  pool4 list [--json]\n"
+	"  pool4 flush\n"
 	"\n"
 	"Options:\n"
 	"  -i, --instance NAME  instance for every command but 'instance' (default:\n"
@@ -71,6 +75,8 @@ static int dispatch(int argc, char **argv, struct tern_opts *opts)
 		return cmd_bib(argc - 1, argv + 1, opts);
 	if (!strcmp(cmd, "session"))
 		return cmd_session(argc - 1, argv + 1, opts);
+	if (!strcmp(cmd, "pool4"))
+		return cmd_pool4(argc - 1, argv + 1, opts);
 	if (!strcmp(cmd, "help")) {
 		fputs(help_main, stdout);
 		return TERN_EXIT_OK;

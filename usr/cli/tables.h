@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * tern CLI: what the table commands (eamt, denylist4, address, instance)
- * share: their argument loop, help, dispatch and growing reply lists.
+ * tern CLI: what the table commands (eamt, denylist4, pool4, address,
+ * instance) share: their argument loop, help, dispatch and growing reply
+ * lists.
  */
 #ifndef TERN_CLI_TABLES_H
 #define TERN_CLI_TABLES_H

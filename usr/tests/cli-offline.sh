@@ -142,7 +142,8 @@ for w in "instance add" "instance list" "instance remove" "global show" \
 	 "global set" "stats" "eamt add" "eamt remove" "eamt list" \
 	 "eamt flush" "denylist4 add" "denylist4 remove" "denylist4 list" \
 	 "denylist4 flush" "address query" "bib add" "bib remove" "bib list" \
-	 "session list" "session flush"; do
+	 "session list" "session flush" "pool4 add" "pool4 remove" \
+	 "pool4 list" "pool4 flush"; do
 	if grep -q "$w" "$tmp/out"; then
 		ok "help-top-mentions-${w// /-}"
 	else
@@ -440,6 +441,56 @@ parses session-list session list
 parses session-list-udp-json session list --udp --json
 parses session-flush session flush
 parses session-flush-icmp -i t session flush --icmp
+# --- pool4
+help help-pool4 pool4 --help
+help help-pool4-word pool4 help
+help help-pool4-add pool4 add --help
+help help-pool4-add-wins pool4 add x --bogus -h
+help help-pool4-remove pool4 remove --help
+help help-pool4-list pool4 list --help
+help help-pool4-flush pool4 flush -h
+usage pool4-no-sub "'pool4' needs a command: add, remove, list or flush" pool4
+usage pool4-unknown-sub "unknown command 'pool4 frob'" pool4 frob
+usage pool4-add-nothing "'pool4 add' needs PREFIX4" pool4 add
+usage pool4-add-only-opts "'pool4 add' needs PREFIX4" pool4 add --tcp --mark 1
+usage pool4-add-v6 "invalid prefix '2001:db8::/96' \(expected an IPv4 prefix" pool4 add 2001:db8::/96
+usage pool4-add-garbage "invalid prefix 'x' \(expected an IPv4 prefix" pool4 add x
+usage pool4-add-bad-len "invalid prefix '192.0.2.0/33'" pool4 add 192.0.2.0/33
+usage pool4-add-ports-garbage "invalid ports 'x' \(expected MIN-MAX or PORT" pool4 add 192.0.2.0/24 x
+usage pool4-add-ports-big "invalid ports '1-65536'" pool4 add 192.0.2.0/24 1-65536
+usage pool4-add-ports-three "invalid ports '1-2-3'" pool4 add 192.0.2.0/24 1-2-3
+usage pool4-add-ports-open "invalid ports '1024-'" pool4 add 192.0.2.0/24 1024-
+usage pool4-add-ports-hex "invalid ports '0x10'" pool4 add 192.0.2.0/24 0x10
+usage pool4-add-ports-negative "invalid ports '-1-5'" pool4 add 192.0.2.0/24 -1-5
+usage pool4-add-three "unexpected argument '5'" pool4 add 192.0.2.0/24 1-4 5
+usage pool4-add-mark-missing "option '--mark' needs a value" pool4 add 192.0.2.0/24 --mark
+usage pool4-add-mark-garbage "invalid mark 'x'" pool4 add 192.0.2.0/24 --mark x
+usage pool4-add-mark-big "invalid mark '4294967296'" pool4 add 192.0.2.0/24 --mark 4294967296
+usage pool4-add-mark-negative "invalid mark '-1'" pool4 add 192.0.2.0/24 --mark=-1
+usage pool4-add-unknown-option "unknown option '--sctp' for 'pool4 add'" pool4 add 192.0.2.0/24 --sctp
+usage pool4-add-json "unknown option '--json'" pool4 add 192.0.2.0/24 --json
+usage pool4-remove-nothing "'pool4 remove' needs PREFIX4" pool4 remove
+usage pool4-remove-v6 "invalid prefix '2001:db8::1'" pool4 remove 2001:db8::1
+usage pool4-remove-bad-ports "invalid ports '5-x'" pool4 remove 192.0.2.0/24 5-x --udp
+usage pool4-list-extra "unexpected argument 'x'" pool4 list x
+usage pool4-list-option "unknown option '--tcp'" pool4 list --tcp
+usage pool4-flush-extra "unexpected argument 'x'" pool4 flush x
+usage pool4-i-twice 'more than once' -i a pool4 flush --instance b
+parses pool4-add pool4 add 192.0.2.0/24
+parses pool4-add-bare pool4 add 192.0.2.1
+parses pool4-add-range pool4 add 192.0.2.0/24 1024-2047 --tcp
+parses pool4-add-one-port pool4 add 192.0.2.1 80 --udp --tcp
+parses pool4-add-icmp pool4 add 192.0.2.1 0-65535 --icmp
+parses pool4-add-mark -i t pool4 add --mark 0x10 192.0.2.1 --icmp
+parses pool4-add-mark-eq pool4 add 192.0.2.1 --mark=4294967295
+parses pool4-add-len-not-checked pool4 add 10.0.0.0/8 0-0
+parses pool4-add-reversed-not-checked pool4 add 192.0.2.1 9-5 --tcp
+parses pool4-add-dashdash pool4 add --tcp -- 192.0.2.1 7
+parses pool4-remove pool4 remove 192.0.2.0/24
+parses pool4-remove-ports pool4 remove 192.0.2.0/24 1024-2047 --tcp --mark 3
+parses pool4-list pool4 list
+parses pool4-list-json pool4 list --json -i t
+parses pool4-flush pool4 flush
 
 # --- one line even if the input has a newline
 usage newline-masked "unknown command 'a\?b'" "$(printf 'a\nb')"
