@@ -22,13 +22,15 @@ from scapy.layers.inet6 import (ICMPv6DestUnreach, ICMPv6EchoReply,
 from scapy.packet import Raw
 
 import ternlib
-from ternlib import (H6_LINK, PAYLOAD, SINK4, SINK4_6, Topology,
+from ternlib import (PAYLOAD, SINK4, SINK4_6, Topology,
                      assert_error, assert_ipv4, assert_ipv6, cli, cli_json,
                      cli_ok, embed, is_ip4, is_ip6)
 
 POOL4 = "198.51.100.16/30"
 POOL4_NET = ipaddress.IPv4Network(POOL4)
-CLIENT = H6_LINK                # 2001:db8:6::2
+# The IPv6 client: on h6's link, with h6's MAC, but not h6's address, so
+# that h6 answers nothing Tern sends it (no Port Unreachable).
+CLIENT = "2001:db8:6::99"
 OTHER4 = "203.0.113.77"         # a second IPv4 peer (on h4's link)
 
 
@@ -47,6 +49,8 @@ def in_pool4(addr):
 def _nat64_module():
     topo = Topology().build()
     try:
+        topo.xl.ip_batch(["neigh replace %s lladdr %s dev v6 nud permanent"
+                          % (CLIENT, ternlib.H6_MAC)])
         r = cli(topo.xl, "instance", "add", "n", "--nat64", "--pool6",
                 ternlib.POOL6)
         assert r.rc == 0, r.err
@@ -176,10 +180,15 @@ def test_udp_address_dependent_filtering(nat):
 
 
 def test_ipv4_without_mapping_dropped(nat):
+    """RFC 6146 3.5.1: UDP to no BIB entry is dropped, and its sender hears
+    Port Unreachable (from the translator, quoting its packet)."""
     c = nat.counters()
-    with nat.cap6() as cap:
+    with nat.cap6() as cap, nat.cap4() as cap4:
         nat.send4(udp4(str(POOL4_NET[1]), 50001))
+        e = cap4.one(is_ip4(dst=SINK4))
         cap.none(is_ip6(), proof=lambda: c.expect({"drop-no-session": 1}))
+    assert (e[ICMP].type, e[ICMP].code) == (3, 3)
+    assert (e[IPerror].dst, e[UDPerror].dport) == (str(POOL4_NET[1]), 50001)
 
 
 def test_ipv4_outside_pool4_passed(nat):
@@ -193,10 +202,14 @@ def test_max_sessions_refuses_new_flows_only(nat):
     a = out64(nat, udp6(sport=43000))
     out64(nat, udp6(sport=43002))
     c = nat.counters()
-    with nat.cap4() as cap:
+    with nat.cap4() as cap, nat.cap6() as cap6:
         nat.send6(udp6(sport=43004))
+        e = cap6.one(is_ip6(dst=CLIENT))
         cap.none(is_ip4(dst=SINK4),
                  proof=lambda: c.expect({"drop-max-sessions": 1}))
+    # RFC 6146 3.5.1.1: Destination Unreachable, Address Unreachable.
+    assert (e[ICMPv6DestUnreach].type, e[ICMPv6DestUnreach].code) == (1, 3)
+    assert e[IPerror6][UDPerror].sport == 43004
     # An existing flow goes on both ways.
     b = out64(nat, udp6(sport=43000))
     assert (b[IP].src, b[UDP].sport) == (a[IP].src, a[UDP].sport)
@@ -247,7 +260,10 @@ def test_icmp_session_expires(nat):
     req = IPv6(src=CLIENT, dst=SINK4_6, hlim=64) / \
         ICMPv6EchoRequest(id=0x4321, seq=1)
     f = out64(nat, req)
-    wait_until(lambda: sessions(nat, "icmp") == [], timeout=10)
+    # The worker removes the session and its BIB entry with it.
+    wait_until(lambda: sessions(nat, "icmp") == [] and
+               cli_json(nat.xl, "-i", "n", "bib", "list", "--icmp") == [],
+               timeout=10)
     c = nat.counters()
     with nat.cap6() as cap:
         nat.send4(IP(src=SINK4, dst=f[IP].src) /
@@ -282,16 +298,16 @@ def test_tcp_handshake_and_close(nat):
     t = syn[TCP]
     assert (t.dport, t.seq, str(t.flags)) == (80, 1000, "S")
     assert t.sport >= 1024
-    assert tcp_state(nat, 45000) == ["V6 INIT"]
+    assert tcp_state(nat, 45000) == ["V6_INIT"]
     sa = out46(nat, tcp4(syn, "SA", ack=1001))
     assert_ipv6(sa, plen=20, nh=6, hlim=63, src=SINK4_6, dst=CLIENT)
     assert (sa[TCP].sport, sa[TCP].dport, sa[TCP].ack) == (80, 45000, 1001)
     assert tcp_state(nat, 45000) == ["ESTABLISHED"]
     out64(nat, tcp6("A", seq=1001, ack=5001))
     out64(nat, tcp6("FA", seq=1001, ack=5001))
-    assert tcp_state(nat, 45000) == ["V6 FIN RCV"]
+    assert tcp_state(nat, 45000) == ["V6_FIN_RCV"]
     out46(nat, tcp4(syn, "FA", seq=5001, ack=1002))
-    assert tcp_state(nat, 45000) == ["V4 FIN V6 FIN RCV"]
+    assert tcp_state(nat, 45000) == ["V4_FIN_V6_FIN_RCV"]
     c.expect({"xlat-6to4": 4, "xlat-4to6": 2})
 
 
@@ -324,7 +340,7 @@ def test_static_bib_inbound_tcp(nat):
     g = out46(nat, syn)
     assert_ipv6(g, plen=20, nh=6, hlim=63, src=SINK4_6, dst=CLIENT)
     assert (g[TCP].sport, g[TCP].dport, g[TCP].seq) == (33333, 8080, 77)
-    assert tcp_state(nat, 8080) == ["V4 INIT"]
+    assert tcp_state(nat, 8080) == ["V4_INIT"]
     sa = IPv6(src=CLIENT, dst=SINK4_6, hlim=64) / \
         TCP(sport=8080, dport=33333, flags="SA", seq=9, ack=78)
     f = out64(nat, sa)
