@@ -144,7 +144,10 @@ struct tern_session *tern_sess_add4(struct tern_tables *t,
 				    const struct tern_limits *lim,
 				    u8 state, unsigned long timeout);
 
-/* Changes the TCP state of @s (under its bucket lock), and its expiry. */
+/*
+ * Changes the TCP state of @s (under its bucket lock), and its expiry
+ * unless @timeout is 0.
+ */
 void tern_sess_set_state(struct tern_tables *t, struct tern_session *s,
 			 u8 state, unsigned long timeout);
 

@@ -403,7 +403,8 @@ void tern_sess_set_state(struct tern_tables *t, struct tern_session *s,
 	lock = &t->locks[h % TERN_TBL_NLOCKS];
 	spin_lock_bh(lock);
 	WRITE_ONCE(s->state, state);
-	WRITE_ONCE(s->expires, (u32)(jiffies + timeout));
+	if (timeout)
+		WRITE_ONCE(s->expires, (u32)(jiffies + timeout));
 	spin_unlock_bh(lock);
 }
 

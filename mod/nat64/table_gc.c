@@ -58,7 +58,8 @@ bool tern_tables_gc(struct tern_tables *t)
 		}
 	}
 	t->gc_cursor = h;
-	return cut || removed >= TERN_GC_BUSY;
+	/* A sweep goes on, slice by slice, until it is back at bucket 0. */
+	return cut || removed >= TERN_GC_BUSY || h;
 }
 
 static bool tern_match_l4(const struct tern_session *s, const void *arg)

@@ -394,7 +394,7 @@ def test_hairpinning(nat):
     assert u.dport == 47002
     mine = [s for s in sessions(nat, "udp") if s["port6"] == 47000]
     assert len(mine) == 1
-    assert f[IPv6].src == embed(mine[0]["addr4"])
+    assert f[IPv6].src == embed(mine[0]["address4"])
     assert u.sport == mine[0]["port4"]
     assert_ipv6(f, plen=72, nh=17, hlim=63, dst=CLIENT)
     c.expect({"xlat-hairpin": 1, "xlat-4to6": 1})
