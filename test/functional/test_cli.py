@@ -238,7 +238,7 @@ def test_global_show_defaults(ns):
     plain = cli_ok(ns, "global", "show")
     for key in GLOBAL_KINDS:
         line = [l for l in plain.splitlines() if re.match(
-            r"\s*%s\b" % re.escape(key), l)]
+            r"\s*%s:" % re.escape(key), l)]
         assert len(line) == 1, (key, plain)
     assert re.search(r"strict-wkp\W+true", plain)
     assert re.search(r"pool6\W+2001:db8:64::/96", plain)

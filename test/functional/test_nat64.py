@@ -308,7 +308,7 @@ def test_tcp_handshake_and_close(nat):
     assert tcp_state(nat, 45000) == ["V6_FIN_RCV"]
     out46(nat, tcp4(syn, "FA", seq=5001, ack=1002))
     assert tcp_state(nat, 45000) == ["V4_FIN_V6_FIN_RCV"]
-    c.expect({"xlat-6to4": 4, "xlat-4to6": 2})
+    c.expect({"xlat-6to4": 3, "xlat-4to6": 2})
 
 
 def test_tcp_rst_moves_to_trans(nat):
