@@ -18,14 +18,18 @@
 struct kmem_cache *tern_bib_cache;
 struct kmem_cache *tern_sess_cache;
 
+/* Twice is once: the KUnit suites may run before the module's init. */
 int tern_tables_init(void)
 {
+	if (tern_sess_cache)
+		return 0;
 	tern_bib_cache = KMEM_CACHE(tern_bib, 0);
 	if (!tern_bib_cache)
 		return -ENOMEM;
 	tern_sess_cache = KMEM_CACHE(tern_session, 0);
 	if (!tern_sess_cache) {
 		kmem_cache_destroy(tern_bib_cache);
+		tern_bib_cache = NULL;
 		return -ENOMEM;
 	}
 	return 0;
@@ -36,6 +40,8 @@ void tern_tables_exit(void)
 	rcu_barrier();
 	kmem_cache_destroy(tern_sess_cache);
 	kmem_cache_destroy(tern_bib_cache);
+	tern_sess_cache = NULL;
+	tern_bib_cache = NULL;
 }
 
 static struct hlist_nulls_head *tern_tbl_array(u32 n)
