@@ -566,8 +566,14 @@ static void kt_conc_one(struct kt_conc *c, const struct tern_limits *lim)
 	if (f && (f->bib->l4 != l4 || memcmp(&f->remote, &rem, sizeof(rem)) ||
 		  memcmp(&f->bib->t6, &src, sizeof(src))))
 		atomic_inc(&c->bad);
+	/*
+	 * Found by its IPv4 key: that key (another thread may have removed
+	 * @b meanwhile and given its IPv4 transport address to another host).
+	 */
 	f = tern_sess_find4(c->t, l4, &b->t4, &rem);
-	if (f && memcmp(&f->bib->t6, &src, sizeof(src)))
+	if (f && (f->bib->l4 != l4 ||
+		  memcmp(&f->bib->t4, &b->t4, sizeof(b->t4)) ||
+		  memcmp(&f->remote, &rem, sizeof(rem))))
 		atomic_inc(&c->bad);
 	tern_sess_refresh(s, HZ / 2);
 	if (r % 16 == 1)

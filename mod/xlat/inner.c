@@ -71,8 +71,9 @@ static int tern_inner_l4(u8 proto, u8 *l4, unsigned int len, __wsum diff,
 }
 
 /*
- * The quoted transport identifiers @id become @nport: written where the
- * quote holds them, with its checksum updated where it holds that too.
+ * The quoted transport identifiers @id (of the whole quote) become @nport:
+ * written where the translated quote (@len bytes at @l4) holds them, its
+ * checksum updated where it holds that.
  */
 static void tern_inner_ids(u8 proto, u8 *l4, unsigned int len,
 			   const struct tern_l4id *id, const __be16 *nport)
@@ -100,11 +101,13 @@ static void tern_inner_ids(u8 proto, u8 *l4, unsigned int len,
 	if (check && proto == IPPROTO_UDP && !*check)
 		check = NULL;
 	for (i = 0; i < n; i++) {
-		if (at[i] == nport[i])
+		if (id->port[i] == nport[i])
 			continue;
+		/* The checksum covers the whole packet, cut off or not. */
 		if (check)
-			csum_replace2(check, at[i], nport[i]);
-		at[i] = nport[i];
+			csum_replace2(check, id->port[i], nport[i]);
+		if ((u8 *)&at[i + 1] - l4 <= len)
+			at[i] = nport[i];
 	}
 	if (check && proto == IPPROTO_UDP && !*check)
 		*check = CSUM_MANGLED_0;
