@@ -51,7 +51,7 @@ struct tern_bib {
 	u8 l4;				/* enum tern_l4 */
 	bool is_static;
 	refcount_t ref;			/* its sessions, +1 if static */
-	struct tern_sub *sub;		/* its subscriber (nat64/table.c) */
+	struct tern_sub *sub;		/* its subscriber (table_int.h) */
 	struct rcu_head rcu;
 };
 
@@ -125,7 +125,11 @@ typedef bool (*tern_pick4_fn)(void *arg, const struct tern_ta6 *t6,
  * allocates with GFP_ATOMIC. Returns the session (valid until
  * rcu_read_unlock()), an existing one if another CPU made it first, or an
  * ERR_PTR: -ENOSPC (max-sessions), -EDQUOT (sessions per subscriber),
- * -EUSERS (ports per subscriber), -EADDRINUSE (@pick gave up), -ENOMEM.
+ * -EUSERS (ports per subscriber), -EADDRINUSE (@pick gave up), -ENOMEM,
+ * -EAGAIN (lost several races in a row with CPUs changing the same
+ * entries; rare). An expired session not yet removed is made live again.
+ * The limits of a subscriber (@lim->sub_prefix_len) are counted from the
+ * subscriber of the BIB entry (static entries: their own /128).
  */
 struct tern_session *tern_sess_add6(struct tern_tables *t, u8 l4,
 				    const struct tern_ta6 *src,
@@ -136,7 +140,8 @@ struct tern_session *tern_sess_add6(struct tern_tables *t, u8 l4,
 /*
  * A new session from the IPv4 side, on the existing BIB entry @bib (found
  * with tern_bib_find4()): RFC 6146 3.5.2.2 (V4 INIT), static BIB entries.
- * Same rules and errors as tern_sess_add6() but -EADDRINUSE.
+ * Same rules and errors as tern_sess_add6() but -EADDRINUSE and -EAGAIN;
+ * -ENOENT if @bib went meanwhile (its last session was removed).
  */
 struct tern_session *tern_sess_add4(struct tern_tables *t,
 				    struct tern_bib *bib,
@@ -157,7 +162,11 @@ void tern_sess_set_state(struct tern_tables *t, struct tern_session *s,
  */
 int tern_bib_add_static(struct tern_tables *t, u8 l4,
 			const struct tern_ta6 *t6, const struct tern_ta4 *t4);
-/* Removes the entry of @t6 or @t4 (either may be NULL) and its sessions. */
+/*
+ * Removes the entry (static or dynamic) of @t6 or @t4 (either may be
+ * NULL; both: they must match) and its sessions; -ENOENT. Scans the
+ * whole session table.
+ */
 int tern_bib_del(struct tern_tables *t, u8 l4, const struct tern_ta6 *t6,
 		 const struct tern_ta4 *t4);
 
