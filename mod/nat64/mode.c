@@ -305,10 +305,10 @@ static int tern_nat64_source4(struct tern_xlat *x, __be32 saddr,
 		b = tern_bib_find4(t, l4, &local);
 		if (!b && x->dlocal)
 			return TERN_STAT_PASS_LOCAL;
-		/* RFC 6146 3.5.1.1: UDP to no BIB entry: Port Unreachable. */
+		/* RFC 6146 3.5.1: UDP to no BIB entry: Host Unreachable. */
 		if (!b && l4 == TERN_L4_UDP)
 			tern_nat64_error(x, ICMP_DEST_UNREACH,
-					 ICMP_PORT_UNREACH);
+					 ICMP_HOST_UNREACH);
 		if (!b)
 			return TERN_STAT_DROP_NO_SESSION;
 		s = tern_nat64_new4(x, l4, b, &remote, &why);

@@ -181,13 +181,13 @@ def test_udp_address_dependent_filtering(nat):
 
 def test_ipv4_without_mapping_dropped(nat):
     """RFC 6146 3.5.1: UDP to no BIB entry is dropped, and its sender hears
-    Port Unreachable (from the translator, quoting its packet)."""
+    Host Unreachable (from the translator, quoting its packet)."""
     c = nat.counters()
     with nat.cap6() as cap, nat.cap4() as cap4:
         nat.send4(udp4(str(POOL4_NET[1]), 50001))
         e = cap4.one(is_ip4(dst=SINK4))
         cap.none(is_ip6(), proof=lambda: c.expect({"drop-no-session": 1}))
-    assert (e[ICMP].type, e[ICMP].code) == (3, 3)
+    assert (e[ICMP].type, e[ICMP].code) == (3, 1)
     assert (e[IPerror].dst, e[UDPerror].dport) == (str(POOL4_NET[1]), 50001)
 
 
