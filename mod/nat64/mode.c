@@ -230,7 +230,8 @@ static int tern_nat64_dest4(struct tern_xlat *x, __be32 daddr)
 
 /*
  * A new session from the IPv4 side, on BIB entry @b: endpoint-independent
- * filtering (RFC 4787) unless address-dependent filtering is on; a TCP
+ * filtering (RFC 4787), or with address-dependent filtering only for a
+ * peer address one of its sessions knows (any port); a TCP
  * SYN opens it (V4 INIT) unless drop-externally-initiated-tcp.
  */
 static struct tern_session *tern_nat64_new4(struct tern_xlat *x, u8 l4,
@@ -244,7 +245,8 @@ static struct tern_session *tern_nat64_new4(struct tern_xlat *x, u8 l4,
 	struct tern_session *s;
 	unsigned long timeout;
 
-	if (x->cfg->adf) {
+	if (x->cfg->adf &&
+	    !tern_sess_known4(inst->nat64->tables, l4, &b->t4, remote->addr)) {
 		*why = TERN_STAT_DROP_FILTERED;
 		tern_nat64_error(x, ICMP_DEST_UNREACH, ICMP_PKT_FILTERED);
 		return NULL;

@@ -223,6 +223,28 @@ begin:
 	return NULL;
 }
 
+bool tern_sess_known4(struct tern_tables *t, u8 l4,
+		      const struct tern_ta4 *local, __be32 raddr)
+{
+	struct tern_ta4 r = { .addr = raddr };
+	u32 h = tern_tbl_hash_sess4(t, l4, local, &r) & t->sess_mask;
+	struct hlist_nulls_node *n;
+	struct tern_session *s;
+
+begin:
+	hlist_nulls_for_each_entry_rcu(s, n, &t->sess4[h], n4) {
+		const struct tern_bib *b = s->bib;
+
+		if (b->l4 == l4 && s->remote.addr == raddr &&
+		    tern_tbl_ta4_eq(&b->t4, local) &&
+		    !tern_sess_expired(s, (u32)jiffies))
+			return true;
+	}
+	if (get_nulls_value(n) != h)
+		goto begin;
+	return false;
+}
+
 /* A BIB entry whose last reference went is not found (it is going). */
 struct tern_bib *tern_bib_find6(struct tern_tables *t, u8 l4,
 				const struct tern_ta6 *t6)

@@ -94,6 +94,12 @@ struct tern_session *tern_sess_find6(struct tern_tables *t, u8 l4,
 struct tern_session *tern_sess_find4(struct tern_tables *t, u8 l4,
 				     const struct tern_ta4 *local,
 				     const struct tern_ta4 *remote);
+/*
+ * Address-dependent filtering (RFC 4787): has the BIB entry of @local a
+ * live session with IPv4 peer @raddr (any port)? Under rcu_read_lock().
+ */
+bool tern_sess_known4(struct tern_tables *t, u8 l4,
+		      const struct tern_ta4 *local, __be32 raddr);
 struct tern_bib *tern_bib_find6(struct tern_tables *t, u8 l4,
 				const struct tern_ta6 *t6);
 struct tern_bib *tern_bib_find4(struct tern_tables *t, u8 l4,

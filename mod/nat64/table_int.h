@@ -95,9 +95,14 @@ static inline u32 tern_tbl_hash_sess4(const struct tern_tables *t, u8 l4,
 				      const struct tern_ta4 *t4,
 				      const struct tern_ta4 *r)
 {
-	return (u32)siphash_4u32((__force u32)t4->addr, (__force u32)r->addr,
-				 (u32)(__force u16)t4->port << 16 |
-				 (__force u16)r->port, l4, &t->key);
+	/*
+	 * Not the peer's port: the sessions of one BIB entry with one peer
+	 * share a chain, so address-dependent filtering finds them
+	 * (tern_sess_known4()).
+	 */
+	return (u32)siphash_3u32((__force u32)t4->addr, (__force u32)r->addr,
+				 (u32)(__force u16)t4->port << 16 | l4,
+				 &t->key);
 }
 
 static inline bool tern_tbl_ta6_eq(const struct tern_ta6 *a,

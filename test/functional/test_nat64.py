@@ -174,9 +174,13 @@ def test_udp_address_dependent_filtering(nat):
         nat.send4(udp4(f[IP].src, f[UDP].sport, rport=5555, src=OTHER4))
         cap.none(is_ip6(dst=CLIENT),
                  proof=lambda: c.expect({"drop-filtered": 1}))
-    # The known peer still gets through.
+    # The known peer still gets through, from another port too (the
+    # filter is on its address): a session of its own.
     out46(nat, udp4(f[IP].src, f[UDP].sport))
-    c.expect({"drop-filtered": 1, "xlat-4to6": 1})
+    g = out46(nat, udp4(f[IP].src, f[UDP].sport, rport=4001))
+    assert (g[UDP].sport, g[UDP].dport) == (4001, 42002)
+    c.expect({"drop-filtered": 1, "xlat-4to6": 2})
+    assert len(sessions(nat, "udp")) == 2
 
 
 def test_ipv4_without_mapping_dropped(nat):
