@@ -163,6 +163,14 @@ setup_fwd() { :; }
 setup_tern() { nsx xl "$tern" instance add bench --siit --pool6 $POOL6 >/dev/null; }
 teardown_fwd() { :; }
 teardown_tern() { nsx xl "$tern" instance remove bench >/dev/null; }
+# NAT64: the same packets through a NAT64 instance; they leave from pool4
+# 192.0.2.1 (one flow: one established session after the first packet).
+setup_nat64() {
+	nsx xl "$tern" instance add bench --nat64 --pool6 $POOL6 >/dev/null
+	nsx xl "$tern" pool4 add 192.0.2.1/32 --udp >/dev/null
+}
+teardown_nat64() { teardown_tern; }
+xl_count_nat64() { xl_count_tern; }
 setup_ternb() { rmmod tern; insmod "$ko_b"; setup_tern; }
 teardown_ternb() { teardown_tern; rmmod tern; insmod "$ko_a"; }
 # What xl itself counted for the system: IPv6 forwarded, or translated.
@@ -218,7 +226,7 @@ measure() {
 }
 
 declare -A pps gen cpu1
-systems="fwd tern"
+systems="fwd tern${BENCH_NAT64:+ nat64}"
 if [ -n "$ko_b" ]; then
 	[ -n "$ko_a" ] || { say "KO_B needs VM_KO (the first tern.ko)"; exit 1; }
 	systems="fwd tern ternb"
@@ -261,6 +269,7 @@ row() {	# SYSTEM LABEL
 	row fwd "IPv6 forwarding"
 	row tern "Tern SIIT 6->4"
 	[ -z "$ko_b" ] || row ternb "Tern SIIT 6->4, tern-b"
+	[ -z "${BENCH_NAT64:-}" ] || row nat64 "Tern NAT64 6->4 (one session)"
 	echo
 	for t in $systems; do
 		[ "$t" = fwd ] && continue

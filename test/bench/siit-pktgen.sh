@@ -12,6 +12,8 @@
 #   BENCH_SECONDS=5  length of one measuring window
 #   BENCH_WARMUP=1   seconds of traffic before each window
 #   VM_CPUS=2        (at least 2: pktgen on CPU 0, forwarding on CPU 1)
+#   BENCH_NAT64=1    a third system: the same packets through a NAT64
+#                    instance (one established session)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 ko=${1:-$top/.build/6.1.0-56-amd64/mod/tern.ko}
@@ -35,7 +37,7 @@ tag=bench-$krel
 out=$top/.build/results/bench-siit-pktgen-$tag.md
 rm -f "$out"
 rc=0
-VM_CPUS=${VM_CPUS:-2} VM_TAG=$tag VM_KO=$ko bash "$top/test/vm.sh" "$krel" \
+VM_CPUS=${VM_CPUS:-2} VM_TAG=$tag VM_KO=$ko BENCH_NAT64=${BENCH_NAT64:-} bash "$top/test/vm.sh" "$krel" \
 	test/bench/siit-pktgen-vm.sh "${BENCH_REPS:-3}" "${BENCH_SECONDS:-5}" \
 	"${BENCH_WARMUP:-1}" $ko_b || rc=$?
 # The console may lose the end of the output at power off: the table again.
