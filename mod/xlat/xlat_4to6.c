@@ -129,6 +129,16 @@ static int tern_4to6_l4_check(const struct tern_config *cfg,
 	return 0;
 }
 
+/* A packet tern_4to6_l4_check() refused (a missing UDP checksum: policy). */
+static unsigned int tern_4to6_l4_refused(struct tern_instance *inst,
+					 const struct tern_config *cfg,
+					 struct sk_buff *skb, int why)
+{
+	if (why == TERN_STAT_DROP_UDP_CSUM0)
+		return tern_refuse4(inst, cfg, skb, why);
+	return tern_drop(inst, why);
+}
+
 /* The transport checksum, for the new pseudo-header. */
 static void tern_4to6_csum(struct sk_buff *skb, const struct tern_pkt *p,
 			   const struct iphdr *ip4, const struct in6_addr *a6,
@@ -225,6 +235,17 @@ unsigned int tern_4to6_translate(struct tern_xlat *x, struct sk_buff *skb)
 			return tern_drop(inst, TERN_STAT_DROP_SRCROUTE);
 		return tern_icmp_err_4to6(x, skb);
 	}
+	/*
+	 * Validity first: what will not be translated creates no state and is
+	 * never answered with Time Exceeded. Packets to this host's own
+	 * addresses (a NAT64 pool4 may share them) are judged only once they
+	 * are known to be the mode's, not the host's.
+	 */
+	if (!x->dlocal) {
+		why = tern_4to6_l4_check(cfg, skb, p, &type6, &amend);
+		if (why)
+			return tern_4to6_l4_refused(inst, cfg, skb, why);
+	}
 	tern_l4id_read(skb, p, &x->id);
 	x->mark = skb->mark;
 	why = x->mode->source4(x, ip4.saddr, ip4.daddr);
@@ -237,12 +258,11 @@ unsigned int tern_4to6_translate(struct tern_xlat *x, struct sk_buff *skb)
 	}
 	if (why)
 		return tern_refuse4(inst, cfg, skb, why);
-	/* What will not be translated is never answered with Time Exceeded. */
-	why = tern_4to6_l4_check(cfg, skb, p, &type6, &amend);
-	if (why == TERN_STAT_DROP_UDP_CSUM0)
-		return tern_refuse4(inst, cfg, skb, why);
-	if (why)
-		return tern_drop(inst, why);
+	if (x->dlocal) {
+		why = tern_4to6_l4_check(cfg, skb, p, &type6, &amend);
+		if (why)
+			return tern_4to6_l4_refused(inst, cfg, skb, why);
+	}
 	/* A fragment ending past the largest IPv6 datagram cannot be. */
 	if (p->fragment &&
 	    !tern_frag_end_ok((ntohs(ip4.frag_off) & IP_OFFSET) << 3,
