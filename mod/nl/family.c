@@ -76,7 +76,7 @@ static const struct nla_policy tern_bib_req_policy[TERN_A_BIB + 1] = {
 /* Dumps and flushes of BIB entries or sessions: one protocol or all. */
 static const struct nla_policy tern_nat64_proto_policy[TERN_A_PROTO + 1] = {
 	[TERN_A_INSTANCE] = { .type = NLA_NUL_STRING },
-	[TERN_A_PROTO] = NLA_POLICY_VALIDATE_FN(NLA_U8, tern_nla_validate_proto),
+	[TERN_A_PROTO] = NLA_POLICY_RANGE(NLA_U8, IPPROTO_ICMP, IPPROTO_UDP),
 };
 
 /* Each command with its policy; maxattr follows from the policy's size. */

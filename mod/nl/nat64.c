@@ -31,8 +31,7 @@ int tern_nla_validate_proto(const struct nlattr *attr,
 }
 
 const struct nla_policy tern_bib_policy[TERN_BIB_MAX + 1] = {
-	[TERN_BIB_PROTO] = NLA_POLICY_VALIDATE_FN(NLA_U8,
-						  tern_nla_validate_proto),
+	[TERN_BIB_PROTO] = NLA_POLICY_RANGE(NLA_U8, IPPROTO_ICMP, IPPROTO_UDP),
 	[TERN_BIB_ADDR6] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
 	[TERN_BIB_PORT6] = { .type = NLA_U16 },
 	[TERN_BIB_ADDR4] = NLA_POLICY_EXACT_LEN(sizeof(__be32)),
@@ -93,8 +92,12 @@ int tern_nl_nat64_dump(struct sk_buff *skb, struct netlink_callback *cb,
 	struct tern_tables *t;
 	int ret = 0;
 
-	if (attrs[TERN_A_PROTO])
+	if (attrs[TERN_A_PROTO]) {
+		ret = tern_nla_validate_proto(attrs[TERN_A_PROTO], cb->extack);
+		if (ret)
+			return ret;
 		first = last = tern_nl_l4(nla_get_u8(attrs[TERN_A_PROTO]));
+	}
 
 	mutex_lock(&tn->lock);
 	inst = tern_nl_nat64(tn, attrs, cb->extack);

@@ -39,7 +39,11 @@ static inline u8 tern_nl_proto(u8 l4)
 	return l4 < TERN_L4_N ? protos[l4] : 0;
 }
 
-/* Policy check of a protocol attribute: TCP, UDP or ICMP. */
+/*
+ * A protocol attribute is TCP, UDP or ICMP (the policies check the range
+ * 1-17 only: a validation function on an integer attribute makes 6.12
+ * warn when it describes the policy in an error reply).
+ */
 int tern_nla_validate_proto(const struct nlattr *attr,
 			    struct netlink_ext_ack *extack);
 

@@ -32,7 +32,14 @@ def test_topology_header_lists():
         "tos": "U8", "amend-udp-checksum-zero": "BOOL",
         "lowest-ipv6-mtu": "U32", "mtu-plateaus": "PLATEAUS",
         "rfc6791v4-prefix": "PREFIX4_OPT", "rfc6791v6-prefix": "PREFIX6_OPT",
-        "eam-hairpin-mode": "HAIRPIN", "icmp-on-drop": "BOOL"}
+        "eam-hairpin-mode": "HAIRPIN", "icmp-on-drop": "BOOL",
+        "udp-timeout": "U32", "tcp-est-timeout": "U32",
+        "tcp-trans-timeout": "U32", "icmp-timeout": "U32",
+        "address-dependent-filtering": "BOOL",
+        "drop-externally-initiated-tcp": "BOOL", "max-sessions": "U32",
+        "max-sessions-per-subscriber": "U32",
+        "max-ports-per-subscriber": "U32", "subscriber-prefix-len": "U32",
+        "max-stored-syns": "U32"}
 
 
 @pytest.mark.parametrize("pool,expected", [
