@@ -189,12 +189,14 @@ static const struct genl_ops tern_genl_ops[] = {
 	},
 	{
 		.cmd = TERN_CMD_BIB_GET,
+		.start = tern_nl_nat64_dump_start,
 		.dumpit = tern_nl_bib_dump,
 		TERN_OP_POLICY(tern_nat64_proto_policy),
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = TERN_CMD_SESSION_GET,
+		.start = tern_nl_nat64_dump_start,
 		.dumpit = tern_nl_session_dump,
 		TERN_OP_POLICY(tern_nat64_proto_policy),
 		.flags = GENL_UNS_ADMIN_PERM,

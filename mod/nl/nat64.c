@@ -77,6 +77,16 @@ void *tern_nl_walk_msg(struct tern_nl_walk *w)
 	return hdr;
 }
 
+/* Before the first part of a BIB or session dump: its request checked. */
+int tern_nl_nat64_dump_start(struct netlink_callback *cb)
+{
+	struct nlattr **attrs = tern_dump_attrs(cb);
+
+	if (!attrs[TERN_A_PROTO])
+		return 0;
+	return tern_nla_validate_proto(attrs[TERN_A_PROTO], cb->extack);
+}
+
 int tern_nl_nat64_dump(struct sk_buff *skb, struct netlink_callback *cb,
 		       u8 cmd,
 		       int (*walk)(struct tern_tables *t, u8 l4,
@@ -92,12 +102,8 @@ int tern_nl_nat64_dump(struct sk_buff *skb, struct netlink_callback *cb,
 	struct tern_tables *t;
 	int ret = 0;
 
-	if (attrs[TERN_A_PROTO]) {
-		ret = tern_nla_validate_proto(attrs[TERN_A_PROTO], cb->extack);
-		if (ret)
-			return ret;
+	if (attrs[TERN_A_PROTO])
 		first = last = tern_nl_l4(nla_get_u8(attrs[TERN_A_PROTO]));
-	}
 
 	mutex_lock(&tn->lock);
 	inst = tern_nl_nat64(tn, attrs, cb->extack);

@@ -70,6 +70,7 @@ struct tern_nl_walk {
 	u8 cmd;
 };
 
+int tern_nl_nat64_dump_start(struct netlink_callback *cb);
 int tern_nl_nat64_dump(struct sk_buff *skb, struct netlink_callback *cb,
 		       u8 cmd,
 		       int (*walk)(struct tern_tables *t, u8 l4,
