@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gen6: sends COUNT Ethernet/IPv6/UDP frames on an interface through an
+ * AF_PACKET socket, each from its own IPv6 source address so that each is
+ * a new NAT64 flow (its own BIB entry and session):
+ *
+ *	source       SRC96::I (I = FIRST .. FIRST + COUNT - 1 in the low
+ *	             32 bits), port 4000
+ *	destination  DST:5000
+ *
+ * with a computed UDP checksum. Frames go out in batches of sendmmsg(),
+ * bypassing the qdisc; with -r, at most that many frames per second.
+ * Prints how many frames the kernel took.
+ *
+ * Usage: gen6 -i IFACE -m DSTMAC -n COUNT [-f FIRST] [-r PPS]
+ *	       [-s SRC96] [-d DST]
+ * Defaults: FIRST 1, SRC96 2001:db8:6::, DST 2001:db8:64::cb00:7163
+ * (203.0.113.99 in pool6 2001:db8:64::/96).
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <linux/if_packet.h>
+#include <net/ethernet.h>
+#include <net/if.h>
+#include <netinet/ip6.h>
+#include <netinet/udp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BATCH		256
+#define PAYLOAD		16
+#define FRAME_LEN	(14 + 40 + 8 + PAYLOAD)
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(1);
+}
+
+static uint32_t sum16(const void *p, size_t len, uint32_t s)
+{
+	const uint8_t *b = p;
+
+	for (; len > 1; len -= 2, b += 2)
+		s += (uint32_t)b[0] << 8 | b[1];
+	if (len)
+		s += (uint32_t)b[0] << 8;
+	return s;
+}
+
+/* The UDP checksum over the IPv6 pseudo-header (RFC 8200 8.1). */
+static uint16_t udp6_csum(const struct ip6_hdr *ip6, const struct udphdr *uh,
+			  size_t ulen)
+{
+	uint32_t s = sum16(&ip6->ip6_src, 32, 0);
+
+	s += ulen + IPPROTO_UDP;
+	s = sum16(uh, ulen, s);
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	s = ~s & 0xffff;
+	return htons(s ? s : 0xffff);
+}
+
+static void fill(uint8_t *f, const uint8_t *dmac, const uint8_t *smac,
+		 const struct in6_addr *src, const struct in6_addr *dst,
+		 uint32_t idx)
+{
+	struct ip6_hdr *ip6 = (struct ip6_hdr *)(f + 14);
+	struct udphdr *uh = (struct udphdr *)(f + 54);
+	uint32_t low = htonl(idx);
+
+	memcpy(f, dmac, 6);
+	memcpy(f + 6, smac, 6);
+	f[12] = 0x86;
+	f[13] = 0xdd;
+	ip6->ip6_flow = htonl(6U << 28);
+	ip6->ip6_plen = htons(8 + PAYLOAD);
+	ip6->ip6_nxt = IPPROTO_UDP;
+	ip6->ip6_hlim = 64;
+	ip6->ip6_src = *src;
+	memcpy(&ip6->ip6_src.s6_addr[12], &low, 4);
+	ip6->ip6_dst = *dst;
+	uh->source = htons(4000);
+	uh->dest = htons(5000);
+	uh->len = htons(8 + PAYLOAD);
+	uh->check = 0;
+	memset(f + 62, 'x', PAYLOAD);
+	uh->check = udp6_csum(ip6, uh, 8 + PAYLOAD);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: gen6 -i IFACE -m DSTMAC -n COUNT [-f FIRST] "
+		"[-r PPS] [-s SRC96] [-d DST]\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	static uint8_t frames[BATCH][FRAME_LEN];
+	struct mmsghdr msg[BATCH];
+	struct iovec iov[BATCH];
+	const char *ifname = NULL, *mac = NULL;
+	const char *s96 = "2001:db8:6::", *d6 = "2001:db8:64::cb00:7163";
+	unsigned long count = 0, first = 1, rate = 0, sent = 0, i;
+	uint8_t dmac[6], smac[6];
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
+	struct in6_addr src, dst;
+	int fd, c, one = 1;
+	double t0;
+	char path[64];
+	FILE *fp;
+
+	while ((c = getopt(argc, argv, "i:m:n:f:r:s:d:")) != -1) {
+		switch (c) {
+		case 'i': ifname = optarg; break;
+		case 'm': mac = optarg; break;
+		case 'n': count = strtoul(optarg, NULL, 0); break;
+		case 'f': first = strtoul(optarg, NULL, 0); break;
+		case 'r': rate = strtoul(optarg, NULL, 0); break;
+		case 's': s96 = optarg; break;
+		case 'd': d6 = optarg; break;
+		default: usage();
+		}
+	}
+	if (!ifname || !mac || !count ||
+	    sscanf(mac, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &dmac[0], &dmac[1],
+		   &dmac[2], &dmac[3], &dmac[4], &dmac[5]) != 6 ||
+	    inet_pton(AF_INET6, s96, &src) != 1 ||
+	    inet_pton(AF_INET6, d6, &dst) != 1)
+		usage();
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/address", ifname);
+	fp = fopen(path, "r");
+	if (!fp || fscanf(fp, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &smac[0],
+			  &smac[1], &smac[2], &smac[3], &smac[4],
+			  &smac[5]) != 6)
+		die(path);
+	fclose(fp);
+
+	fd = socket(AF_PACKET, SOCK_RAW, 0);
+	if (fd < 0)
+		die("socket");
+	sll.sll_ifindex = if_nametoindex(ifname);
+	if (!sll.sll_ifindex)
+		die(ifname);
+	sll.sll_protocol = htons(ETH_P_IPV6);
+	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)) < 0)
+		die("bind");
+	/* No qdisc: the frames go straight to the driver (veth). */
+	setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one));
+
+	memset(msg, 0, sizeof(msg));
+	for (i = 0; i < BATCH; i++) {
+		iov[i].iov_base = frames[i];
+		iov[i].iov_len = FRAME_LEN;
+		msg[i].msg_hdr.msg_iov = &iov[i];
+		msg[i].msg_hdr.msg_iovlen = 1;
+	}
+
+	t0 = now();
+	while (sent < count) {
+		unsigned long n = count - sent < BATCH ? count - sent : BATCH;
+		int r;
+
+		for (i = 0; i < n; i++)
+			fill(frames[i], dmac, smac, &src, &dst,
+			     first + sent + i);
+		r = sendmmsg(fd, msg, n, 0);
+		if (r < 0) {
+			if (errno == ENOBUFS || errno == EAGAIN)
+				continue;
+			die("sendmmsg");
+		}
+		sent += r;
+		/* Pacing: sleep while ahead of RATE frames a second. */
+		if (rate) {
+			double ahead = (double)sent / rate - (now() - t0);
+
+			if (ahead > 0)
+				usleep(ahead * 1e6);
+		}
+	}
+	printf("%lu sent (%lu-%lu) in %.2f s\n", sent, first, first + sent - 1,
+	       now() - t0);
+	return 0;
+}
