@@ -487,11 +487,6 @@ def test_bad_icmp_checksum_4to6_with_session(nat):
         [("icmp", 0x6161)]
 
 
-@pytest.mark.xfail(strict=True, reason="mod/xlat/xlat_4to6.c calls the "
-                   "mode's ->source4() (which creates the session) before "
-                   "tern_4to6_l4_check() (zero UDP checksum, bad ICMP "
-                   "checksum); RFC 6146 3.4 drops such a packet before "
-                   "session handling (3.5)")
 def test_udp_csum0_4to6_creates_no_session(nat):
     """An IPv4 UDP datagram without checksum to a static BIB entry is
     dropped (drop-udp-csum0: amend-udp-checksum-zero is off) before any
