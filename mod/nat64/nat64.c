@@ -10,6 +10,7 @@
 #include <linux/slab.h>
 #include <net/netfilter/ipv4/nf_defrag_ipv4.h>
 #include <net/netfilter/ipv6/nf_defrag_ipv6.h>
+#include "nat64/events.h"
 #include "nat64/nat64.h"
 
 /* Expiry: a slice per run; soon again while there is more to do. */
@@ -79,6 +80,10 @@ int tern_nat64_create(struct tern_instance *inst,
 		goto err_defrag;
 	}
 	n->defrag6 = true;
+	n->events.bib = tern_nat64_ev_bib;
+	n->events.sess = tern_nat64_ev_sess;
+	n->events.arg = inst;
+	tern_tables_set_events(n->tables, &n->events);
 	INIT_DELAYED_WORK(&n->gc, tern_nat64_gc);
 	inst->nat64 = n;
 	queue_delayed_work(system_power_efficient_wq, &n->gc, TERN_GC_IDLE);

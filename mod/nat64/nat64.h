@@ -19,6 +19,7 @@ struct tern_nat64 {
 	siphash_key_t port_key;		/* RFC 6056: per instance, random */
 	u32 auto_max_sessions;		/* max-sessions 0 means this */
 	struct delayed_work gc;
+	struct tern_table_events events;	/* to nat64/events.c */
 	bool defrag4, defrag6;
 	struct net *net;
 };
