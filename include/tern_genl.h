@@ -57,9 +57,11 @@
  * A BIB entry made with a session gives BIB_ADD then SESSION_ADD; a
  * session removed with the last of its entry gives SESSION_DEL then
  * BIB_DEL. Removing an instance sends no event for what it held. Events
- * are best effort: the packet path never waits for them; one that could
- * not be allocated or delivered to a listener (its receive buffer full:
- * the listener also gets ENOBUFS) is counted in events-dropped.
+ * are best effort: the packet path never waits for them. events-dropped
+ * counts those that could not be allocated, that no listener got, and
+ * those a listener with the socket option NETLINK_BROADCAST_ERROR could
+ * not take (its receive buffer full); a listener that misses events gets
+ * ENOBUFS from recv().
  */
 #ifndef _UAPI_TERN_GENL_H
 #define _UAPI_TERN_GENL_H

@@ -121,10 +121,15 @@ static void tern_ev_send(struct tern_instance *inst, u8 event,
 		goto free;
 	nla_nest_end(skb, nest);
 	genlmsg_end(skb, hdr);
+	/*
+	 * -ESRCH: no listener took it (every one's buffer full, or the last
+	 * one just left); -ENOBUFS: one that set NETLINK_BROADCAST_ERROR
+	 * (tern monitor does) missed it. A listener without that option
+	 * missing it while another got it is not seen here; it gets ENOBUFS.
+	 */
 	ret = genlmsg_multicast_netns(&tern_genl_family, inst->net, skb, 0,
 				      TERN_MCGRP_EVENTS, GFP_ATOMIC);
-	/* -ESRCH: the last listener left meanwhile; nothing lost. */
-	if (ret && ret != -ESRCH)
+	if (ret)
 		goto dropped;
 	return;
 free:

@@ -13,6 +13,8 @@ what the packets made.
 import ipaddress
 import json
 import queue
+import re
+import signal
 import socket
 import struct
 import subprocess
@@ -27,7 +29,8 @@ from ternlib import SINK4, cli_ok, in_netns
 from ternlib.names import TERN, TIMEOUT
 from test_nat64 import (CLIENT, POOL4_NET, _nat64_module, nat,  # noqa: F401
                         out64, sessions, udp6, wait_until)
-from scapy.layers.inet import IP, UDP
+from scapy.layers.inet import IP, TCP, UDP
+from scapy.layers.inet6 import IPv6
 
 # The marker: a static UDP BIB entry no flow of these tests uses.
 MARK6, MARK6_PORT = "2001:db8:6::77", 7
@@ -37,10 +40,11 @@ MARK4, MARK4_PORT = str(POOL4_NET[3]), 65001
 class Monitor:
     """`tern [-i NAME] monitor --json` in namespace NS, lines collected."""
 
-    def __init__(self, topo, *args):
+    def __init__(self, topo, *args, json=True):
         self.topo = topo
         with in_netns(str(topo.xl)):
-            self.p = subprocess.Popen([TERN, *args, "monitor", "--json"],
+            self.p = subprocess.Popen([TERN, *args, "monitor"] +
+                                      (["--json"] if json else []),
                                       stdout=subprocess.PIPE,
                                       stderr=subprocess.PIPE, text=True)
         self.lines = queue.Queue()
@@ -172,6 +176,44 @@ def test_bib_only_without_log_sessions(nat, mon):
     assert mon.marker() == [bib_event("bib-del", *b)]
 
 
+def test_tcp_session_event_has_its_state(nat, mon):
+    nat.set("log-sessions", "true")
+    out64(nat, IPv6(src=CLIENT, dst=ternlib.SINK4_6) /
+          TCP(sport=40030, dport=80, flags="S"))
+    [s] = sessions(nat, "tcp")
+    assert s["state"] == "V6_INIT"
+    assert mon.marker() == [
+        bib_event("bib-add", CLIENT, 40030, s["address4"], s["port4"],
+                  proto="tcp"),
+        sess_event("session-add", s),
+    ]
+
+
+def test_text_lines(nat, mon):
+    """Without --json: one line per event; SIGINT ends it (exit 0)."""
+    nat.set("log-sessions", "true")
+    text = Monitor(nat, json=False)
+    try:
+        time.sleep(1)           # no marker can tell it joined: wait
+        f = out64(nat, udp6(sport=40040))
+        a4 = "%s#%d" % (f[IP].src, f[UDP].sport)
+        mon.marker()
+        lines = [text.lines.get(timeout=TIMEOUT) for _ in range(4)]
+    finally:
+        text.p.send_signal(signal.SIGINT)
+        assert text.p.wait(timeout=10) == 0
+        assert text.p.stderr.read() == ""
+    stamp = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z "
+    want = ["bib-add udp %s#40040 %s" % (CLIENT, a4),
+            "session-add udp %s#40040 %s -> %s#4000" % (CLIENT, a4, SINK4),
+            "bib-add udp %s#%d %s#%d static" % (MARK6, MARK6_PORT, MARK4,
+                                               MARK4_PORT),
+            "bib-del udp %s#%d %s#%d" % (MARK6, MARK6_PORT, MARK4,
+                                        MARK4_PORT)]
+    for line, w in zip(lines, want):
+        assert re.fullmatch(stamp + re.escape(w) + "\n", line), (line, w)
+
+
 def test_nothing_with_logging_off(nat, mon):
     """The control: the same flow and flush with log-bib and log-sessions
     false print nothing (the markers, with log-bib on again, come first)."""
@@ -198,7 +240,7 @@ def test_monitor_instance_filter(nat, mon):
 
 CTRL_ATTR_MCAST_GROUPS = 7
 CTRL_ATTR_MCAST_GRP_NAME, CTRL_ATTR_MCAST_GRP_ID = 1, 2
-NETLINK_ADD_MEMBERSHIP = 1
+NETLINK_ADD_MEMBERSHIP, NETLINK_BROADCAST_ERROR = 1, 4
 
 
 def events_group(ns):
@@ -219,10 +261,12 @@ def events_group(ns):
     raise AssertionError("no group 'events'")
 
 
-def test_full_listener_does_not_slow_translation(nat):
+@pytest.mark.parametrize("broadcast_error", [False, True])
+def test_full_listener_does_not_slow_translation(nat, broadcast_error):
     """A listener with a tiny receive buffer that never reads: 1000 new
     flows are all translated (exactly as many xlat-6to4 as packets, no
-    drop) and the events it could not take are counted."""
+    drop) and the events it could not take are counted: as events nobody
+    got (-ESRCH), or with NETLINK_BROADCAST_ERROR as its own (-ENOBUFS)."""
     nat.set("log-bib", "true")
     nat.set("log-sessions", "true")
     grp = events_group(nat.xl)
@@ -233,6 +277,8 @@ def test_full_listener_does_not_slow_translation(nat):
         sk.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1)
         sk.bind((0, 0))
         sk.setsockopt(genl.SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, grp)
+        if broadcast_error:
+            sk.setsockopt(genl.SOL_NETLINK, NETLINK_BROADCAST_ERROR, 1)
         frames = [bytes(udp6(sport=20000 + i, n=8)) for i in range(1000)]
         c = nat.counters()
         for f in frames:

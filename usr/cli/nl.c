@@ -29,6 +29,9 @@
 #ifndef NETLINK_EXT_ACK
 #define NETLINK_EXT_ACK		11
 #endif
+#ifndef NETLINK_BROADCAST_ERROR
+#define NETLINK_BROADCAST_ERROR	4
+#endif
 #ifndef NLM_F_CAPPED
 #define NLM_F_CAPPED		0x100
 #endif
@@ -429,7 +432,7 @@ int tern_nl_listen(struct tern_nl *nl, const char *group, uint8_t cmd,
 	struct sigaction sa = { .sa_handler = on_stop_signal };
 	struct pollfd pfd;
 	sigset_t block, orig;
-	int grp, err;
+	int grp, err, one = 1;
 
 	grp = genl_ctrl_resolve_grp(nl->sk, TERN_GENL_NAME, group);
 	if (grp == -NLE_OBJ_NOTFOUND)
@@ -444,6 +447,9 @@ int tern_nl_listen(struct tern_nl *nl, const char *group, uint8_t cmd,
 	if (err < 0)
 		return tern_fail("cannot join the multicast group '%s': %s",
 				 group, nl_geterror(err));
+	/* Events this socket cannot take are counted (events-dropped). */
+	setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK,
+		   NETLINK_BROADCAST_ERROR, &one, sizeof(one));
 	/* Notifications have sequence number 0: no check. */
 	nl_socket_disable_seq_check(nl->sk);
 	/* Room for bursts; the kernel caps it at net.core.rmem_max. */
