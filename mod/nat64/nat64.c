@@ -3,7 +3,8 @@
  * A NAT64 instance's state: its tables, created with it and freed after
  * it; IPv4 and IPv6 defragmentation in its namespace (fragments are
  * translated with their session, so they arrive whole); the worker that
- * expires sessions in bounded slices.
+ * expires sessions in bounded slices and answers the IPv4 SYNs stored
+ * for a simultaneous open when their 6 s are up.
  */
 
 #include <linux/mm.h>
@@ -22,6 +23,8 @@ static void tern_nat64_gc(struct work_struct *work)
 	struct tern_nat64 *n = container_of(to_delayed_work(work),
 					    struct tern_nat64, gc);
 	bool more = tern_tables_gc(n->tables);
+
+	tern_syn_expire(&n->syns, n->net);
 
 	queue_delayed_work(system_power_efficient_wq, &n->gc,
 			   more ? TERN_GC_BUSY : TERN_GC_IDLE);
@@ -62,6 +65,7 @@ int tern_nat64_create(struct tern_instance *inst,
 	n->net = inst->net;
 	n->auto_max_sessions = tern_nat64_auto_max();
 	get_random_bytes(&n->port_key, sizeof(n->port_key));
+	tern_syn_init(&n->syns);
 	n->tables = tern_tables_alloc(cfg->max_sessions ?:
 				      n->auto_max_sessions);
 	if (!n->tables) {
@@ -105,6 +109,7 @@ void tern_nat64_destroy(struct tern_instance *inst)
 	if (!n)
 		return;
 	cancel_delayed_work_sync(&n->gc);
+	tern_syn_free(&n->syns);
 	if (n->defrag6)
 		nf_defrag_ipv6_disable(n->net);
 	if (n->defrag4)
