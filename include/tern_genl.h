@@ -43,6 +43,25 @@
  *                         session: SESSION
  * TERN_CMD_SESSION_FLUSH  [INSTANCE], [PROTO]: dynamic state removed
  *                         (static BIB entries stay)
+ *
+ * Events (NAT64): notifications multicast on the group
+ * TERN_GENL_MCGRP_EVENTS of the family (joining it needs CAP_NET_ADMIN
+ * where the kernel can check it: Linux 6.1.x with GENL_MCAST_CAP_NET_ADMIN
+ * and later), to the sockets of the instance's namespace. Off by default:
+ * the settings log-bib and log-sessions turn them on per instance.
+ * TERN_CMD_EVENT          INSTANCE, EVENT, TIME, and BIB (BIB_ADD, BIB_DEL:
+ *                         PROTO, ADDR6, PORT6, ADDR4, PORT4, [STATIC]) or
+ *                         SESSION (SESSION_ADD, SESSION_DEL: PROTO, ADDR6,
+ *                         PORT6, ADDR4, PORT4, REMOTE4, RPORT4, [STATE]
+ *                         (TCP))
+ * A BIB entry made with a session gives BIB_ADD then SESSION_ADD; a
+ * session removed with the last of its entry gives SESSION_DEL then
+ * BIB_DEL. Removing an instance sends no event for what it held. Events
+ * are best effort: the packet path never waits for them. events-dropped
+ * counts those that could not be allocated, that no listener got, and
+ * those a listener with the socket option NETLINK_BROADCAST_ERROR could
+ * not take (its receive buffer full); a listener that misses events gets
+ * ENOBUFS from recv().
  */
 #ifndef _UAPI_TERN_GENL_H
 #define _UAPI_TERN_GENL_H
@@ -50,6 +69,7 @@
 #define TERN_GENL_NAME		"tern"
 #define TERN_GENL_VERSION	1
 #define TERN_INSTANCE_NAMSIZ	16	/* including the terminating NUL */
+#define TERN_GENL_MCGRP_EVENTS	"events"
 
 enum tern_cmd {
 	TERN_CMD_UNSPEC,
@@ -77,6 +97,7 @@ enum tern_cmd {
 	TERN_CMD_BIB_GET,
 	TERN_CMD_SESSION_GET,
 	TERN_CMD_SESSION_FLUSH,
+	TERN_CMD_EVENT,		/* notifications only (TERN_GENL_MCGRP_EVENTS) */
 	__TERN_CMD_MAX
 };
 #define TERN_CMD_MAX (__TERN_CMD_MAX - 1)
@@ -98,6 +119,9 @@ enum tern_attr {
 	TERN_A_SESSION,		/* nested, enum tern_session_attr */
 	TERN_A_PROTO,		/* u8: IPPROTO_TCP, IPPROTO_UDP, IPPROTO_ICMP */
 	TERN_A_TABLES,		/* nested, enum tern_tables_attr (STATS_GET) */
+	TERN_A_EVENT,		/* u8, enum tern_event */
+	TERN_A_TIME,		/* u64: when, ns since the epoch (CLOCK_REALTIME) */
+	TERN_A_PAD,		/* attribute padding for u64 values */
 	__TERN_A_MAX
 };
 #define TERN_A_MAX (__TERN_A_MAX - 1)
@@ -228,6 +252,14 @@ enum tern_tables_attr {
 };
 #define TERN_TABLES_MAX (__TERN_TABLES_MAX - 1)
 
+/* TERN_A_EVENT values. */
+enum tern_event {
+	TERN_EV_BIB_ADD,
+	TERN_EV_BIB_DEL,
+	TERN_EV_SESSION_ADD,
+	TERN_EV_SESSION_DEL,
+};
+
 /* TERN_G_EAM_HAIRPIN values (RFC 7757 4.2 and appendix B). */
 enum tern_hairpin_mode {
 	TERN_HAIRPIN_OFF,
@@ -273,13 +305,16 @@ enum tern_global {
 	TERN_G_MAX_PORTS_PER_SUB,	/* u32; 0: no limit */
 	TERN_G_SUB_PREFIX_LEN,		/* u32, 32..128 */
 	TERN_G_MAX_STORED_SYNS,		/* u32 */
+	TERN_G_LOG_BIB,			/* u8 0/1: BIB events */
+	TERN_G_LOG_SESSIONS,		/* u8 0/1: session events */
 	__TERN_G_MAX
 };
 #define TERN_G_MAX (__TERN_G_MAX - 1)
 
 /*
  * Counters, nested in TERN_A_STATS as u64 each. Every packet that reaches
- * a hook of an instance bumps exactly one. Names in tern_names.h.
+ * a hook of an instance bumps exactly one of them but EVENTS_DROPPED,
+ * which counts events, not packets. Names in tern_names.h.
  */
 enum tern_stat {
 	TERN_STAT_UNSPEC,
@@ -330,6 +365,7 @@ enum tern_stat {
 	TERN_STAT_DROP_EXT_TCP,		/* drop-externally-initiated-tcp */
 	TERN_STAT_SYN_STORED,		/* IPv4 SYN kept for simultaneous open */
 	TERN_STAT_DROP_SYN_STORE_FULL,	/* max-stored-syns reached */
+	TERN_STAT_EVENTS_DROPPED,	/* not a packet: events lost */
 	__TERN_STAT_MAX
 };
 #define TERN_STAT_MAX (__TERN_STAT_MAX - 1)

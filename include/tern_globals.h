@@ -134,6 +134,12 @@ const struct tern_global_meta tern_globals[] = {
 	  .kind = TERN_KIND_U32, .max = 65536, .def = 64,
 	  .off = TERN_CFG(max_stored_syns),
 	  .help = "NAT64: most IPv4 SYNs kept for simultaneous open" },
+	{ .key = "log-bib", .attr = TERN_G_LOG_BIB, .kind = TERN_KIND_BOOL,
+	  .off = TERN_CFG(log_bib),
+	  .help = "NAT64: BIB entries made and removed sent as events (tern monitor)" },
+	{ .key = "log-sessions", .attr = TERN_G_LOG_SESSIONS,
+	  .kind = TERN_KIND_BOOL, .off = TERN_CFG(log_sessions),
+	  .help = "NAT64: sessions made and removed sent as events (tern monitor)" },
 	{ .key = NULL }
 };
 #else

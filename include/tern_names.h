@@ -156,6 +156,9 @@ const struct tern_stat_name tern_stat_names[] = {
 	{ "drop-syn-store-full",
 	  "Dropped (NAT64): IPv4 SYN not kept, max-stored-syns reached",
 	  TERN_STAT_DROP_SYN_STORE_FULL },
+	{ "events-dropped",
+	  "Not a packet outcome: events (log-bib, log-sessions) lost: no memory, no listener took them, or the buffer of a listener that asks (tern monitor) was full",
+	  TERN_STAT_EVENTS_DROPPED },
 	{ NULL, NULL, 0 }
 };
 #else

@@ -52,6 +52,8 @@ struct tern_config {
 	u32 max_ports_per_sub;		/* 0: no limit */
 	u32 sub_prefix_len;
 	u32 max_stored_syns;
+	bool log_bib;			/* events (nat64/events.c) */
+	bool log_sessions;
 };
 
 struct tern_instance {

@@ -9,6 +9,7 @@
 
 #include <linux/icmp.h>
 #include <linux/icmpv6.h>
+#include <linux/ip.h>
 #include <linux/tcp.h>
 #include <net/ipv6.h>
 #include "nat64/nat64.h"
@@ -181,6 +182,11 @@ static int tern_nat64_source6(struct tern_xlat *x,
 			tern_sess_refresh(s, tern_nat64_timeout(x->cfg, l4));
 	} else {
 		s = tern_nat64_new6(x, l4, &src, &remote, &why);
+		/* A simultaneous open: the IPv4 SYN waiting is not answered. */
+		if (s && l4 == TERN_L4_TCP &&
+		    tern_syn_count(&x->inst->nat64->syns))
+			tern_syn_forget(&x->inst->nat64->syns, &s->bib->t4,
+					&remote);
 	}
 	if (why)
 		return why;
@@ -276,6 +282,36 @@ static struct tern_session *tern_nat64_new4(struct tern_xlat *x, u8 l4,
 	return s;
 }
 
+/*
+ * RFC 6146 3.5.2.2: an IPv4 SYN to no BIB entry, unless the policy drops
+ * it anyway (drop-externally-initiated-tcp, address-dependent filtering),
+ * waits for a simultaneous open from the IPv6 side (->keep4()).
+ */
+static bool tern_nat64_may_store(const struct tern_xlat *x)
+{
+	struct tern_tcp_step st;
+
+	if (x->cfg->drop_ext_tcp || x->cfg->adf)
+		return false;
+	st = tern_tcp_next(TERN_TCP_CLOSED, false,
+			   tern_tcp_flags_of(x->id.tcp_flags));
+	return st.ok;
+}
+
+static int tern_nat64_keep4(struct tern_xlat *x, struct sk_buff *skb)
+{
+	const struct iphdr *iph = ip_hdr(skb);
+	struct tern_ta4 local = { .addr = iph->daddr, .port = x->id.port[1] };
+	struct tern_ta4 remote = { .addr = iph->saddr, .port = x->id.port[0] };
+	int ret;
+
+	ret = tern_syn_store(&x->inst->nat64->syns, x->cfg->max_stored_syns,
+			     &local, &remote, skb);
+	if (ret == -ENOSPC)
+		return TERN_STAT_DROP_SYN_STORE_FULL;
+	return ret ? TERN_STAT_DROP_NOMEM : TERN_STAT_SYN_STORED;
+}
+
 static int tern_nat64_source4(struct tern_xlat *x, __be32 saddr,
 			      __be32 daddr)
 {
@@ -307,6 +343,8 @@ static int tern_nat64_source4(struct tern_xlat *x, __be32 saddr,
 		b = tern_bib_find4(t, l4, &local);
 		if (!b && x->dlocal)
 			return TERN_STAT_PASS_LOCAL;
+		if (!b && l4 == TERN_L4_TCP && tern_nat64_may_store(x))
+			return TERN_STAT_SYN_STORED;
 		/* RFC 6146 3.5.1: UDP to no BIB entry: Host Unreachable. */
 		if (!b && l4 == TERN_L4_UDP)
 			tern_nat64_error(x, ICMP_DEST_UNREACH,
@@ -429,6 +467,7 @@ const struct tern_mode_ops tern_nat64_mode = {
 	.hairpin_prepare = tern_nat64_hairpin_prepare,
 	.dest4 = tern_nat64_dest4,
 	.source4 = tern_nat64_source4,
+	.keep4 = tern_nat64_keep4,
 	.quote4 = tern_nat64_quote4,
 	.quote6 = tern_nat64_quote6,
 	.inner6 = tern_nat64_inner6,

@@ -3,13 +3,15 @@
  * A NAT64 instance's state: its tables, created with it and freed after
  * it; IPv4 and IPv6 defragmentation in its namespace (fragments are
  * translated with their session, so they arrive whole); the worker that
- * expires sessions in bounded slices.
+ * expires sessions in bounded slices and answers the IPv4 SYNs stored
+ * for a simultaneous open when their 6 s are up.
  */
 
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <net/netfilter/ipv4/nf_defrag_ipv4.h>
 #include <net/netfilter/ipv6/nf_defrag_ipv6.h>
+#include "nat64/events.h"
 #include "nat64/nat64.h"
 
 /* Expiry: a slice per run; soon again while there is more to do. */
@@ -21,6 +23,8 @@ static void tern_nat64_gc(struct work_struct *work)
 	struct tern_nat64 *n = container_of(to_delayed_work(work),
 					    struct tern_nat64, gc);
 	bool more = tern_tables_gc(n->tables);
+
+	tern_syn_expire(&n->syns, n->net);
 
 	queue_delayed_work(system_power_efficient_wq, &n->gc,
 			   more ? TERN_GC_BUSY : TERN_GC_IDLE);
@@ -61,6 +65,7 @@ int tern_nat64_create(struct tern_instance *inst,
 	n->net = inst->net;
 	n->auto_max_sessions = tern_nat64_auto_max();
 	get_random_bytes(&n->port_key, sizeof(n->port_key));
+	tern_syn_init(&n->syns);
 	n->tables = tern_tables_alloc(cfg->max_sessions ?:
 				      n->auto_max_sessions);
 	if (!n->tables) {
@@ -79,6 +84,10 @@ int tern_nat64_create(struct tern_instance *inst,
 		goto err_defrag;
 	}
 	n->defrag6 = true;
+	n->events.bib = tern_nat64_ev_bib;
+	n->events.sess = tern_nat64_ev_sess;
+	n->events.arg = inst;
+	tern_tables_set_events(n->tables, &n->events);
 	INIT_DELAYED_WORK(&n->gc, tern_nat64_gc);
 	inst->nat64 = n;
 	queue_delayed_work(system_power_efficient_wq, &n->gc, TERN_GC_IDLE);
@@ -100,6 +109,7 @@ void tern_nat64_destroy(struct tern_instance *inst)
 	if (!n)
 		return;
 	cancel_delayed_work_sync(&n->gc);
+	tern_syn_free(&n->syns);
 	if (n->defrag6)
 		nf_defrag_ipv6_disable(n->net);
 	if (n->defrag4)

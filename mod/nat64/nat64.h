@@ -12,6 +12,7 @@
 #include <linux/siphash.h>
 #include <linux/workqueue.h>
 #include "core/instance.h"
+#include "nat64/synstore.h"
 #include "nat64/table.h"
 
 struct tern_nat64 {
@@ -19,6 +20,8 @@ struct tern_nat64 {
 	siphash_key_t port_key;		/* RFC 6056: per instance, random */
 	u32 auto_max_sessions;		/* max-sessions 0 means this */
 	struct delayed_work gc;
+	struct tern_table_events events;	/* to nat64/events.c */
+	struct tern_synstore syns;	/* RFC 6146 3.5.2.2 */
 	bool defrag4, defrag6;
 	struct net *net;
 };

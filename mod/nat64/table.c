@@ -97,6 +97,12 @@ struct tern_tables *tern_tables_alloc(u32 max_sessions)
 	return t;
 }
 
+void tern_tables_set_events(struct tern_tables *t,
+			    const struct tern_table_events *ev)
+{
+	WRITE_ONCE(t->ev, ev);
+}
+
 /* Locks */
 
 static void tern_lockset_add(struct tern_lockset *ls, u32 bucket)

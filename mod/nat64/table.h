@@ -81,8 +81,32 @@ struct tern_limits {
 };
 
 struct tern_tables *tern_tables_alloc(u32 max_sessions);
-/* Removes and frees everything; the caller waited for packets in flight. */
+/*
+ * Removes and frees everything; the caller waited for packets in flight.
+ * No event (struct tern_table_events) for what it removes.
+ */
 void tern_tables_free(struct tern_tables *t);
+
+/*
+ * Who is told of BIB entries and sessions made and removed (events of the
+ * instance, nat64/events.c): a callback, so that the tables call nothing
+ * above them. Called after the bucket locks are released, under
+ * rcu_read_lock() (the entry is valid until rcu_read_unlock()), from the
+ * packet path (BHs off), the expiry worker and netlink commands: must not
+ * sleep. A BIB entry made with a session is told before it, a session
+ * removed before the BIB entry that went with it. Made: tern_sess_add6(),
+ * tern_sess_add4(), tern_bib_add_static(); removed: expiry, flush,
+ * tern_bib_del().
+ */
+struct tern_table_events {
+	void (*bib)(void *arg, const struct tern_bib *b, bool add);
+	void (*sess)(void *arg, const struct tern_session *s, bool add);
+	void *arg;
+};
+
+/* Sets (or with NULL clears) the callbacks; @ev outlives the tables. */
+void tern_tables_set_events(struct tern_tables *t,
+			    const struct tern_table_events *ev);
 
 /*
  * Lookups, under rcu_read_lock(). An expired session is not found. The

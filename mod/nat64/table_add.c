@@ -138,18 +138,22 @@ void tern_tbl_bib_unlink(struct tern_tables *t, struct tern_bib *b)
 	call_rcu(&b->rcu, tern_bib_free_rcu);
 }
 
-bool tern_tbl_sess_unlink(struct tern_tables *t, struct tern_session *s)
+bool tern_tbl_sess_unlink(struct tern_tables *t, struct tern_session *s,
+			  bool *bib_gone)
 {
 	struct tern_bib *b = s->bib;
 
+	*bib_gone = false;
 	if (hlist_nulls_unhashed(&s->n6))
 		return false;
 	hlist_nulls_del_init_rcu(&s->n6);
 	hlist_nulls_del_init_rcu(&s->n4);
 	atomic_dec(&t->nsess);
 	tern_sub_uncharge(t, b->sub, 1, 0);
-	if (refcount_dec_and_test(&b->ref))
+	if (refcount_dec_and_test(&b->ref)) {
 		tern_tbl_bib_unlink(t, b);
+		*bib_gone = true;
+	}
 	call_rcu(&s->rcu, tern_sess_free_rcu);
 	return true;
 }
@@ -157,15 +161,22 @@ bool tern_tbl_sess_unlink(struct tern_tables *t, struct tern_session *s)
 bool tern_tbl_sess_remove(struct tern_tables *t, struct tern_session *s,
 			  bool if_expired)
 {
+	bool done = false, bib_gone = false;
 	struct tern_tbl_where w;
 	struct tern_lockset ls;
-	bool done = false;
 
+	rcu_read_lock();
 	tern_tbl_where_sess(t, s, &w);
 	tern_tbl_lock(t, &ls, &w);
 	if (!if_expired || tern_sess_expired(s, (u32)jiffies))
-		done = tern_tbl_sess_unlink(t, s);
+		done = tern_tbl_sess_unlink(t, s, &bib_gone);
 	tern_tbl_unlock(t, &ls);
+	/* Freed after a grace period: both are still readable. */
+	if (done)
+		tern_tbl_ev_sess(t, s, false);
+	if (bib_gone)
+		tern_tbl_ev_bib(t, s->bib, false);
+	rcu_read_unlock();
 	return done;
 }
 
@@ -325,6 +336,7 @@ struct tern_session *tern_sess_add6(struct tern_tables *t, u8 l4,
 	unsigned int attempt = 0, races = 0;
 	struct tern_session *s, *old = NULL;
 	struct tern_bib *b, *nb = NULL;
+	bool new_bib = false;
 	int ret;
 
 	s = tern_sess_find6(t, l4, src, remote);
@@ -360,6 +372,7 @@ struct tern_session *tern_sess_add6(struct tern_tables *t, u8 l4,
 		} while (tern_bib_find4(t, l4, &nb->t4));
 		ret = tern_tbl_insert(t, nb, s, lim, &old);
 		if (!ret) {
+			new_bib = true;
 			nb = NULL;
 			break;
 		}
@@ -367,6 +380,11 @@ struct tern_session *tern_sess_add6(struct tern_tables *t, u8 l4,
 			continue;
 		if (ret != -EAGAIN || ++races > TERN_TBL_RETRIES)
 			break;
+	}
+	if (!ret) {
+		if (new_bib)
+			tern_tbl_ev_bib(t, s->bib, true);
+		tern_tbl_ev_sess(t, s, true);
 	}
 	return tern_tbl_done(t, ret, s, old, nb);
 }
@@ -389,6 +407,8 @@ struct tern_session *tern_sess_add4(struct tern_tables *t,
 	if (!s)
 		return tern_tbl_done(t, -ENOMEM, s, old, NULL);
 	ret = tern_tbl_attach(t, bib, s, lim, &old);
+	if (!ret)
+		tern_tbl_ev_sess(t, s, true);
 	return tern_tbl_done(t, ret == -EAGAIN ? -ENOENT : ret, s, old, NULL);
 }
 
@@ -433,7 +453,13 @@ int tern_bib_add_static(struct tern_tables *t, u8 l4,
 	if (!ret)
 		tern_tbl_link_bib(t, b, &w);
 	tern_tbl_unlock(t, &ls);
-	if (ret)
+	if (ret) {
 		kmem_cache_free(tern_bib_cache, b);
-	return ret;
+		return ret;
+	}
+	/* A tern_bib_del() may be freeing it already: read it under RCU. */
+	rcu_read_lock();
+	tern_tbl_ev_bib(t, b, true);
+	rcu_read_unlock();
+	return 0;
 }

@@ -96,6 +96,7 @@ int tern_bib_del(struct tern_tables *t, u8 l4, const struct tern_ta6 *t6,
 	struct tern_tbl_where w;
 	struct tern_lockset ls;
 	struct tern_bib *b;
+	bool gone;
 	int ret = 0;
 	u32 h;
 
@@ -125,10 +126,15 @@ int tern_bib_del(struct tern_tables *t, u8 l4, const struct tern_ta6 *t6,
 			cond_resched();
 	}
 
+	rcu_read_lock();
 	tern_tbl_lock(t, &ls, &w);
-	if (refcount_dec_and_test(&b->ref))
+	gone = refcount_dec_and_test(&b->ref);
+	if (gone)
 		tern_tbl_bib_unlink(t, b);
 	tern_tbl_unlock(t, &ls);
+	if (gone)
+		tern_tbl_ev_bib(t, b, false);
+	rcu_read_unlock();
 	return 0;
 }
 
@@ -205,6 +211,7 @@ void tern_tables_free(struct tern_tables *t)
 
 	if (!t)
 		return;
+	WRITE_ONCE(t->ev, NULL);
 	tern_tables_flush(t, TERN_L4_N);
 	/* Static entries are left, with their own reference only. */
 	for (h = 0; h <= t->bib_mask; h++) {

@@ -50,6 +50,7 @@ struct tern_tables {
 	atomic_t nbib;
 	atomic_t nsess;
 	u32 gc_cursor;			/* next session-by-6 bucket to scan */
+	const struct tern_table_events *ev;	/* READ_ONCE; may be NULL */
 	spinlock_t locks[TERN_TBL_NLOCKS];
 	spinlock_t sub_locks[TERN_TBL_SUB_NLOCKS];
 };
@@ -122,6 +123,25 @@ static inline bool tern_sess_expired(const struct tern_session *s, u32 now)
 	return (s32)(now - READ_ONCE(s->expires)) > 0;
 }
 
+/* Tells the events callback (nat64/table.h), if any: no lock held. */
+static inline void tern_tbl_ev_bib(struct tern_tables *t,
+				   const struct tern_bib *b, bool add)
+{
+	const struct tern_table_events *ev = READ_ONCE(t->ev);
+
+	if (ev && ev->bib)
+		ev->bib(ev->arg, b, add);
+}
+
+static inline void tern_tbl_ev_sess(struct tern_tables *t,
+				    const struct tern_session *s, bool add)
+{
+	const struct tern_table_events *ev = READ_ONCE(t->ev);
+
+	if (ev && ev->sess)
+		ev->sess(ev->arg, s, add);
+}
+
 /* The buckets of a session's two chains and of its BIB entry's two. */
 struct tern_tbl_where {
 	u32 s6, s4, b6, b4;
@@ -143,10 +163,14 @@ void tern_tbl_unlock(struct tern_tables *t, const struct tern_lockset *ls);
 /*
  * Under the locks of @s's four chains: unlinks @s if still linked (returns
  * false if someone did first), its BIB entry too if that was its last
- * session, and frees them after a grace period.
+ * session (*@bib_gone true then), and frees them after a grace period.
  */
-bool tern_tbl_sess_unlink(struct tern_tables *t, struct tern_session *s);
-/* Takes the locks and calls tern_tbl_sess_unlink() (if expired, maybe). */
+bool tern_tbl_sess_unlink(struct tern_tables *t, struct tern_session *s,
+			  bool *bib_gone);
+/*
+ * Takes the locks and calls tern_tbl_sess_unlink() (if expired, maybe);
+ * tells the events callback after unlocking.
+ */
 bool tern_tbl_sess_remove(struct tern_tables *t, struct tern_session *s,
 			  bool if_expired);
 /* The session of a key in chain @h of t->sess6, expired or not. */

@@ -233,6 +233,16 @@ static const struct genl_ops tern_genl_ops[] = {
 	},
 };
 
+/* Events tell where subscribers' flows went: only for administrators. */
+static const struct genl_multicast_group tern_genl_mcgrps[] = {
+	[TERN_MCGRP_EVENTS] = {
+		.name = TERN_GENL_MCGRP_EVENTS,
+#ifdef GENL_MCAST_CAP_NET_ADMIN
+		.flags = GENL_MCAST_CAP_NET_ADMIN,
+#endif
+	},
+};
+
 struct genl_family tern_genl_family __ro_after_init = {
 	.name = TERN_GENL_NAME,
 	.version = TERN_GENL_VERSION,
@@ -240,6 +250,8 @@ struct genl_family tern_genl_family __ro_after_init = {
 	.module = THIS_MODULE,
 	.ops = tern_genl_ops,
 	.n_ops = ARRAY_SIZE(tern_genl_ops),
+	.mcgrps = tern_genl_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(tern_genl_mcgrps),
 };
 
 int __init tern_genl_init(void)

@@ -13,6 +13,11 @@ void tern_genl_exit(void);
 
 extern struct genl_family tern_genl_family;
 
+/* The family's multicast groups, by index (tern_genl_mcgrps[]). */
+enum tern_mcgrp {
+	TERN_MCGRP_EVENTS,	/* TERN_GENL_MCGRP_EVENTS (nat64/events.c) */
+};
+
 /* nl/instance.c */
 int tern_nl_instance_add(struct sk_buff *skb, struct genl_info *info);
 int tern_nl_instance_del(struct sk_buff *skb, struct genl_info *info);

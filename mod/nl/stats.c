@@ -20,9 +20,12 @@ static int tern_fill_tables(struct sk_buff *msg, struct tern_instance *inst)
 	struct tern_tables *t = tern_nat64_tables(inst);
 	struct tern_tables_count c = { 0 };
 	struct nlattr *nest;
+	u64 syns = 0;
 
-	if (t)
+	if (t) {
 		tern_tables_count(t, &c);
+		syns = tern_syn_count(&inst->nat64->syns);
+	}
 	cfg = tern_protected(tn, inst->cfg);
 	nest = nla_nest_start(msg, TERN_A_TABLES);
 	if (!nest)
@@ -34,7 +37,7 @@ static int tern_fill_tables(struct sk_buff *msg, struct tern_instance *inst)
 			      TERN_TABLES_PAD) ||
 	    nla_put_u64_64bit(msg, TERN_TABLES_MAX_SESSIONS, cfg->max_sessions,
 			      TERN_TABLES_PAD) ||
-	    nla_put_u64_64bit(msg, TERN_TABLES_STORED_SYNS, 0,
+	    nla_put_u64_64bit(msg, TERN_TABLES_STORED_SYNS, syns,
 			      TERN_TABLES_PAD)) {
 		nla_nest_cancel(msg, nest);
 		return -EMSGSIZE;

@@ -347,6 +347,85 @@ static void table_expiry(struct kunit *test)
 	tern_tables_free(t);
 }
 
+/* What the events callback was told, in order: 'B'/'b' BIB add/del, 'S'/'s'. */
+struct kt_events {
+	char log[32];
+	unsigned int n;
+	u16 port4[32];			/* the BIB entry's IPv4 port of each */
+};
+
+static void kt_ev_bib(void *arg, const struct tern_bib *b, bool add)
+{
+	struct kt_events *e = arg;
+
+	if (e->n < ARRAY_SIZE(e->log) - 1) {
+		e->port4[e->n] = ntohs(b->t4.port);
+		e->log[e->n++] = add ? 'B' : 'b';
+	}
+}
+
+static void kt_ev_sess(void *arg, const struct tern_session *s, bool add)
+{
+	struct kt_events *e = arg;
+
+	if (e->n < ARRAY_SIZE(e->log) - 1) {
+		e->port4[e->n] = ntohs(s->bib->t4.port);
+		e->log[e->n++] = add ? 'S' : 's';
+	}
+}
+
+static void table_events(struct kunit *test)
+{
+	struct tern_tables *t = kt_tables(test, 2048);
+	struct kt_picker p = { .base = 2000, .max = 100 };
+	struct kt_events e = {};
+	struct tern_table_events ev = {
+		.bib = kt_ev_bib, .sess = kt_ev_sess, .arg = &e,
+	};
+	struct tern_limits lim = {};
+	struct tern_ta6 a = kt_t6(1, 1, 1000), st = kt_t6(1, 9, 9);
+	struct tern_ta4 r1 = kt_t4(KT_REMOTE(1), 80);
+	struct tern_ta4 r2 = kt_t4(KT_REMOTE(2), 80);
+	struct tern_ta4 ls = kt_t4(KT_POOL4, 9);
+	struct tern_session *s;
+
+	tern_tables_set_events(t, &ev);
+	/* A new BIB entry with its session: the entry first. */
+	s = kt_add6(t, TERN_L4_UDP, &a, &r1, &lim, &p);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
+	/* An existing session: nothing; a second one: the session only. */
+	KUNIT_EXPECT_PTR_EQ(test, kt_add6(t, TERN_L4_UDP, &a, &r1, &lim, &p), s);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(kt_add6(t, TERN_L4_UDP, &a, &r2,
+							&lim, &p)));
+	KUNIT_EXPECT_STREQ(test, e.log, "BSS");
+	KUNIT_EXPECT_EQ(test, e.port4[0], 2000);
+
+	/* Static entry, an IPv4-side session on it, then expiry of that. */
+	KUNIT_ASSERT_EQ(test, tern_bib_add_static(t, TERN_L4_TCP, &st, &ls), 0);
+	s = kt_add4(t, TERN_L4_TCP, &ls, &r1, &lim);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
+	WRITE_ONCE(s->expires, (u32)jiffies - 1);
+	kt_gc_all(t);
+	KUNIT_EXPECT_STREQ(test, e.log, "BSSBSs");
+	KUNIT_EXPECT_EQ(test, e.port4[5], 9);
+
+	/* Flush: each session, then its entry with the last one. */
+	tern_tables_flush(t, TERN_L4_UDP);
+	KUNIT_EXPECT_STREQ(test, e.log, "BSSBSsssb");
+	KUNIT_EXPECT_EQ(test, e.port4[8], 2000);
+	/* Removal of the static entry. */
+	KUNIT_EXPECT_EQ(test, tern_bib_del(t, TERN_L4_TCP, NULL, &ls), 0);
+	KUNIT_EXPECT_STREQ(test, e.log, "BSSBSsssbb");
+
+	/* Nothing for what tern_tables_free() removes. */
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(kt_add6(t, TERN_L4_UDP, &a,
+							&r1, &lim, &p)));
+	KUNIT_ASSERT_EQ(test, tern_bib_add_static(t, TERN_L4_TCP, &st, &ls), 0);
+	KUNIT_EXPECT_STREQ(test, e.log, "BSSBSsssbbBSB");
+	tern_tables_free(t);
+	KUNIT_EXPECT_STREQ(test, e.log, "BSSBSsssbbBSB");
+}
+
 static void table_flush(struct kunit *test)
 {
 	struct tern_tables *t = kt_tables(test, 0);
@@ -709,6 +788,7 @@ static struct kunit_case tern_nat64_table_cases[] = {
 	KUNIT_CASE(table_subscriber),
 	KUNIT_CASE(table_expiry),
 	KUNIT_CASE(table_flush),
+	KUNIT_CASE(table_events),
 	KUNIT_CASE(table_static),
 	KUNIT_CASE(table_walk),
 	KUNIT_CASE(table_concurrency),

@@ -129,6 +129,13 @@ struct tern_mode_ops {
 	/* 4->6, the same steps: a6[1]/dvia, then a6[0]/svia. */
 	int (*dest4)(struct tern_xlat *x, __be32 daddr);
 	int (*source4)(struct tern_xlat *x, __be32 saddr, __be32 daddr);
+	/*
+	 * Optional (NAT64): ->source4() returned TERN_STAT_SYN_STORED, the
+	 * mode keeps @skb for later (RFC 6146 3.5.2.2). Returns
+	 * TERN_STAT_SYN_STORED (@skb is the mode's now) or the DROP_* counter
+	 * of why it did not (@skb is still the driver's).
+	 */
+	int (*keep4)(struct tern_xlat *x, struct sk_buff *skb);
 
 	/*
 	 * Optional (a stateful mode): the packet an ICMP error quotes, with

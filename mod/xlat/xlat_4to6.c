@@ -251,6 +251,12 @@ unsigned int tern_4to6_translate(struct tern_xlat *x, struct sk_buff *skb)
 	why = x->mode->source4(x, ip4.saddr, ip4.daddr);
 	if (why == TERN_STAT_PASS_LOCAL)
 		return tern_pass(inst, why);
+	if (why == TERN_STAT_SYN_STORED) {
+		why = x->mode->keep4(x, skb);
+		if (why == TERN_STAT_SYN_STORED)
+			return tern_stolen(inst, why);
+		return tern_drop(inst, why);
+	}
 	if (why && x->err) {
 		if (p->proto != IPPROTO_ICMP)
 			tern_icmp4_error(skb, x->err_type, x->err_code, 0);

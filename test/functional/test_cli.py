@@ -29,7 +29,8 @@ DEFAULTS = {"enabled": True, "pool6": POOL6, "strict-wkp": True,
             "icmp-timeout": 60, "address-dependent-filtering": False,
             "drop-externally-initiated-tcp": False, "max-sessions": 0,
             "max-sessions-per-subscriber": 0, "max-ports-per-subscriber": 0,
-            "subscriber-prefix-len": 56, "max-stored-syns": 64}
+            "subscriber-prefix-len": 56, "max-stored-syns": 64,
+            "log-bib": False, "log-sessions": False}
 ALLOWED_LENGTHS = ("32", "40", "48", "56", "64", "96")
 
 

@@ -45,6 +45,7 @@ static const char help_main[] =
 	"  pool4 remove PREFIX4 [PORTS] [--tcp|--udp|--icmp] [--mark N]\n"
 	"  pool4 list [--json]\n"
 	"  pool4 flush\n"
+	"  monitor [--json]\n"
 	"\n"
 	"Options:\n"
 	"  -i, --instance NAME  instance for every command but 'instance' (default:\n"
@@ -77,6 +78,8 @@ static int dispatch(int argc, char **argv, struct tern_opts *opts)
 		return cmd_session(argc - 1, argv + 1, opts);
 	if (!strcmp(cmd, "pool4"))
 		return cmd_pool4(argc - 1, argv + 1, opts);
+	if (!strcmp(cmd, "monitor"))
+		return cmd_monitor(argc - 1, argv + 1, opts);
 	if (!strcmp(cmd, "help")) {
 		fputs(help_main, stdout);
 		return TERN_EXIT_OK;

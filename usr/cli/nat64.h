@@ -35,6 +35,9 @@ int taddr_parse(const char *s, struct taddr *t);
 /* Writes "ADDR#PORT" into @buf (TADDR_STRLEN bytes); returns @buf. */
 char *taddr_str(const struct taddr *t, char *buf);
 
+/* "ESTABLISHED"... for an enum tern_tcp_state (session.c); NULL if bad. */
+const char *tcp_state_name(uint8_t state);
+
 /* "tcp", "udp", "icmp" for IPPROTO_TCP, ... ; NULL for anything else. */
 const char *proto_name(uint8_t proto);
 

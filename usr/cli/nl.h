@@ -65,4 +65,14 @@ int tern_nl_request(uint8_t cmd, bool dump, const char *instance,
 		    tern_nl_put_fn put, const void *put_arg,
 		    tern_nl_reply_fn fn, void *arg);
 
+/*
+ * Joins the multicast group @group of the family and hands every message
+ * of command @cmd to @fn (which returns TERN_EXIT_OK to go on) until @fn
+ * stops or SIGINT/SIGTERM come (TERN_EXIT_OK then). Messages lost because
+ * the socket's buffer was full are reported (a warning) and the listening
+ * goes on. Returns the exit status.
+ */
+int tern_nl_listen(struct tern_nl *nl, const char *group, uint8_t cmd,
+		   tern_nl_reply_fn fn, void *arg);
+
 #endif /* TERN_CLI_NL_H */

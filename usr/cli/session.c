@@ -73,6 +73,11 @@ static const char *const tcp_states[__TERN_TCP_STATE_MAX] = {
 	[TERN_TCP_TRANS] = "TRANS",
 };
 
+const char *tcp_state_name(uint8_t state)
+{
+	return state < __TERN_TCP_STATE_MAX ? tcp_states[state] : NULL;
+}
+
 struct session_list {
 	struct {
 		uint8_t proto;

@@ -143,7 +143,7 @@ for w in "instance add" "instance list" "instance remove" "global show" \
 	 "eamt flush" "denylist4 add" "denylist4 remove" "denylist4 list" \
 	 "denylist4 flush" "address query" "bib add" "bib remove" "bib list" \
 	 "session list" "session flush" "pool4 add" "pool4 remove" \
-	 "pool4 list" "pool4 flush"; do
+	 "pool4 list" "pool4 flush" "monitor"; do
 	if grep -q "$w" "$tmp/out"; then
 		ok "help-top-mentions-${w// /-}"
 	else
@@ -441,6 +441,36 @@ parses session-list session list
 parses session-list-udp-json session list --udp --json
 parses session-flush session flush
 parses session-flush-icmp -i t session flush --icmp
+# --- monitor (NAT64 events)
+help help-monitor monitor --help
+help help-monitor-short monitor -h
+help help-monitor-word monitor help
+help help-monitor-wins monitor --bogus --help
+run monitor --help
+for w in log-bib log-sessions bib-add bib-del session-add session-del \
+	 events-dropped SIGINT time_ns remote_port4; do
+	if grep -q -- "$w" "$tmp/out"; then
+		ok "help-monitor-mentions-$w"
+	else
+		fail "help-monitor-mentions-$w" "missing"
+	fi
+done
+usage monitor-extra "unexpected argument 'x' for 'monitor'" monitor x
+usage monitor-unknown-option "unknown option '--tcp' for 'monitor'" monitor --tcp
+usage monitor-i-twice 'more than once' -i a monitor -i b
+usage monitor-i-missing "option '(-i|--instance)' needs a value" monitor -i
+parses monitor monitor
+parses monitor-json monitor --json
+parses monitor-json-short -i t monitor -j
+parses monitor-i-after monitor --json --instance t
+run global set --help
+for key in log-bib log-sessions; do
+	if grep -q "^  $key " "$tmp/out"; then
+		ok "global-set-help-mentions-$key"
+	else
+		fail "global-set-help-mentions-$key" "missing"
+	fi
+done
 # --- pool4
 help help-pool4 pool4 --help
 help help-pool4-word pool4 help

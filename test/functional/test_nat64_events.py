@@ -1,0 +1,297 @@
+"""NAT64 events (`tern monitor`, the generic netlink group "events"):
+BIB entries and sessions made and removed, sent only when log-bib /
+log-sessions ask for them, never at the cost of translation.
+
+`tern monitor --json` runs in the translator's namespace as a child
+process; a reader thread collects its lines. The monitor has joined the
+group once it prints the event of a marker: a static BIB entry added (and
+removed) by the test with log-bib on. Events of one socket come in the
+order the kernel sent them, so what comes before the marker's is exactly
+what the packets made.
+"""
+
+import ipaddress
+import json
+import queue
+import re
+import signal
+import socket
+import struct
+import subprocess
+import threading
+import time
+
+import pytest
+
+import genl
+import ternlib
+from ternlib import SINK4, cli_ok, in_netns
+from ternlib.names import TERN, TIMEOUT
+from test_nat64 import (CLIENT, POOL4_NET, _nat64_module, nat,  # noqa: F401
+                        out64, sessions, udp6, wait_until)
+from scapy.layers.inet import IP, TCP, UDP
+from scapy.layers.inet6 import IPv6
+
+# The marker: a static UDP BIB entry no flow of these tests uses.
+MARK6, MARK6_PORT = "2001:db8:6::77", 7
+MARK4, MARK4_PORT = str(POOL4_NET[3]), 65001
+
+
+class Monitor:
+    """`tern [-i NAME] monitor --json` in namespace NS, lines collected."""
+
+    def __init__(self, topo, *args, json=True):
+        self.topo = topo
+        with in_netns(str(topo.xl)):
+            self.p = subprocess.Popen([TERN, *args, "monitor"] +
+                                      (["--json"] if json else []),
+                                      stdout=subprocess.PIPE,
+                                      stderr=subprocess.PIPE, text=True)
+        self.lines = queue.Queue()
+        self.t = threading.Thread(target=self._read, daemon=True)
+        self.t.start()
+
+    def _read(self):
+        for line in self.p.stdout:
+            self.lines.put(line)
+        self.lines.put(None)
+
+    def next(self, timeout=TIMEOUT):
+        try:
+            line = self.lines.get(timeout=timeout)
+        except queue.Empty:
+            raise AssertionError("no event within %ss" % timeout)
+        assert line is not None, "tern monitor ended: %s" % self.p.stderr.read()
+        ev = json.loads(line)
+        # The time is the kernel's, now; both forms agree.
+        assert abs(ev["time_ns"] / 1e9 - time.time()) < 60, ev
+        t = time.strftime("%Y-%m-%dT%H:%M:%S",
+                          time.gmtime(ev["time_ns"] // 10**9))
+        assert ev["time"] == "%s.%03dZ" % (t, ev["time_ns"] // 10**6 % 1000)
+        del ev["time"], ev["time_ns"]
+        return ev
+
+    def marker(self):
+        """Adds and removes the marker entry; returns the events that came
+        before its bib-add (log-bib must be on)."""
+        cli_ok(self.topo.xl, "-i", "n", "bib", "add", "%s#%d" %
+               (MARK6, MARK6_PORT), "%s#%d" % (MARK4, MARK4_PORT), "--udp")
+        cli_ok(self.topo.xl, "-i", "n", "bib", "remove", "%s#%d" %
+               (MARK6, MARK6_PORT), "--udp")
+        before = []
+        while True:
+            ev = self.next()
+            if ev == bib_event("bib-add", MARK6, MARK6_PORT, MARK4,
+                               MARK4_PORT, static=True):
+                break
+            before.append(ev)
+        assert self.next() == bib_event("bib-del", MARK6, MARK6_PORT, MARK4,
+                                        MARK4_PORT, static=False)
+        return before
+
+    def join(self):
+        """Waits until the monitor hears the group: markers until the
+        bib-del of one comes (it may have joined between add and del)."""
+        deadline = time.monotonic() + TIMEOUT
+        end = bib_event("bib-del", MARK6, MARK6_PORT, MARK4, MARK4_PORT)
+        while True:
+            assert time.monotonic() < deadline, "tern monitor hears nothing"
+            cli_ok(self.topo.xl, "-i", "n", "bib", "add", "%s#%d" %
+                   (MARK6, MARK6_PORT), "%s#%d" % (MARK4, MARK4_PORT),
+                   "--udp")
+            cli_ok(self.topo.xl, "-i", "n", "bib", "remove", "%s#%d" %
+                   (MARK6, MARK6_PORT), "--udp")
+            try:
+                while self.next(timeout=1) != end:
+                    pass
+                return
+            except AssertionError:
+                assert self.p.poll() is None, self.p.stderr.read()
+
+    def stop(self):
+        self.p.terminate()
+        rc = self.p.wait(timeout=10)
+        err = self.p.stderr.read()
+        self.p.stdout.close()
+        self.p.stderr.close()
+        return rc, err
+
+
+def bib_event(event, a6, p6, a4, p4, static=False, proto="udp"):
+    return {"instance": "n", "event": event, "protocol": proto,
+            "address6": a6, "port6": p6, "address4": a4, "port4": p4,
+            "static": static}
+
+
+def sess_event(event, s):
+    return {"instance": "n", "event": event, "protocol": s["protocol"],
+            "address6": s["address6"], "port6": s["port6"],
+            "address4": s["address4"], "port4": s["port4"],
+            "remote4": s["remote4"], "remote_port4": s["remote_port4"],
+            "state": s["state"]}
+
+
+@pytest.fixture
+def mon(nat):
+    """tern monitor in the translator's namespace, log-bib on while it
+    joins; stopped (SIGTERM: exit 0, nothing on stderr) after the test."""
+    nat.set("log-bib", "true")
+    m = Monitor(nat)
+    m.join()
+    yield m
+    rc, err = m.stop()
+    assert (rc, err) == (0, ""), (rc, err)
+
+
+def test_settings_off_by_default(nat):
+    g = ternlib.globals_(nat.xl, "n")
+    assert (g["log-bib"], g["log-sessions"]) == (False, False)
+
+
+def test_udp_flow_events(nat, mon):
+    nat.set("log-sessions", "true")
+    f = out64(nat, udp6(sport=40000))
+    [s] = sessions(nat, "udp")
+    assert (s["address4"], s["port4"]) == (f[IP].src, f[UDP].sport)
+    assert mon.marker() == [
+        bib_event("bib-add", CLIENT, 40000, s["address4"], s["port4"]),
+        sess_event("session-add", s),
+    ]
+    assert (s["remote4"], s["remote_port4"], s["state"]) == \
+        (SINK4, 4000, None)
+    cli_ok(nat.xl, "-i", "n", "session", "flush")
+    assert mon.marker() == [
+        sess_event("session-del", s),
+        bib_event("bib-del", CLIENT, 40000, s["address4"], s["port4"]),
+    ]
+
+
+def test_bib_only_without_log_sessions(nat, mon):
+    f = out64(nat, udp6(sport=40010))
+    out64(nat, udp6(sport=40010, dport=4001))
+    b = (CLIENT, 40010, f[IP].src, f[UDP].sport)
+    # Two sessions, one BIB entry: one bib-add.
+    assert mon.marker() == [bib_event("bib-add", *b)]
+    cli_ok(nat.xl, "-i", "n", "session", "flush")
+    assert mon.marker() == [bib_event("bib-del", *b)]
+
+
+def test_tcp_session_event_has_its_state(nat, mon):
+    nat.set("log-sessions", "true")
+    out64(nat, IPv6(src=CLIENT, dst=ternlib.SINK4_6) /
+          TCP(sport=40030, dport=80, flags="S"))
+    [s] = sessions(nat, "tcp")
+    assert s["state"] == "V6_INIT"
+    assert mon.marker() == [
+        bib_event("bib-add", CLIENT, 40030, s["address4"], s["port4"],
+                  proto="tcp"),
+        sess_event("session-add", s),
+    ]
+
+
+def test_text_lines(nat, mon):
+    """Without --json: one line per event; SIGINT ends it (exit 0)."""
+    nat.set("log-sessions", "true")
+    text = Monitor(nat, json=False)
+    try:
+        time.sleep(1)           # no marker can tell it joined: wait
+        f = out64(nat, udp6(sport=40040))
+        a4 = "%s#%d" % (f[IP].src, f[UDP].sport)
+        mon.marker()
+        lines = [text.lines.get(timeout=TIMEOUT) for _ in range(4)]
+    finally:
+        text.p.send_signal(signal.SIGINT)
+        assert text.p.wait(timeout=10) == 0
+        assert text.p.stderr.read() == ""
+    stamp = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z "
+    want = ["bib-add udp %s#40040 %s" % (CLIENT, a4),
+            "session-add udp %s#40040 %s -> %s#4000" % (CLIENT, a4, SINK4),
+            "bib-add udp %s#%d %s#%d static" % (MARK6, MARK6_PORT, MARK4,
+                                               MARK4_PORT),
+            "bib-del udp %s#%d %s#%d" % (MARK6, MARK6_PORT, MARK4,
+                                        MARK4_PORT)]
+    for line, w in zip(lines, want):
+        assert re.fullmatch(stamp + re.escape(w) + "\n", line), (line, w)
+
+
+def test_nothing_with_logging_off(nat, mon):
+    """The control: the same flow and flush with log-bib and log-sessions
+    false print nothing (the markers, with log-bib on again, come first)."""
+    nat.set("log-bib", "false")
+    out64(nat, udp6(sport=40020))
+    cli_ok(nat.xl, "-i", "n", "session", "flush")
+    nat.set("log-bib", "true")
+    assert mon.marker() == []
+
+
+def test_monitor_instance_filter(nat, mon):
+    """-i NAME: the events of another instance are not printed."""
+    other = Monitor(nat, "-i", "other")
+    try:
+        time.sleep(1)           # no marker can tell it joined: wait
+        mon.marker()
+        with pytest.raises(AssertionError, match="no event"):
+            other.next(timeout=1)
+    finally:
+        assert other.stop() == (0, "")
+
+
+# --- A listener that never reads -------------------------------------------
+
+CTRL_ATTR_MCAST_GROUPS = 7
+CTRL_ATTR_MCAST_GRP_NAME, CTRL_ATTR_MCAST_GRP_ID = 1, 2
+NETLINK_ADD_MEMBERSHIP, NETLINK_BROADCAST_ERROR = 1, 4
+
+
+def events_group(ns):
+    """The id of the family's group "events" in namespace NS."""
+    g = ternlib.genl_in(str(ns))
+    try:
+        err, _, replies = g.request(
+            genl.GENL_ID_CTRL, genl.CTRL_CMD_GETFAMILY,
+            genl.nla(genl.CTRL_ATTR_FAMILY_NAME, b"tern\0"), version=2)
+        assert err == 0
+        a = genl.payload_attrs(replies[0])
+        for grp in genl.attrs(a[CTRL_ATTR_MCAST_GROUPS]).values():
+            ga = genl.attrs(grp)
+            if ga[CTRL_ATTR_MCAST_GRP_NAME] == b"events\0":
+                return struct.unpack("=I", ga[CTRL_ATTR_MCAST_GRP_ID])[0]
+    finally:
+        g.close()
+    raise AssertionError("no group 'events'")
+
+
+@pytest.mark.parametrize("broadcast_error", [False, True])
+def test_full_listener_does_not_slow_translation(nat, broadcast_error):
+    """A listener with a tiny receive buffer that never reads: 1000 new
+    flows are all translated (exactly as many xlat-6to4 as packets, no
+    drop) and the events it could not take are counted: as events nobody
+    got (-ESRCH), or with NETLINK_BROADCAST_ERROR as its own (-ENOBUFS)."""
+    nat.set("log-bib", "true")
+    nat.set("log-sessions", "true")
+    grp = events_group(nat.xl)
+    with in_netns(str(nat.xl)):
+        sk = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW,
+                           genl.NETLINK_GENERIC)
+    try:
+        sk.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1)
+        sk.bind((0, 0))
+        sk.setsockopt(genl.SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, grp)
+        if broadcast_error:
+            sk.setsockopt(genl.SOL_NETLINK, NETLINK_BROADCAST_ERROR, 1)
+        frames = [bytes(udp6(sport=20000 + i, n=8)) for i in range(1000)]
+        c = nat.counters()
+        for f in frames:
+            nat.send6(f)
+        wait_until(lambda: c.delta().get("xlat-6to4", 0) >= 1000, 30)
+        time.sleep(0.5)
+        d = c.delta()
+        assert d.get("xlat-6to4") == 1000, d
+        assert d.get("events-dropped", 0) > 0, d
+        assert set(d) == {"xlat-6to4", "events-dropped"}, d
+        # 2000 events (a BIB entry and a session per flow): at most a few
+        # fit in the buffer.
+        assert d["events-dropped"] > 1900, d
+        assert len(sessions(nat, "udp")) == 1000
+    finally:
+        sk.close()

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * tern CLI: tern monitor (the events of NAT64 instances: BIB entries and
+ * sessions made and removed, as they happen).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include "args.h"
+#include "nat64.h"
+#include "nl.h"
+#include "output.h"
+#include "tables.h"
+
+static const char help_monitor[] =
+	"Usage: tern [-i NAME] monitor [--json]\n"
+	"\n"
+	"Print the events of the NAT64 instances of this network namespace as\n"
+	"they come, until interrupted (SIGINT, SIGTERM): BIB entries made and\n"
+	"removed (if the instance's setting log-bib is true) and sessions made\n"
+	"and removed (log-sessions). Both settings are false by default. One\n"
+	"line per event:\n"
+	"\n"
+	"  TIME bib-add|bib-del PROTOCOL ADDR6#PORT ADDR4#PORT [static]\n"
+	"  TIME session-add|session-del PROTOCOL ADDR6#PORT ADDR4#PORT\n"
+	"       -> REMOTE4#PORT [STATE]\n"
+	"\n"
+	"TIME is UTC (2026-11-25T12:00:00.123Z), when the kernel made the event;\n"
+	"STATE the TCP state of a session (RFC 6146 3.5.2). Events are best\n"
+	"effort: those lost, because the kernel had no memory or because this\n"
+	"monitor did not read them in time, are counted in the counter\n"
+	"events-dropped (tern stats); the monitor also says on stderr when it\n"
+	"lost some, and goes on.\n"
+	"\n"
+	"Options:\n"
+	"  -i, --instance NAME  only the events of this instance (default: all)\n"
+	"  -j, --json           one JSON object per line, with the keys time,\n"
+	"                       time_ns, instance, event, protocol, address6,\n"
+	"                       port6, address4, port4 and: static (BIB\n"
+	"                       events); remote4, remote_port4, state (null but\n"
+	"                       for TCP) (session events)\n"
+	"  -h, --help           show this help\n"
+	"\n"
+	"Joining the events needs CAP_NET_ADMIN in this network namespace.\n";
+
+static const char *const event_names[] = {
+	[TERN_EV_BIB_ADD] = "bib-add",
+	[TERN_EV_BIB_DEL] = "bib-del",
+	[TERN_EV_SESSION_ADD] = "session-add",
+	[TERN_EV_SESSION_DEL] = "session-del",
+};
+
+struct monitor {
+	const char *instance;	/* NULL: every instance */
+	bool json;
+};
+
+/* One event, parsed. */
+struct event {
+	const char *instance;
+	uint8_t type;		/* enum tern_event */
+	uint64_t time_ns;
+	uint8_t proto;
+	struct taddr t6, t4, remote;
+	bool session;
+	bool is_static;
+	const char *state;	/* sessions: NULL but for TCP */
+};
+
+/* The TERN_A_BIB nest of a BIB event. */
+static int parse_bib(struct nlattr *nest, struct event *ev)
+{
+	static struct nla_policy policy[TERN_BIB_MAX + 1] = {
+		[TERN_BIB_PROTO] = { .type = NLA_U8 },
+		[TERN_BIB_ADDR6] = { .minlen = 16 },
+		[TERN_BIB_PORT6] = { .type = NLA_U16 },
+		[TERN_BIB_ADDR4] = { .minlen = 4 },
+		[TERN_BIB_PORT4] = { .type = NLA_U16 },
+		[TERN_BIB_STATIC] = { .type = NLA_FLAG },
+	};
+	struct nlattr *e[TERN_BIB_MAX + 1];
+
+	if (!nest || nla_parse_nested(e, TERN_BIB_MAX, nest, policy) < 0 ||
+	    !e[TERN_BIB_PROTO] || !e[TERN_BIB_ADDR6] || !e[TERN_BIB_PORT6] ||
+	    !e[TERN_BIB_ADDR4] || !e[TERN_BIB_PORT4])
+		return -1;
+	ev->proto = nla_get_u8(e[TERN_BIB_PROTO]);
+	ev->t6.family = AF_INET6;
+	memcpy(&ev->t6.addr.v6, nla_data(e[TERN_BIB_ADDR6]), 16);
+	ev->t6.port = nla_get_u16(e[TERN_BIB_PORT6]);
+	ev->t4.family = AF_INET;
+	memcpy(&ev->t4.addr.v4, nla_data(e[TERN_BIB_ADDR4]), 4);
+	ev->t4.port = nla_get_u16(e[TERN_BIB_PORT4]);
+	ev->is_static = e[TERN_BIB_STATIC] != NULL;
+	return proto_name(ev->proto) ? 0 : -1;
+}
+
+/* The TERN_A_SESSION nest of a session event. */
+static int parse_session(struct nlattr *nest, struct event *ev)
+{
+	static struct nla_policy policy[TERN_SESSION_MAX + 1] = {
+		[TERN_SESSION_PROTO] = { .type = NLA_U8 },
+		[TERN_SESSION_ADDR6] = { .minlen = 16 },
+		[TERN_SESSION_PORT6] = { .type = NLA_U16 },
+		[TERN_SESSION_ADDR4] = { .minlen = 4 },
+		[TERN_SESSION_PORT4] = { .type = NLA_U16 },
+		[TERN_SESSION_REMOTE4] = { .minlen = 4 },
+		[TERN_SESSION_RPORT4] = { .type = NLA_U16 },
+		[TERN_SESSION_STATE] = { .type = NLA_U8 },
+	};
+	struct nlattr *e[TERN_SESSION_MAX + 1];
+
+	if (!nest || nla_parse_nested(e, TERN_SESSION_MAX, nest, policy) < 0 ||
+	    !e[TERN_SESSION_PROTO] || !e[TERN_SESSION_ADDR6] ||
+	    !e[TERN_SESSION_PORT6] || !e[TERN_SESSION_ADDR4] ||
+	    !e[TERN_SESSION_PORT4] || !e[TERN_SESSION_REMOTE4] ||
+	    !e[TERN_SESSION_RPORT4])
+		return -1;
+	ev->proto = nla_get_u8(e[TERN_SESSION_PROTO]);
+	if (!proto_name(ev->proto))
+		return -1;
+	ev->t6.family = AF_INET6;
+	memcpy(&ev->t6.addr.v6, nla_data(e[TERN_SESSION_ADDR6]), 16);
+	ev->t6.port = nla_get_u16(e[TERN_SESSION_PORT6]);
+	ev->t4.family = AF_INET;
+	memcpy(&ev->t4.addr.v4, nla_data(e[TERN_SESSION_ADDR4]), 4);
+	ev->t4.port = nla_get_u16(e[TERN_SESSION_PORT4]);
+	ev->remote.family = AF_INET;
+	memcpy(&ev->remote.addr.v4, nla_data(e[TERN_SESSION_REMOTE4]), 4);
+	ev->remote.port = nla_get_u16(e[TERN_SESSION_RPORT4]);
+	if (ev->proto == IPPROTO_TCP) {
+		ev->state = tcp_state_name(e[TERN_SESSION_STATE] ?
+					   nla_get_u8(e[TERN_SESSION_STATE]) :
+					   TERN_TCP_CLOSED);
+		if (!ev->state)
+			return -1;
+	}
+	return 0;
+}
+
+/* "2026-11-25T12:00:00.123Z" */
+static void format_time(uint64_t ns, char *buf, size_t len)
+{
+	time_t sec = (time_t)(ns / 1000000000u);
+	struct tm tm;
+	size_t n;
+
+	if (!gmtime_r(&sec, &tm)) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + n, len - n, ".%03uZ",
+		 (unsigned int)(ns / 1000000u % 1000u));
+}
+
+static void print_text(const struct event *ev, const char *when)
+{
+	char a6[TADDR_STRLEN], a4[TADDR_STRLEN], r4[TADDR_STRLEN];
+
+	printf("%s %s %s %s %s", when, event_names[ev->type],
+	       proto_name(ev->proto), taddr_str(&ev->t6, a6),
+	       taddr_str(&ev->t4, a4));
+	if (ev->session) {
+		printf(" -> %s", taddr_str(&ev->remote, r4));
+		if (ev->state)
+			printf(" %s", ev->state);
+	} else if (ev->is_static) {
+		fputs(" static", stdout);
+	}
+	putchar('\n');
+}
+
+static void print_json(const struct event *ev, const char *when)
+{
+	char a[INET6_ADDRSTRLEN];
+	bool first = true;
+
+	putchar('{');
+	json_key(&first, "time");
+	json_string(when);
+	json_key(&first, "time_ns");
+	printf("%" PRIu64, ev->time_ns);
+	json_key(&first, "instance");
+	json_string(ev->instance);
+	json_key(&first, "event");
+	json_string(event_names[ev->type]);
+	json_key(&first, "protocol");
+	json_string(proto_name(ev->proto));
+	json_key(&first, "address6");
+	json_string(inet_ntop(AF_INET6, &ev->t6.addr, a, sizeof(a)));
+	json_key(&first, "port6");
+	printf("%u", ev->t6.port);
+	json_key(&first, "address4");
+	json_string(inet_ntop(AF_INET, &ev->t4.addr, a, sizeof(a)));
+	json_key(&first, "port4");
+	printf("%u", ev->t4.port);
+	if (ev->session) {
+		json_key(&first, "remote4");
+		json_string(inet_ntop(AF_INET, &ev->remote.addr, a,
+				      sizeof(a)));
+		json_key(&first, "remote_port4");
+		printf("%u", ev->remote.port);
+		json_key(&first, "state");
+		if (ev->state)
+			json_string(ev->state);
+		else
+			fputs("null", stdout);
+	} else {
+		json_key(&first, "static");
+		fputs(ev->is_static ? "true" : "false", stdout);
+	}
+	puts("}");
+}
+
+static int on_event(struct nlattr **tb, void *arg)
+{
+	struct monitor *m = arg;
+	struct event ev = { 0 };
+	char when[64];
+
+	if (!tb[TERN_A_INSTANCE] || !tb[TERN_A_EVENT] || !tb[TERN_A_TIME])
+		return tern_fail("malformed event from the kernel");
+	ev.instance = nla_get_string(tb[TERN_A_INSTANCE]);
+	ev.type = nla_get_u8(tb[TERN_A_EVENT]);
+	ev.time_ns = nla_get_u64(tb[TERN_A_TIME]);
+	/* Kinds this CLI does not know (a newer module) are skipped. */
+	if (ev.type >= ARRAY_SIZE(event_names))
+		return TERN_EXIT_OK;
+	ev.session = ev.type == TERN_EV_SESSION_ADD ||
+		     ev.type == TERN_EV_SESSION_DEL;
+	if ((ev.session ? parse_session(tb[TERN_A_SESSION], &ev) :
+			  parse_bib(tb[TERN_A_BIB], &ev)) < 0)
+		return tern_fail("malformed event from the kernel");
+	if (m->instance && strcmp(m->instance, ev.instance))
+		return TERN_EXIT_OK;
+	format_time(ev.time_ns, when, sizeof(when));
+	if (m->json)
+		print_json(&ev, when);
+	else
+		print_text(&ev, when);
+	/* A reader at the other end of a pipe sees each event at once. */
+	if (fflush(stdout) != 0 || ferror(stdout))
+		return tern_fail("cannot write the output: %s", strerror(errno));
+	return TERN_EXIT_OK;
+}
+
+int cmd_monitor(int argc, char **argv, struct tern_opts *opts)
+{
+	struct monitor m = { 0 };
+	struct tern_nl *nl;
+	int status, n;
+
+	if (table_help(argc, argv, help_monitor))
+		return TERN_EXIT_OK;
+	status = table_args("monitor", argc, argv, opts, NULL, 0, &n, &m.json);
+	if (status)
+		return status;
+	m.instance = opts->instance;
+	status = tern_nl_open(&nl);
+	if (status)
+		return status;
+	status = tern_nl_listen(nl, TERN_GENL_MCGRP_EVENTS, TERN_CMD_EVENT,
+				on_event, &m);
+	tern_nl_close(nl);
+	return status;
+}
