@@ -42,9 +42,6 @@ static int tern_nl_get_bib(struct genl_info *info, struct tern_nl_bib *e)
 				    "a BIB entry needs a protocol (TERN_BIB_PROTO)");
 		return -EINVAL;
 	}
-	ret = tern_nla_validate_proto(tb[TERN_BIB_PROTO], info->extack);
-	if (ret)
-		return ret;
 	e->l4 = tern_nl_l4(nla_get_u8(tb[TERN_BIB_PROTO]));
 	e->has6 = tb[TERN_BIB_ADDR6] || tb[TERN_BIB_PORT6];
 	e->has4 = tb[TERN_BIB_ADDR4] || tb[TERN_BIB_PORT4];

@@ -76,7 +76,7 @@ static const struct nla_policy tern_bib_req_policy[TERN_A_BIB + 1] = {
 /* Dumps and flushes of BIB entries or sessions: one protocol or all. */
 static const struct nla_policy tern_nat64_proto_policy[TERN_A_PROTO + 1] = {
 	[TERN_A_INSTANCE] = { .type = NLA_NUL_STRING },
-	[TERN_A_PROTO] = NLA_POLICY_RANGE(NLA_U8, IPPROTO_ICMP, IPPROTO_UDP),
+	[TERN_A_PROTO] = NLA_POLICY_VALIDATE_FN(NLA_BINARY, tern_nla_validate_proto, 1),
 };
 
 /* Each command with its policy; maxattr follows from the policy's size. */
@@ -189,14 +189,12 @@ static const struct genl_ops tern_genl_ops[] = {
 	},
 	{
 		.cmd = TERN_CMD_BIB_GET,
-		.start = tern_nl_nat64_dump_start,
 		.dumpit = tern_nl_bib_dump,
 		TERN_OP_POLICY(tern_nat64_proto_policy),
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = TERN_CMD_SESSION_GET,
-		.start = tern_nl_nat64_dump_start,
 		.dumpit = tern_nl_session_dump,
 		TERN_OP_POLICY(tern_nat64_proto_policy),
 		.flags = GENL_UNS_ADMIN_PERM,

@@ -19,6 +19,10 @@
 int tern_nla_validate_proto(const struct nlattr *attr,
 			    struct netlink_ext_ack *extack)
 {
+	if (nla_len(attr) != 1) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "the protocol is one byte");
+		return -EINVAL;
+	}
 	switch (nla_get_u8(attr)) {
 	case IPPROTO_TCP:
 	case IPPROTO_UDP:
@@ -31,7 +35,8 @@ int tern_nla_validate_proto(const struct nlattr *attr,
 }
 
 const struct nla_policy tern_bib_policy[TERN_BIB_MAX + 1] = {
-	[TERN_BIB_PROTO] = NLA_POLICY_RANGE(NLA_U8, IPPROTO_ICMP, IPPROTO_UDP),
+	[TERN_BIB_PROTO] = NLA_POLICY_VALIDATE_FN(NLA_BINARY,
+						  tern_nla_validate_proto, 1),
 	[TERN_BIB_ADDR6] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
 	[TERN_BIB_PORT6] = { .type = NLA_U16 },
 	[TERN_BIB_ADDR4] = NLA_POLICY_EXACT_LEN(sizeof(__be32)),
@@ -75,16 +80,6 @@ void *tern_nl_walk_msg(struct tern_nl_walk *w)
 	if (hdr)
 		genl_dump_check_consistent(w->cb, hdr);
 	return hdr;
-}
-
-/* Before the first part of a BIB or session dump: its request checked. */
-int tern_nl_nat64_dump_start(struct netlink_callback *cb)
-{
-	struct nlattr **attrs = tern_dump_attrs(cb);
-
-	if (!attrs[TERN_A_PROTO])
-		return 0;
-	return tern_nla_validate_proto(attrs[TERN_A_PROTO], cb->extack);
 }
 
 int tern_nl_nat64_dump(struct sk_buff *skb, struct netlink_callback *cb,

@@ -40,9 +40,10 @@ static inline u8 tern_nl_proto(u8 l4)
 }
 
 /*
- * A protocol attribute is TCP, UDP or ICMP (the policies check the range
- * 1-17 only: a validation function on an integer attribute makes 6.12
- * warn when it describes the policy in an error reply).
+ * Policy check of a protocol attribute: one byte, TCP, UDP or ICMP. The
+ * policies declare it NLA_BINARY of one byte (a u8 on the wire): a
+ * validation function on an integer attribute makes 6.12 warn when it
+ * describes the policy in an error reply.
  */
 int tern_nla_validate_proto(const struct nlattr *attr,
 			    struct netlink_ext_ack *extack);
@@ -70,7 +71,6 @@ struct tern_nl_walk {
 	u8 cmd;
 };
 
-int tern_nl_nat64_dump_start(struct netlink_callback *cb);
 int tern_nl_nat64_dump(struct sk_buff *skb, struct netlink_callback *cb,
 		       u8 cmd,
 		       int (*walk)(struct tern_tables *t, u8 l4,

@@ -82,12 +82,6 @@ int tern_nl_session_flush(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *proto = info->attrs[TERN_A_PROTO];
 	struct tern_instance *inst;
 
-	if (proto) {
-		int ret = tern_nla_validate_proto(proto, info->extack);
-
-		if (ret)
-			return ret;
-	}
 	mutex_lock(&tn->lock);
 	inst = tern_nl_nat64(tn, info->attrs, info->extack);
 	if (!IS_ERR(inst))
