@@ -116,7 +116,8 @@ step "debug kernel (KUnit, KASAN, lockdep, kmemleak): KUnit, then the whole func
 # Each VM runs half of the functional suite, about 20 minutes each there:
 # the first the CLI and table tests (after the KUnit suites), the second
 # the packet-path tests.
-half_a=(test_cli.py test_cli_globals.py test_eamt.py test_netlink.py test_nat64_cli.py test_pool4.py)
+half_a=(test_cli.py test_cli_globals.py test_eamt.py test_netlink.py test_nat64_cli.py
+	test_pool4.py test_nat64_events.py test_nat64_simopen.py)
 half_b=()
 for f in test/functional/test_*.py; do
 	f=${f##*/}
