@@ -19,6 +19,7 @@ static int tern_fill_tables(struct sk_buff *msg, struct tern_instance *inst)
 	const struct tern_config *cfg;
 	struct tern_tables *t = tern_nat64_tables(inst);
 	struct tern_tables_count c = { 0 };
+	struct tern_limits lim = { 0 };
 	struct nlattr *nest;
 	u64 syns = 0;
 
@@ -27,6 +28,9 @@ static int tern_fill_tables(struct sk_buff *msg, struct tern_instance *inst)
 		syns = tern_syn_count(&inst->nat64->syns);
 	}
 	cfg = tern_protected(tn, inst->cfg);
+	/* The limit in force: max-sessions 0 means the one derived from RAM. */
+	if (inst->nat64)
+		tern_nat64_limits(inst, cfg, &lim);
 	nest = nla_nest_start(msg, TERN_A_TABLES);
 	if (!nest)
 		return -EMSGSIZE;
@@ -35,7 +39,7 @@ static int tern_fill_tables(struct sk_buff *msg, struct tern_instance *inst)
 			      TERN_TABLES_PAD) ||
 	    nla_put_u64_64bit(msg, TERN_TABLES_BYTES, c.bytes,
 			      TERN_TABLES_PAD) ||
-	    nla_put_u64_64bit(msg, TERN_TABLES_MAX_SESSIONS, cfg->max_sessions,
+	    nla_put_u64_64bit(msg, TERN_TABLES_MAX_SESSIONS, lim.max_sessions,
 			      TERN_TABLES_PAD) ||
 	    nla_put_u64_64bit(msg, TERN_TABLES_STORED_SYNS, syns,
 			      TERN_TABLES_PAD)) {

@@ -255,6 +255,11 @@ def test_stats_table_sizes(nat64):
         assert type(s[k]) is int, (k, s)
     assert s["bib-entries"] == 0 and s["sessions"] == 0
     assert s["stored-syns"] == 0
+    # max-sessions 0 (the default): the limit derived from RAM, in force.
+    assert s["max-sessions"] >= 1024
+    cli_ok(nat64, "-i", "t", "global", "set", "max-sessions", "5000")
+    assert cli_json(nat64, "stats")["max-sessions"] == 5000
+    cli_ok(nat64, "-i", "t", "global", "set", "max-sessions", "0")
     cli_ok(nat64, "bib", "add", "2001:db8::2#40000", "192.0.2.1#61000",
            "--tcp")
     cli_ok(nat64, "bib", "add", "2001:db8::2#40000", "192.0.2.1#61000",
