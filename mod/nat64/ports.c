@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Port selection of new BIB entries over a pool4 snapshot (RFC 6056,
+ * paired address pooling; see nat64/pool4.h): a pure function of the
+ * pool, the instance's key and the IPv6 transport address.
+ */
+
+#include <linux/siphash.h>
+#include "nat64/pool4.h"
+#include "nat64/pool4_int.h"
+
+/*
+ * Port selection (see nat64/pool4.h): RFC 6056 Algorithm 3 without its
+ * table of counters, the function being pure.
+ */
+/* The entries of @l4 and @mark: by_pick[*lo .. *hi). */
+static void tern_pick_run(const struct tern_pool4 *p, u8 l4, u32 mark,
+			  u32 *lo, u32 *hi)
+{
+	u32 a = 0, b = p->n, c;
+
+	/* The first entry at or after (l4, mark). */
+	while (a < b) {
+		const struct tern_pool4_entry *e;
+
+		c = a + (b - a) / 2;
+		e = &p->e[p->by_pick[c]];
+		if (e->l4 < l4 || (e->l4 == l4 && e->mark < mark))
+			a = c + 1;
+		else
+			b = c;
+	}
+	*lo = a;
+	for (b = p->n; a < b;) {
+		const struct tern_pool4_entry *e;
+
+		c = a + (b - a) / 2;
+		e = &p->e[p->by_pick[c]];
+		if (e->l4 == l4 && e->mark == mark)
+			a = c + 1;
+		else
+			b = c;
+	}
+	*hi = a;
+}
+
+/* The position in by_pick[lo..hi) of the entry holding address @slot. */
+static u32 tern_pick_entry(const struct tern_pool4 *p, u32 lo, u32 hi,
+			   u32 slot)
+{
+	u32 v = p->cum[lo] + slot;
+
+	while (hi - lo > 1) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (p->cum[mid] <= v)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Candidate @attempt from offset @h among @n: sequential from @h. */
+static u32 tern_pick_nth(u64 h, unsigned int attempt, u32 n)
+{
+	return (do_div(h, n) + (u64)attempt) % n;
+}
+
+/*
+ * Candidate @attempt from offset @h among the ports of [@min, @max] of
+ * the class of @p6 if the range has some, and of these the ones of its
+ * parity if there are some.
+ */
+static u16 tern_pick_port(u16 min, u16 max, u16 p6, u64 h,
+			  unsigned int attempt)
+{
+	u32 lo = min, hi = max, first, n;
+
+	if (p6 < 1024 && lo < 1024)
+		hi = min_t(u32, hi, 1023);
+	else if (p6 >= 1024 && hi >= 1024)
+		lo = max_t(u32, lo, 1024);
+	first = lo + ((p6 ^ lo) & 1);
+	if (first > hi)
+		return lo + tern_pick_nth(h, attempt, hi - lo + 1);
+	n = (hi - first) / 2 + 1;
+	return first + 2 * tern_pick_nth(h, attempt, n);
+}
+
+bool tern_pick4(void *arg, const struct tern_ta6 *t6, unsigned int attempt,
+		struct tern_ta4 *t4)
+{
+	const struct tern_pick *pk = arg;
+	const struct tern_pool4 *p = pk->pool;
+	const struct tern_pool4_entry *e;
+	u32 lo, hi, total, slot, i, a;
+	struct {
+		struct in6_addr a6;
+		__be32 a4;
+		__be16 port6;
+		u8 l4;
+		u8 zero;
+	} __aligned(SIPHASH_ALIGNMENT) in;
+	u64 h;
+
+	if (!p || attempt >= TERN_PICK_PROBES)
+		return false;
+	tern_pick_run(p, pk->l4, pk->mark, &lo, &hi);
+	if (lo == hi)
+		return false;
+	total = p->cum[hi] - p->cum[lo];
+	h = siphash_4u32(t6->addr.s6_addr32[0], t6->addr.s6_addr32[1],
+			 t6->addr.s6_addr32[2], t6->addr.s6_addr32[3], pk->key);
+	slot = do_div(h, total);
+	slot = (slot + attempt / TERN_PICK_ADDR_PROBES) % total;
+	i = tern_pick_entry(p, lo, hi, slot);
+	e = &p->e[p->by_pick[i]];
+	a = ntohl(e->prefix.addr) + (p->cum[lo] + slot - p->cum[i]);
+
+	memset(&in, 0, sizeof(in));
+	in.a6 = t6->addr;
+	in.a4 = htonl(a);
+	in.port6 = t6->port;
+	in.l4 = pk->l4;
+	h = siphash(&in, sizeof(in), pk->key);
+	t4->addr = htonl(a);
+	if (pk->l4 == TERN_L4_ICMP)
+		t4->port = htons(e->pmin + tern_pick_nth(h, attempt,
+							 e->pmax - e->pmin + 1));
+	else
+		t4->port = htons(tern_pick_port(e->pmin, e->pmax,
+						ntohs(t6->port), h, attempt));
+	return true;
+}
