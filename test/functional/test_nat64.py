@@ -12,103 +12,19 @@ identifiers, checksums by assert_ipv4/assert_ipv6) and the exact counter
 deltas.
 """
 
-import ipaddress
-import time
-
-import pytest
 from scapy.layers.inet import ICMP, IP, TCP, UDP, IPerror, UDPerror
 from scapy.layers.inet6 import (ICMPv6DestUnreach, ICMPv6EchoReply,
                                 ICMPv6EchoRequest, IPerror6, IPv6)
 from scapy.packet import Raw
 
-import ternlib
-from ternlib import (PAYLOAD, SINK4, SINK4_6, Topology,
-                     assert_error, assert_ipv4, assert_ipv6, cli, cli_json,
-                     cli_ok, embed, is_ip4, is_ip6)
+from ternlib import (PAYLOAD, SINK4, SINK4_6, assert_ipv4, assert_ipv6, cli,
+                     cli_json, cli_ok, embed, is_ip4, is_ip6)
+from ternlib.nat64 import (CLIENT, POOL4, POOL4_NET,  # noqa: F401
+                           _nat64_module, in_pool4, nat, out46, out64,
+                           sessions, tcp4, tcp6, tcp_state, udp4, udp6,
+                           wait_until)
 
-POOL4 = "198.51.100.16/30"
-POOL4_NET = ipaddress.IPv4Network(POOL4)
-# The IPv6 client: on h6's link, with h6's MAC, but not h6's address, so
-# that h6 answers nothing Tern sends it (no Port Unreachable).
-CLIENT = "2001:db8:6::99"
 OTHER4 = "203.0.113.77"         # a second IPv4 peer (on h4's link)
-
-
-def wait_until(cond, timeout):
-    deadline = time.monotonic() + timeout
-    while not cond():
-        assert time.monotonic() < deadline, "condition not met in time"
-        time.sleep(0.2)
-
-
-def in_pool4(addr):
-    return ipaddress.IPv4Address(addr) in POOL4_NET
-
-
-@pytest.fixture(scope="module")
-def _nat64_module():
-    topo = Topology().build()
-    try:
-        topo.xl.ip_batch(["neigh replace %s lladdr %s dev v6 nud permanent"
-                          % (CLIENT, ternlib.H6_MAC)])
-        r = cli(topo.xl, "instance", "add", "n", "--nat64", "--pool6",
-                ternlib.POOL6)
-        assert r.rc == 0, r.err
-        cli_ok(topo.xl, "pool4", "add", POOL4)
-        yield topo
-    finally:
-        topo.destroy()
-
-
-@pytest.fixture
-def nat(_nat64_module):
-    """The NAT64 topology, without sessions before and after each test;
-    the settings a test changes with nat.set() are put back."""
-    topo = _nat64_module
-    changed = {}
-    original = ternlib.globals_(topo.xl, "n")
-
-    def set_global(key, value):
-        changed[key] = original[key]
-        cli_ok(topo.xl, "-i", "n", "global", "set", key, value)
-
-    topo.set = set_global
-    cli_ok(topo.xl, "-i", "n", "session", "flush")
-    yield topo
-    while topo.cleanups:
-        topo.cleanups.pop()()
-    for key, value in changed.items():
-        if isinstance(value, bool):
-            value = "true" if value else "false"
-        cli_ok(topo.xl, "-i", "n", "global", "set", key, str(value))
-    cli_ok(topo.xl, "-i", "n", "session", "flush")
-
-
-def out64(topo, pkt, match=None):
-    """Sends PKT from h6; returns the one frame h4 receives for SINK4."""
-    with topo.cap4() as cap:
-        topo.send6(pkt)
-        return cap.one(match or is_ip4(dst=SINK4))
-
-
-def out46(topo, pkt, match=None):
-    with topo.cap6() as cap:
-        topo.send4(pkt)
-        return cap.one(match or is_ip6(dst=CLIENT))
-
-
-def udp6(sport=40000, dport=4000, n=64, src=CLIENT, dst=SINK4_6):
-    return IPv6(src=src, dst=dst, hlim=64) / UDP(sport=sport, dport=dport) \
-        / Raw(PAYLOAD[:n])
-
-
-def udp4(src4, sport4, rport=4000, n=64, src=SINK4):
-    return IP(src=src, dst=src4, ttl=64) / UDP(sport=rport, dport=sport4) \
-        / Raw(PAYLOAD[:n])
-
-
-def sessions(topo, proto):
-    return cli_json(topo.xl, "-i", "n", "session", "list", "--" + proto)
 
 
 # --- UDP -------------------------------------------------------------------
@@ -276,23 +192,6 @@ def test_icmp_session_expires(nat):
 
 
 # --- TCP -------------------------------------------------------------------
-
-
-def tcp6(flags, sport=45000, seq=1000, ack=0):
-    return IPv6(src=CLIENT, dst=SINK4_6, hlim=64) / \
-        TCP(sport=sport, dport=80, flags=flags, seq=seq, ack=ack,
-            window=1000)
-
-
-def tcp4(f, flags, seq=5000, ack=0, src=SINK4):
-    return IP(src=src, dst=f[IP].src, ttl=64) / \
-        TCP(sport=80, dport=f[TCP].sport, flags=flags, seq=seq, ack=ack,
-            window=1000)
-
-
-def tcp_state(topo, port6):
-    return [s["state"] for s in sessions(topo, "tcp")
-            if s["port6"] == port6]
 
 
 def test_tcp_handshake_and_close(nat):

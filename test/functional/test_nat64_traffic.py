@@ -1,10 +1,11 @@
 """Stateful NAT64 under load, with fragments, conntrack and bad packets.
 
-The topology and instance "n" are those of test_nat64.py (pool6
-2001:db8:64::/96, pool4 198.51.100.16/30, the IPv6 client CLIENT that h6
-does not answer for, the IPv4 peer SINK4 nobody answers for), built once
-for this file. Tests of lifetimes under traffic use a rig of their own
-(test_lifetime.py's pktgen, a NAT64 instance instead of SIIT).
+The topology and instance "n" are those of test_nat64.py (ternlib.nat64:
+pool6 2001:db8:64::/96, pool4 198.51.100.16/30, the IPv6 client CLIENT
+that h6 does not answer for, the IPv4 peer SINK4 nobody answers for),
+built once for this file. Tests of lifetimes under traffic use a rig of
+their own (ternlib.pktgen, as test_lifetime.py, with a NAT64 instance
+instead of SIIT).
 
 Every test asserts exact counter deltas (every other counter unchanged)
 and the session tables it leaves; the kernel log check of conftest.py
@@ -23,56 +24,17 @@ from scapy.packet import Raw
 
 import ternlib
 from ternlib import (H4, H4_MAC, H6_MAC, PAYLOAD, POOL6, SINK4, SINK4_6,
-                     XL4, XL4_MAC, XL6, XL6_MAC, Netns, Sender, Topology,
-                     assert_frame4, assert_frame6, assert_ipv4, assert_ipv6,
-                     cli_json, cli_ok, fragment6_parts,
-                     frag6_header, genl_in, icmp4_message, icmp6_message,
-                     inet_csum, ip4_packet, ip6_packet,
+                     XL4, XL4_MAC, XL6_MAC, Netns, Sender, assert_frame4,
+                     assert_frame6, assert_ipv4, assert_ipv6, cli_json, cli_ok,
+                     fragment6_parts, frag6_header, icmp4_message,
+                     icmp6_message, inet_csum, ip4_packet, ip6_packet,
                      ipv4_fields, is_ip4, is_ip6, kstats, none_on, pseudo,
                      reassemble, run, udp_datagram, with_csum)
+from ternlib.nat64 import (CLIENT, POOL4_NET, _nat64_module,  # noqa: F401
+                           in_pool4, nat, out46, out64, sessions, tcp4, tcp6,
+                           tcp_state, udp4, udp6, wait_until)
+from ternlib.pktgen import DEBUG_KERNEL, Pktgen, PktgenRig, fresh_instances
 from test_conntrack import RULE, TOOLS
-from test_lifetime import DEBUG_KERNEL, Pktgen
-from test_nat64 import (CLIENT, POOL4, POOL4_NET, in_pool4, out46, out64,
-                        sessions, tcp4, tcp6, tcp_state, udp4, udp6,
-                        wait_until)
-
-
-@pytest.fixture(scope="module")
-def _nat64_module():
-    topo = Topology().build()
-    try:
-        topo.xl.ip_batch(["neigh replace %s lladdr %s dev v6 nud permanent"
-                          % (CLIENT, ternlib.H6_MAC)])
-        cli_ok(topo.xl, "instance", "add", "n", "--nat64", "--pool6",
-               ternlib.POOL6)
-        cli_ok(topo.xl, "pool4", "add", POOL4)
-        yield topo
-    finally:
-        topo.destroy()
-
-
-@pytest.fixture
-def nat(_nat64_module):
-    """The NAT64 topology without sessions before and after each test;
-    settings changed with nat.set() are put back."""
-    topo = _nat64_module
-    changed = {}
-    original = ternlib.globals_(topo.xl, "n")
-
-    def set_global(key, value):
-        changed.setdefault(key, original[key])
-        cli_ok(topo.xl, "-i", "n", "global", "set", key, value)
-
-    topo.set = set_global
-    cli_ok(topo.xl, "-i", "n", "session", "flush")
-    yield topo
-    while topo.cleanups:
-        topo.cleanups.pop()()
-    for key, value in changed.items():
-        if isinstance(value, bool):
-            value = "true" if value else "false"
-        cli_ok(topo.xl, "-i", "n", "global", "set", key, str(value))
-    cli_ok(topo.xl, "-i", "n", "session", "flush")
 
 
 def tables(topo):
@@ -535,61 +497,18 @@ class NatPktgen(Pktgen):
                 "udp_dst_max 5119", "flag UDPCSUM"]
 
 
-class NatRig:
+class NatRig(PktgenRig):
     """src (pktgen, both families) -- xl (NAT64 instance "n")."""
 
-    def __init__(self):
-        self.src = Netns("nt-src")
-        self.xl = self.pg = None
-
-    def add_xl(self):
-        self.xl = xl = Netns("nt-xl")
-        quiet = {"net/ipv6/conf/all/accept_dad": 0,
-                 "net/ipv6/conf/default/accept_dad": 0}
-        self.src.sysctl(dict(quiet, **{"net/ipv4/ip_forward": 0,
-                                       "net/ipv6/conf/all/forwarding": 0}))
-        xl.sysctl(dict(quiet, **{"net/ipv4/ip_forward": 1,
-                                 "net/ipv6/conf/all/forwarding": 1}))
-        for dev, mac, peer, pmac in (("eth6", H6_MAC, "v6", XL6_MAC),
-                                     ("eth4", H4_MAC, "v4", XL4_MAC)):
-            run(["ip", "link", "add", dev, "netns", self.src.name,
-                 "address", mac, "type", "veth", "peer", "name", peer,
-                 "netns", xl.name, "address", pmac])
-        xl.ip_batch([
-            "link set lo up",
-            "addr add %s/64 dev v6 nodad" % XL6,
-            "addr add %s/24 dev v4" % XL4,
-            "neigh replace %s lladdr %s dev v6 nud permanent" % (CLIENT,
-                                                                 H6_MAC),
-            "neigh replace %s lladdr %s dev v4 nud permanent" % (SINK4,
-                                                                 H4_MAC),
-            "link set v6 up",
-            "link set v4 up",
-        ])
-        self.src.ip_batch(["link set lo up", "link set eth6 up",
-                           "link set eth4 up"])
-        self.add_instance()
+    PREFIX = "nt"
+    INSTANCE = "n"
+    NEIGH6 = CLIENT
+    WAIT = 120
 
     def add_instance(self):
         cli_ok(self.xl, "instance", "add", "n", "--nat64", "--pool6", POOL6)
         cli_ok(self.xl, "-i", "n", "pool4", "add", RIG_POOL4, RIG_PORTS,
                "--udp")
-
-    def translated(self):
-        s = kstats(self.xl, "n")
-        return s["xlat-6to4"], s["xlat-4to6"]
-
-    def wait_both_ways(self, timeout=120):
-        a = self.translated()
-        wait_until(lambda: all(x > y for x, y in zip(self.translated(), a)),
-                   timeout)
-
-    def close(self):
-        if self.pg:
-            self.pg.stop()
-        for n in (self.xl, self.src):
-            if n is not None:
-                n.delete()
 
 
 @pytest.fixture
@@ -601,14 +520,6 @@ def rig():
         r.close()
 
 
-def _instances(ns):
-    g = genl_in(ns)
-    try:
-        return g.instances()
-    finally:
-        g.close()
-
-
 def test_nat64_instance_removed_and_added_under_traffic(rig):
     rig.add_xl()
     rig.pg = NatPktgen(rig.src)
@@ -618,7 +529,7 @@ def test_nat64_instance_removed_and_added_under_traffic(rig):
         s = cli_json(rig.xl, "-i", "n", "stats")
         assert s["sessions"] > 0 and s["bib-entries"] > 0
         cli_ok(rig.xl, "instance", "remove", "n")
-        assert _instances(rig.xl) == []
+        assert fresh_instances(rig.xl) == []
         rig.add_instance()
         rig.wait_both_ways()
 
@@ -637,7 +548,7 @@ def test_nat64_namespace_deleted_under_traffic(rig):
         assert not os.path.exists(os.path.join(ternlib.NETNS_RUN_DIR, name))
     fresh = Netns("nt-fresh")
     try:
-        assert _instances(fresh) == []
+        assert fresh_instances(fresh) == []
     finally:
         fresh.delete()
 

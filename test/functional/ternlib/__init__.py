@@ -24,6 +24,13 @@ importing only modules listed above it:
   counters  Counters: exact counter deltas of an instance
   topology  Topology (h6 -- xl -- h4), xlat64, xlat46
   traffic   Thread, tcp_exchange
+  pktgen    Pktgen, PktgenRig: pktgen into a translator namespace made
+            and unmade under traffic (lifetime tests)
+  nat64     the NAT64 instance of the standard topology: its fixtures
+            (_nat64_module, nat), CLIENT, POOL4, flows (out64, out46)
+
+pktgen and nat64 are not re-exported (nat64's udp6/udp4 are not packets'):
+tests import them by module (`from ternlib.nat64 import nat`).
 """
 
 from .names import (  # noqa: F401
