@@ -161,52 +161,23 @@ static int bib_remove(int argc, char **argv, struct tern_opts *opts)
 }
 
 struct bib_list {
-	struct {
-		uint8_t proto;
-		struct taddr t6, t4;
-		bool is_static;
-		uint32_t sessions;
-	} *v;
+	struct nat64_bib *v;
 	size_t n, cap;
 };
 
 static int list_reply(struct nlattr **tb, void *arg)
 {
-	static struct nla_policy policy[TERN_BIB_MAX + 1] = {
-		[TERN_BIB_PROTO] = { .type = NLA_U8 },
-		[TERN_BIB_ADDR6] = { .minlen = 16 },
-		[TERN_BIB_PORT6] = { .type = NLA_U16 },
-		[TERN_BIB_ADDR4] = { .minlen = 4 },
-		[TERN_BIB_PORT4] = { .type = NLA_U16 },
-		[TERN_BIB_STATIC] = { .type = NLA_FLAG },
-		[TERN_BIB_SESSIONS] = { .type = NLA_U32 },
-	};
-	struct nlattr *e[TERN_BIB_MAX + 1];
 	struct bib_list *list = arg;
+	struct nat64_bib b;
 	int status;
 
-	if (!tb[TERN_A_BIB] ||
-	    nla_parse_nested(e, TERN_BIB_MAX, tb[TERN_A_BIB], policy) < 0 ||
-	    !e[TERN_BIB_PROTO] || !e[TERN_BIB_ADDR6] || !e[TERN_BIB_PORT6] ||
-	    !e[TERN_BIB_ADDR4] || !e[TERN_BIB_PORT4] ||
-	    !proto_name(nla_get_u8(e[TERN_BIB_PROTO])))
+	if (nat64_bib_parse(tb[TERN_A_BIB], &b) < 0)
 		return tern_fail("malformed reply from the kernel: bad BIB entry");
 	status = table_room((void **)&list->v, list->n, &list->cap,
 			    sizeof(*list->v));
 	if (status)
 		return status;
-	memset(&list->v[list->n], 0, sizeof(list->v[list->n]));
-	list->v[list->n].proto = nla_get_u8(e[TERN_BIB_PROTO]);
-	list->v[list->n].t6.family = AF_INET6;
-	memcpy(&list->v[list->n].t6.addr.v6, nla_data(e[TERN_BIB_ADDR6]), 16);
-	list->v[list->n].t6.port = nla_get_u16(e[TERN_BIB_PORT6]);
-	list->v[list->n].t4.family = AF_INET;
-	memcpy(&list->v[list->n].t4.addr.v4, nla_data(e[TERN_BIB_ADDR4]), 4);
-	list->v[list->n].t4.port = nla_get_u16(e[TERN_BIB_PORT4]);
-	list->v[list->n].is_static = e[TERN_BIB_STATIC];
-	list->v[list->n].sessions = e[TERN_BIB_SESSIONS] ?
-				    nla_get_u32(e[TERN_BIB_SESSIONS]) : 0;
-	list->n++;
+	list->v[list->n++] = b;
 	return TERN_EXIT_OK;
 }
 

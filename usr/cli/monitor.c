@@ -75,71 +75,29 @@ struct event {
 /* The TERN_A_BIB nest of a BIB event. */
 static int parse_bib(struct nlattr *nest, struct event *ev)
 {
-	static struct nla_policy policy[TERN_BIB_MAX + 1] = {
-		[TERN_BIB_PROTO] = { .type = NLA_U8 },
-		[TERN_BIB_ADDR6] = { .minlen = 16 },
-		[TERN_BIB_PORT6] = { .type = NLA_U16 },
-		[TERN_BIB_ADDR4] = { .minlen = 4 },
-		[TERN_BIB_PORT4] = { .type = NLA_U16 },
-		[TERN_BIB_STATIC] = { .type = NLA_FLAG },
-	};
-	struct nlattr *e[TERN_BIB_MAX + 1];
+	struct nat64_bib b;
 
-	if (!nest || nla_parse_nested(e, TERN_BIB_MAX, nest, policy) < 0 ||
-	    !e[TERN_BIB_PROTO] || !e[TERN_BIB_ADDR6] || !e[TERN_BIB_PORT6] ||
-	    !e[TERN_BIB_ADDR4] || !e[TERN_BIB_PORT4])
+	if (nat64_bib_parse(nest, &b) < 0)
 		return -1;
-	ev->proto = nla_get_u8(e[TERN_BIB_PROTO]);
-	ev->t6.family = AF_INET6;
-	memcpy(&ev->t6.addr.v6, nla_data(e[TERN_BIB_ADDR6]), 16);
-	ev->t6.port = nla_get_u16(e[TERN_BIB_PORT6]);
-	ev->t4.family = AF_INET;
-	memcpy(&ev->t4.addr.v4, nla_data(e[TERN_BIB_ADDR4]), 4);
-	ev->t4.port = nla_get_u16(e[TERN_BIB_PORT4]);
-	ev->is_static = e[TERN_BIB_STATIC] != NULL;
-	return proto_name(ev->proto) ? 0 : -1;
+	ev->proto = b.proto;
+	ev->t6 = b.t6;
+	ev->t4 = b.t4;
+	ev->is_static = b.is_static;
+	return 0;
 }
 
 /* The TERN_A_SESSION nest of a session event. */
 static int parse_session(struct nlattr *nest, struct event *ev)
 {
-	static struct nla_policy policy[TERN_SESSION_MAX + 1] = {
-		[TERN_SESSION_PROTO] = { .type = NLA_U8 },
-		[TERN_SESSION_ADDR6] = { .minlen = 16 },
-		[TERN_SESSION_PORT6] = { .type = NLA_U16 },
-		[TERN_SESSION_ADDR4] = { .minlen = 4 },
-		[TERN_SESSION_PORT4] = { .type = NLA_U16 },
-		[TERN_SESSION_REMOTE4] = { .minlen = 4 },
-		[TERN_SESSION_RPORT4] = { .type = NLA_U16 },
-		[TERN_SESSION_STATE] = { .type = NLA_U8 },
-	};
-	struct nlattr *e[TERN_SESSION_MAX + 1];
+	struct nat64_session s;
 
-	if (!nest || nla_parse_nested(e, TERN_SESSION_MAX, nest, policy) < 0 ||
-	    !e[TERN_SESSION_PROTO] || !e[TERN_SESSION_ADDR6] ||
-	    !e[TERN_SESSION_PORT6] || !e[TERN_SESSION_ADDR4] ||
-	    !e[TERN_SESSION_PORT4] || !e[TERN_SESSION_REMOTE4] ||
-	    !e[TERN_SESSION_RPORT4])
+	if (nat64_session_parse(nest, &s) < 0)
 		return -1;
-	ev->proto = nla_get_u8(e[TERN_SESSION_PROTO]);
-	if (!proto_name(ev->proto))
-		return -1;
-	ev->t6.family = AF_INET6;
-	memcpy(&ev->t6.addr.v6, nla_data(e[TERN_SESSION_ADDR6]), 16);
-	ev->t6.port = nla_get_u16(e[TERN_SESSION_PORT6]);
-	ev->t4.family = AF_INET;
-	memcpy(&ev->t4.addr.v4, nla_data(e[TERN_SESSION_ADDR4]), 4);
-	ev->t4.port = nla_get_u16(e[TERN_SESSION_PORT4]);
-	ev->remote.family = AF_INET;
-	memcpy(&ev->remote.addr.v4, nla_data(e[TERN_SESSION_REMOTE4]), 4);
-	ev->remote.port = nla_get_u16(e[TERN_SESSION_RPORT4]);
-	if (ev->proto == IPPROTO_TCP) {
-		ev->state = tcp_state_name(e[TERN_SESSION_STATE] ?
-					   nla_get_u8(e[TERN_SESSION_STATE]) :
-					   TERN_TCP_CLOSED);
-		if (!ev->state)
-			return -1;
-	}
+	ev->proto = s.proto;
+	ev->t6 = s.t6;
+	ev->t4 = s.t4;
+	ev->remote = s.remote;
+	ev->state = s.state;
 	return 0;
 }
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * tern CLI: what the NAT64 table commands (bib, session) share: transport
- * addresses (ADDR#PORT) and the protocol options --tcp, --udp, --icmp.
+ * tern CLI: what the NAT64 table commands (bib, session) and tern monitor
+ * share: transport addresses (ADDR#PORT), the protocol options --tcp, --udp,
+ * --icmp (nat64.c), and BIB entries and sessions read (nat64_entry.c).
  */
 #ifndef TERN_CLI_NAT64_H
 #define TERN_CLI_NAT64_H
@@ -35,7 +36,7 @@ int taddr_parse(const char *s, struct taddr *t);
 /* Writes "ADDR#PORT" into @buf (TADDR_STRLEN bytes); returns @buf. */
 char *taddr_str(const struct taddr *t, char *buf);
 
-/* "ESTABLISHED"... for an enum tern_tcp_state (session.c); NULL if bad. */
+/* "ESTABLISHED"... for an enum tern_tcp_state; NULL if bad. */
 const char *tcp_state_name(uint8_t state);
 
 /* "tcp", "udp", "icmp" for IPPROTO_TCP, ... ; NULL for anything else. */
@@ -49,6 +50,30 @@ const char *proto_name(uint8_t proto);
 int nat64_args(const char *cmd, int argc, char **argv, struct tern_opts *opts,
 	       const char **pos, int max, int *npos, bool *json,
 	       uint8_t *proto);
+
+/* A BIB entry (TERN_A_BIB). */
+struct nat64_bib {
+	uint8_t proto;
+	struct taddr t6, t4;
+	bool is_static;
+	uint32_t sessions;	/* 0 if absent (events) */
+};
+
+/* A session (TERN_A_SESSION). */
+struct nat64_session {
+	uint8_t proto;
+	struct taddr t6, t4, remote;
+	const char *state;	/* NULL but for TCP */
+	bool has_expires;	/* dumps; not events */
+	uint32_t expires_ms;
+};
+
+/*
+ * Reads the nest @nest (may be NULL) into @b or @s. Returns 0, or -1 if it
+ * is malformed: an attribute missing, an unknown protocol or TCP state.
+ */
+int nat64_bib_parse(struct nlattr *nest, struct nat64_bib *b);
+int nat64_session_parse(struct nlattr *nest, struct nat64_session *s);
 
 /* Adds TERN_A_PROTO *(uint8_t *)@arg unless 0 (a tern_nl_put_fn). */
 int nat64_put_proto(struct nl_msg *msg, const void *arg);

@@ -61,86 +61,24 @@ static const char help_flush[] =
 	"  -i, --instance NAME  the instance (default: the only one)\n"
 	"  -h, --help           show this help\n";
 
-/* enum tern_tcp_state */
-static const char *const tcp_states[__TERN_TCP_STATE_MAX] = {
-	[TERN_TCP_CLOSED] = "CLOSED",
-	[TERN_TCP_V4_INIT] = "V4_INIT",
-	[TERN_TCP_V6_INIT] = "V6_INIT",
-	[TERN_TCP_ESTABLISHED] = "ESTABLISHED",
-	[TERN_TCP_V4_FIN_RCV] = "V4_FIN_RCV",
-	[TERN_TCP_V6_FIN_RCV] = "V6_FIN_RCV",
-	[TERN_TCP_V4_FIN_V6_FIN_RCV] = "V4_FIN_V6_FIN_RCV",
-	[TERN_TCP_TRANS] = "TRANS",
-};
-
-const char *tcp_state_name(uint8_t state)
-{
-	return state < __TERN_TCP_STATE_MAX ? tcp_states[state] : NULL;
-}
-
 struct session_list {
-	struct {
-		uint8_t proto;
-		struct taddr t6, t4, remote;
-		const char *state;	/* NULL but for TCP */
-		uint32_t expires_ms;
-	} *v;
+	struct nat64_session *v;
 	size_t n, cap;
 };
 
 static int list_reply(struct nlattr **tb, void *arg)
 {
-	static struct nla_policy policy[TERN_SESSION_MAX + 1] = {
-		[TERN_SESSION_PROTO] = { .type = NLA_U8 },
-		[TERN_SESSION_ADDR6] = { .minlen = 16 },
-		[TERN_SESSION_PORT6] = { .type = NLA_U16 },
-		[TERN_SESSION_ADDR4] = { .minlen = 4 },
-		[TERN_SESSION_PORT4] = { .type = NLA_U16 },
-		[TERN_SESSION_REMOTE4] = { .minlen = 4 },
-		[TERN_SESSION_RPORT4] = { .type = NLA_U16 },
-		[TERN_SESSION_STATE] = { .type = NLA_U8 },
-		[TERN_SESSION_EXPIRES] = { .type = NLA_U32 },
-	};
-	struct nlattr *e[TERN_SESSION_MAX + 1];
 	struct session_list *list = arg;
-	uint8_t proto, state = 0;
+	struct nat64_session e;
 	int status;
 
-	if (!tb[TERN_A_SESSION] ||
-	    nla_parse_nested(e, TERN_SESSION_MAX, tb[TERN_A_SESSION],
-			     policy) < 0 ||
-	    !e[TERN_SESSION_PROTO] || !e[TERN_SESSION_ADDR6] ||
-	    !e[TERN_SESSION_PORT6] || !e[TERN_SESSION_ADDR4] ||
-	    !e[TERN_SESSION_PORT4] || !e[TERN_SESSION_REMOTE4] ||
-	    !e[TERN_SESSION_RPORT4] || !e[TERN_SESSION_EXPIRES])
-		return tern_fail("malformed reply from the kernel: bad session");
-	proto = nla_get_u8(e[TERN_SESSION_PROTO]);
-	if (e[TERN_SESSION_STATE])
-		state = nla_get_u8(e[TERN_SESSION_STATE]);
-	if (!proto_name(proto) || state >= __TERN_TCP_STATE_MAX)
+	if (nat64_session_parse(tb[TERN_A_SESSION], &e) < 0 || !e.has_expires)
 		return tern_fail("malformed reply from the kernel: bad session");
 	status = table_room((void **)&list->v, list->n, &list->cap,
 			    sizeof(*list->v));
 	if (status)
 		return status;
-	memset(&list->v[list->n], 0, sizeof(list->v[list->n]));
-	list->v[list->n].proto = proto;
-	list->v[list->n].t6.family = AF_INET6;
-	memcpy(&list->v[list->n].t6.addr.v6,
-	       nla_data(e[TERN_SESSION_ADDR6]), 16);
-	list->v[list->n].t6.port = nla_get_u16(e[TERN_SESSION_PORT6]);
-	list->v[list->n].t4.family = AF_INET;
-	memcpy(&list->v[list->n].t4.addr.v4,
-	       nla_data(e[TERN_SESSION_ADDR4]), 4);
-	list->v[list->n].t4.port = nla_get_u16(e[TERN_SESSION_PORT4]);
-	list->v[list->n].remote.family = AF_INET;
-	memcpy(&list->v[list->n].remote.addr.v4,
-	       nla_data(e[TERN_SESSION_REMOTE4]), 4);
-	list->v[list->n].remote.port = nla_get_u16(e[TERN_SESSION_RPORT4]);
-	list->v[list->n].state = proto == IPPROTO_TCP ? tcp_states[state] :
-							NULL;
-	list->v[list->n].expires_ms = nla_get_u32(e[TERN_SESSION_EXPIRES]);
-	list->n++;
+	list->v[list->n++] = e;
 	return TERN_EXIT_OK;
 }
 
