@@ -117,17 +117,11 @@ static int list(int argc, char **argv, struct tern_opts *opts)
 {
 	struct deny_list list = { 0 };
 	bool json = false;
-	int status, n;
+	int status;
 	size_t i;
 
-	if (table_help(argc, argv, help_list))
-		return TERN_EXIT_OK;
-	status = table_args("denylist4 list", argc, argv, opts, NULL, 0, &n,
-			    &json);
-	if (status)
-		return status;
-	status = tern_nl_request(TERN_CMD_DENY4_GET, true, opts->instance,
-				 NULL, NULL, list_reply, &list);
+	status = table_list("denylist4 list", help_list, TERN_CMD_DENY4_GET,
+			    argc, argv, opts, list_reply, &list, &json);
 	if (!status && json) {
 		putchar('[');
 		for (i = 0; i < list.n; i++) {
@@ -142,7 +136,7 @@ static int list(int argc, char **argv, struct tern_opts *opts)
 			puts(list.v[i]);
 	}
 	free(list.v);
-	return status;
+	return status == TABLE_HELPED ? TERN_EXIT_OK : status;
 }
 
 static int flush(int argc, char **argv, struct tern_opts *opts)

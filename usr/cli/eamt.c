@@ -203,16 +203,11 @@ static int eamt_list(int argc, char **argv, struct tern_opts *opts)
 {
 	struct eam_list list = { 0 };
 	bool json = false, first;
-	int status, n, w6;
+	int status, w6;
 	size_t i;
 
-	if (table_help(argc, argv, help_list))
-		return TERN_EXIT_OK;
-	status = table_args("eamt list", argc, argv, opts, NULL, 0, &n, &json);
-	if (status)
-		return status;
-	status = tern_nl_request(TERN_CMD_EAMT_GET, true, opts->instance,
-				 NULL, NULL, list_reply, &list);
+	status = table_list("eamt list", help_list, TERN_CMD_EAMT_GET, argc,
+			    argv, opts, list_reply, &list, &json);
 	if (!status && json) {
 		putchar('[');
 		for (i = 0; i < list.n; i++) {
@@ -235,7 +230,7 @@ static int eamt_list(int argc, char **argv, struct tern_opts *opts)
 			printf("%-*s %s\n", w6, list.v[i].p6, list.v[i].p4);
 	}
 	free(list.v);
-	return status;
+	return status == TABLE_HELPED ? TERN_EXIT_OK : status;
 }
 
 int cmd_eamt(int argc, char **argv, struct tern_opts *opts)

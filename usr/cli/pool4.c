@@ -200,19 +200,14 @@ static int pool4_list(int argc, char **argv, struct tern_opts *opts)
 {
 	struct pool4_list list = { 0 };
 	bool json = false;
-	int status, n;
+	int status;
 
-	if (table_help(argc, argv, help_list))
-		return TERN_EXIT_OK;
-	status = table_args("pool4 list", argc, argv, opts, NULL, 0, &n, &json);
-	if (status)
-		return status;
-	status = tern_nl_request(TERN_CMD_POOL4_GET, true, opts->instance,
-				 NULL, NULL, pool4_list_reply, &list);
+	status = table_list("pool4 list", help_list, TERN_CMD_POOL4_GET, argc,
+			    argv, opts, pool4_list_reply, &list, &json);
 	if (!status)
 		pool4_print(&list, json);
 	free(list.v);
-	return status;
+	return status == TABLE_HELPED ? TERN_EXIT_OK : status;
 }
 
 static int pool4_flush(int argc, char **argv, struct tern_opts *opts)

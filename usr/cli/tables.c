@@ -77,6 +77,20 @@ int table_flush(const char *cmd, const char *help, uint8_t nlcmd,
 			       NULL, NULL);
 }
 
+int table_list(const char *cmd, const char *help, uint8_t nlcmd,
+	       int argc, char **argv, struct tern_opts *opts,
+	       tern_nl_reply_fn fn, void *arg, bool *json)
+{
+	int n, r;
+
+	if (table_help(argc, argv, help))
+		return TABLE_HELPED;
+	r = table_args(cmd, argc, argv, opts, NULL, 0, &n, json);
+	if (r)
+		return r;
+	return tern_nl_request(nlcmd, true, opts->instance, NULL, NULL, fn, arg);
+}
+
 int table_dispatch(const char *table, const char *help,
 		   const struct table_cmd *cmds, int argc, char **argv,
 		   struct tern_opts *opts)

@@ -40,6 +40,18 @@ int table_room(void **v, size_t n, size_t *cap, size_t size);
 int table_flush(const char *cmd, const char *help, uint8_t nlcmd,
 		int argc, char **argv, struct tern_opts *opts);
 
+/* What table_list() returns after printing the help: nothing to print. */
+#define TABLE_HELPED (-1)
+
+/*
+ * "tern TABLE list" (@cmd, e.g. "eamt list"): -i and -j (into *@json)
+ * only; dumps @nlcmd, each reply to @fn with @arg. Returns TERN_EXIT_OK
+ * when the entries are to be printed, TABLE_HELPED, or an exit status.
+ */
+int table_list(const char *cmd, const char *help, uint8_t nlcmd,
+	       int argc, char **argv, struct tern_opts *opts,
+	       tern_nl_reply_fn fn, void *arg, bool *json);
+
 struct table_cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv, struct tern_opts *opts);
