@@ -8,7 +8,9 @@ nf_unregister_net_hooks() does not wait for packets already inside a hook:
 freeing what they read without a grace period is a use-after-free that
 KASAN reports on the debug kernel (and the kernel log check fails the
 test). Each step also asserts the state it leaves: no instance, or one
-that translates again.
+that translates again. The removals run under SIIT traffic (instance "t")
+and under NAT64 traffic (instance "n", sessions made and found on every
+CPU).
 """
 
 import os
@@ -18,8 +20,10 @@ import time
 import pytest
 
 import ternlib
-from ternlib import H6_LINK, POOL6, Netns, cli_ok, embed
-from ternlib.pktgen import Pktgen, PktgenRig, fresh_instances
+from ternlib import (H6_LINK, POOL6, SINK4, SINK4_6, XL4_MAC, XL6_MAC, Netns,
+                     cli_json, cli_ok, embed)
+from ternlib.nat64 import CLIENT
+from ternlib.pktgen import DEBUG_KERNEL, Pktgen, PktgenRig, fresh_instances
 
 
 class Rig(PktgenRig):
@@ -81,6 +85,91 @@ def test_namespace_deleted_under_traffic(rig):
         assert time.monotonic() < deadline, "tern.ko refcnt %d" % refs
         time.sleep(0.5)
     fresh = Netns("lt-fresh")
+    try:
+        assert fresh_instances(fresh) == []
+    finally:
+        fresh.delete()
+
+
+# --- The same under NAT64 traffic ------------------------------------------
+
+RIG_POOL4 = "198.51.100.20"
+RIG_PORTS = "1024-5119"
+# Rounds of removal and deletion (fewer on the debug kernel: each costs
+# seconds of namespace setup there).
+ROUNDS = 2 if DEBUG_KERNEL else 4
+
+
+class NatPktgen(Pktgen):
+    """On every CPU: UDP from CLIENT, 2,000 source ports (new sessions),
+    and UDP from SINK4 to every port of RIG_POOL4's range (the ones bound
+    find their session, the others none)."""
+
+    @staticmethod
+    def _conf6():
+        return ["dst_mac " + XL6_MAC, "src6 " + CLIENT, "dst6 " + SINK4_6,
+                "udp_src_min 10000", "udp_src_max 11999",
+                "udp_dst_min 4000", "udp_dst_max 4000", "flag UDPCSUM"]
+
+    @staticmethod
+    def _conf4():
+        return ["dst_mac " + XL4_MAC, "src_min " + SINK4,
+                "src_max " + SINK4, "dst_min " + RIG_POOL4,
+                "dst_max " + RIG_POOL4, "udp_src_min 4000",
+                "udp_src_max 4000", "udp_dst_min 1024",
+                "udp_dst_max 5119", "flag UDPCSUM"]
+
+
+class NatRig(PktgenRig):
+    """src (pktgen, both families) -- xl (NAT64 instance "n")."""
+
+    PREFIX = "nt"
+    INSTANCE = "n"
+    NEIGH6 = CLIENT
+    WAIT = 120
+
+    def add_instance(self):
+        cli_ok(self.xl, "instance", "add", "n", "--nat64", "--pool6", POOL6)
+        cli_ok(self.xl, "-i", "n", "pool4", "add", RIG_POOL4, RIG_PORTS,
+               "--udp")
+
+
+@pytest.fixture
+def nat_rig():
+    r = NatRig()
+    try:
+        yield r
+    finally:
+        r.close()
+
+
+def test_nat64_instance_removed_and_added_under_traffic(nat_rig):
+    nat_rig.add_xl()
+    nat_rig.pg = NatPktgen(nat_rig.src)
+    nat_rig.pg.start()
+    nat_rig.wait_both_ways()
+    for _ in range(ROUNDS):
+        s = cli_json(nat_rig.xl, "-i", "n", "stats")
+        assert s["sessions"] > 0 and s["bib-entries"] > 0
+        cli_ok(nat_rig.xl, "instance", "remove", "n")
+        assert fresh_instances(nat_rig.xl) == []
+        nat_rig.add_instance()
+        nat_rig.wait_both_ways()
+
+
+def test_nat64_namespace_deleted_under_traffic(nat_rig):
+    for _ in range(ROUNDS - 1):
+        nat_rig.add_xl()
+        nat_rig.pg = NatPktgen(nat_rig.src)
+        nat_rig.pg.start()
+        nat_rig.wait_both_ways()
+        name = nat_rig.xl.name
+        nat_rig.xl.delete()
+        nat_rig.xl = None
+        nat_rig.pg.stop()
+        nat_rig.pg = None
+        assert not os.path.exists(os.path.join(ternlib.NETNS_RUN_DIR, name))
+    fresh = Netns("nt-fresh")
     try:
         assert fresh_instances(fresh) == []
     finally:

@@ -1,18 +1,16 @@
-"""Stateful NAT64 under load, with fragments, conntrack and bad packets.
+"""Stateful NAT64 under load, with fragments and conntrack.
 
 The topology and instance "n" are those of test_nat64.py (ternlib.nat64:
 pool6 2001:db8:64::/96, pool4 198.51.100.16/30, the IPv6 client CLIENT
 that h6 does not answer for, the IPv4 peer SINK4 nobody answers for),
-built once for this file. Tests of lifetimes under traffic use a rig of
-their own (ternlib.pktgen, as test_lifetime.py, with a NAT64 instance
-instead of SIIT).
+built once for this file. Malformed packets are in test_nat64_malformed.py,
+instances and namespaces removed under NAT64 traffic in test_lifetime.py.
 
 Every test asserts exact counter deltas (every other counter unchanged)
 and the session tables it leaves; the kernel log check of conftest.py
 fails any test during which KASAN, lockdep or a WARN spoke.
 """
 
-import os
 import struct
 import threading
 import time
@@ -23,37 +21,17 @@ from scapy.layers.inet6 import ICMPv6EchoReply, ICMPv6EchoRequest, IPv6
 from scapy.packet import Raw
 
 import ternlib
-from ternlib import (H4, H4_MAC, H6_MAC, PAYLOAD, POOL6, SINK4, SINK4_6,
-                     XL4, XL4_MAC, XL6_MAC, Netns, Sender, assert_frame4,
-                     assert_frame6, assert_ipv4, assert_ipv6, cli_json, cli_ok,
-                     fragment6_parts, frag6_header, icmp4_message,
-                     icmp6_message, inet_csum, ip4_packet, ip6_packet,
-                     ipv4_fields, is_ip4, is_ip6, kstats, none_on, pseudo,
-                     reassemble, run, udp_datagram, with_csum)
-from ternlib.nat64 import (CLIENT, POOL4_NET, _nat64_module,  # noqa: F401
-                           in_pool4, nat, out46, out64, sessions, tcp4, tcp6,
-                           tcp_state, udp4, udp6, wait_until)
-from ternlib.pktgen import DEBUG_KERNEL, Pktgen, PktgenRig, fresh_instances
+from ternlib import (H4, H4_MAC, H6_MAC, PAYLOAD, SINK4, SINK4_6, XL4,
+                     XL4_MAC, XL6_MAC, Sender, assert_frame4, assert_frame6,
+                     assert_ipv4, assert_ipv6, cli_ok, fragment6_parts,
+                     frag6_header, icmp6_message, inet_csum, ip4_packet,
+                     ip6_packet, ipv4_fields, is_ip4, is_ip6, kstats, pseudo,
+                     reassemble, run, udp_datagram)
+from ternlib.nat64 import (CLIENT, _nat64_module, all_bib,  # noqa: F401
+                           all_sessions, assert_empty, in_pool4, nat, out46,
+                           out64, sessions, tables, tcp4, tcp6, tcp_state,
+                           udp4, udp6, wait_until)
 from test_conntrack import RULE, TOOLS
-
-
-def tables(topo):
-    """`tern stats --json`'s table sizes: (sessions, bib-entries)."""
-    s = cli_json(topo.xl, "-i", "n", "stats")
-    return s["sessions"], s["bib-entries"]
-
-
-def all_sessions(topo):
-    return cli_json(topo.xl, "-i", "n", "session", "list")
-
-
-def all_bib(topo):
-    return cli_json(topo.xl, "-i", "n", "bib", "list")
-
-
-def assert_empty(topo):
-    assert all_sessions(topo) == []
-    assert tables(topo) == (0, 0)
 
 
 # --- Raw frames, built with struct ------------------------------------------
@@ -324,236 +302,7 @@ def test_main_flows(nat, conntrack):
     assert tables(nat) == (3, 3)
 
 
-# --- 4. Malformed and truncated packets --------------------------------------
-
-A4 = str(POOL4_NET[1])      # a pool4 address (no session: nothing bound)
-
-
-def _tcp(src, dst, doff=5, length=20, flags=0x02):
-    t = bytearray(struct.pack("!HHIIBBHHH", 52000, 80, 1, 0, 0, flags,
-                              1000, 0, 0))
-    t[12] = doff << 4
-    t = with_csum(bytes(t), 16, pseudo(src, dst, 6, 20))
-    return t[:length]
-
-
-def _udp(src, dst, sport=52000, dport=4000, n=20):
-    return udp_datagram(src, dst, sport, dport, PAYLOAD[:n])
-
-
-def _p6(nh, payload, plen=None):
-    return ip6_packet(CLIENT, SINK4_6, nh, payload, plen=plen)
-
-
-def _p4(proto, payload, total_length=None, dst=A4):
-    return ip4_packet(SINK4, dst, proto, payload, total_length=total_length)
-
-
-def _bad_csum(msg):
-    m = bytearray(msg)
-    m[2] ^= 0x5A
-    return bytes(m)
-
-
-def _err6(quote, csum_ok=True):
-    m = icmp6_message(CLIENT, SINK4_6, 1, 4, b"\0" * 4, quote)
-    return _p6(58, m if csum_ok else _bad_csum(m))
-
-
-def _err4(quote, csum_ok=True):
-    m = icmp4_message(3, 3, b"\0" * 4, quote)
-    return _p4(1, m if csum_ok else _bad_csum(m))
-
-
-# What a quoted packet of the session that is not there would be.
-QUOTE6 = ip6_packet(SINK4_6, CLIENT, 17, _udp(SINK4_6, CLIENT, 4000, 52000))
-QUOTE4 = ip4_packet(A4, SINK4, 17, _udp(A4, SINK4, 52000, 4000))
-GARBAGE = bytes(range(0x50, 0x80))
-
-MALFORMED6 = {
-    # name: (IPv6 packet from CLIENT, the counter)
-    "udp-cut": (_p6(17, _udp(CLIENT, SINK4_6)[:4]), "drop-truncated"),
-    "tcp-cut": (_p6(6, _tcp(CLIENT, SINK4_6, length=12)), "drop-truncated"),
-    "tcp-doff4": (_p6(6, _tcp(CLIENT, SINK4_6, doff=4)), "drop-truncated"),
-    "tcp-doff-past-end": (_p6(6, _tcp(CLIENT, SINK4_6, doff=15)),
-                          "drop-truncated"),
-    "echo-cut": (_p6(58, icmp6_message(CLIENT, SINK4_6, 128, 0)[:4]),
-                 "drop-truncated"),
-    "echo-bad-csum": (_p6(58, _bad_csum(icmp6_message(
-        CLIENT, SINK4_6, 128, 0, b"\x12\x34\0\1", PAYLOAD[:8]))),
-        "drop-bad-checksum"),
-    # Payload Length 4 of 28 UDP bytes: the stack trims the rest off.
-    "udp-plen-short": (_p6(17, _udp(CLIENT, SINK4_6), plen=4),
-                       "drop-truncated"),
-    "error-cut": (_p6(58, icmp6_message(CLIENT, SINK4_6, 1, 4)[:4]),
-                  "drop-truncated"),
-    "error-bad-csum": (_err6(QUOTE6, csum_ok=False), "drop-bad-checksum"),
-    "error-quotes-garbage": (_err6(GARBAGE), "drop-icmp-inner"),
-    "error-quote-cut": (_err6(QUOTE6[:42]), "drop-icmp-inner"),
-    "error-quotes-no-session": (_err6(QUOTE6), "drop-no-session"),
-}
-
-MALFORMED4 = {
-    # name: (IPv4 packet from SINK4 to a pool4 address, the counter)
-    "udp-cut": (_p4(17, _udp(SINK4, A4)[:4]), "drop-truncated"),
-    "tcp-cut": (_p4(6, _tcp(SINK4, A4, length=12)), "drop-truncated"),
-    "tcp-doff4": (_p4(6, _tcp(SINK4, A4, doff=4)), "drop-truncated"),
-    "tcp-doff-past-end": (_p4(6, _tcp(SINK4, A4, doff=15)),
-                          "drop-truncated"),
-    "echo-cut": (_p4(1, icmp4_message(8, 0)[:4]), "drop-truncated"),
-    # Total Length 24 of 48 bytes: the stack trims the rest off.
-    "udp-totlen-short": (_p4(17, _udp(SINK4, A4), total_length=24),
-                         "drop-truncated"),
-    "error-cut": (_p4(1, icmp4_message(3, 3)[:4]), "drop-truncated"),
-    "error-bad-csum": (_err4(QUOTE4, csum_ok=False), "drop-bad-checksum"),
-    "error-quotes-garbage": (_err4(GARBAGE), "drop-icmp-inner"),
-    "error-quote-cut": (_err4(QUOTE4[:22]), "drop-icmp-inner"),
-    "error-quotes-no-session": (_err4(QUOTE4), "drop-no-session"),
-}
-
-
-def _refused(topo, send, pkt, counter):
-    c = topo.counters()
-    with topo.cap4() as cap4, topo.cap6() as cap6:
-        send(pkt)
-        none_on(lambda: c.expect({counter: 1}), (cap4, is_ip4()),
-                (cap6, is_ip6()))
-    assert_empty(topo)
-
-
-@pytest.mark.parametrize("name", sorted(MALFORMED6))
-def test_malformed_6to4(nat, name):
-    pkt, counter = MALFORMED6[name]
-    _refused(nat, nat.send6, pkt, counter)
-
-
-@pytest.mark.parametrize("name", sorted(MALFORMED4))
-def test_malformed_4to6(nat, name):
-    pkt, counter = MALFORMED4[name]
-    _refused(nat, nat.send4, pkt, counter)
-
-
-def test_bad_icmp_checksum_4to6_with_session(nat):
-    """An ICMPv4 echo reply of a session with a wrong checksum: dropped
-    and counted, nothing reaches CLIENT; the session stays the only one."""
-    e = out64(nat, IPv6(src=CLIENT, dst=SINK4_6, hlim=64) /
-              ICMPv6EchoRequest(id=0x6161, seq=1))
-    a4, id4 = e[IP].src, e[ICMP].id
-    c = nat.counters()
-    bad = _bad_csum(icmp4_message(0, 0, struct.pack("!HH", id4, 1)))
-    with nat.cap6() as cap6, nat.cap4() as cap4:
-        nat.send4(_p4(1, bad, dst=a4))
-        none_on(lambda: c.expect({"drop-bad-checksum": 1}),
-                (cap4, is_ip4()), (cap6, is_ip6()))
-    assert [(s["protocol"], s["port6"]) for s in all_sessions(nat)] == \
-        [("icmp", 0x6161)]
-
-
-def test_udp_csum0_4to6_creates_no_session(nat):
-    """An IPv4 UDP datagram without checksum to a static BIB entry is
-    dropped (drop-udp-csum0: amend-udp-checksum-zero is off) before any
-    session is made for it."""
-    a4 = str(POOL4_NET[2])
-    cli_ok(nat.xl, "-i", "n", "bib", "add", "%s#6000" % CLIENT,
-           "%s#6000" % a4, "--udp")
-    nat.defer(lambda: cli_ok(nat.xl, "-i", "n", "bib", "remove",
-                             "%s#6000" % a4, "--udp"))
-    c = nat.counters()
-    pkt = _p4(17, udp_datagram(SINK4, a4, 4000, 6000, PAYLOAD[:20],
-                               checksum=False), dst=a4)
-    with nat.cap6() as cap6:
-        nat.send4(pkt)
-        none_on(lambda: c.expect({"drop-udp-csum0": 1}),
-                (cap6, is_ip6()))
-    assert sessions(nat, "udp") == []
-
-
-# --- 5. Instance removal and namespace deletion under NAT64 traffic ---------
-
-RIG_POOL4 = "198.51.100.20"
-RIG_PORTS = "1024-5119"
-# Rounds of removal and deletion (fewer on the debug kernel: each costs
-# seconds of namespace setup there).
-ROUNDS = 2 if DEBUG_KERNEL else 4
-
-
-class NatPktgen(Pktgen):
-    """On every CPU: UDP from CLIENT, 2,000 source ports (new sessions),
-    and UDP from SINK4 to every port of RIG_POOL4's range (the ones bound
-    find their session, the others none)."""
-
-    @staticmethod
-    def _conf6():
-        return ["dst_mac " + XL6_MAC, "src6 " + CLIENT, "dst6 " + SINK4_6,
-                "udp_src_min 10000", "udp_src_max 11999",
-                "udp_dst_min 4000", "udp_dst_max 4000", "flag UDPCSUM"]
-
-    @staticmethod
-    def _conf4():
-        return ["dst_mac " + XL4_MAC, "src_min " + SINK4,
-                "src_max " + SINK4, "dst_min " + RIG_POOL4,
-                "dst_max " + RIG_POOL4, "udp_src_min 4000",
-                "udp_src_max 4000", "udp_dst_min 1024",
-                "udp_dst_max 5119", "flag UDPCSUM"]
-
-
-class NatRig(PktgenRig):
-    """src (pktgen, both families) -- xl (NAT64 instance "n")."""
-
-    PREFIX = "nt"
-    INSTANCE = "n"
-    NEIGH6 = CLIENT
-    WAIT = 120
-
-    def add_instance(self):
-        cli_ok(self.xl, "instance", "add", "n", "--nat64", "--pool6", POOL6)
-        cli_ok(self.xl, "-i", "n", "pool4", "add", RIG_POOL4, RIG_PORTS,
-               "--udp")
-
-
-@pytest.fixture
-def rig():
-    r = NatRig()
-    try:
-        yield r
-    finally:
-        r.close()
-
-
-def test_nat64_instance_removed_and_added_under_traffic(rig):
-    rig.add_xl()
-    rig.pg = NatPktgen(rig.src)
-    rig.pg.start()
-    rig.wait_both_ways()
-    for _ in range(ROUNDS):
-        s = cli_json(rig.xl, "-i", "n", "stats")
-        assert s["sessions"] > 0 and s["bib-entries"] > 0
-        cli_ok(rig.xl, "instance", "remove", "n")
-        assert fresh_instances(rig.xl) == []
-        rig.add_instance()
-        rig.wait_both_ways()
-
-
-def test_nat64_namespace_deleted_under_traffic(rig):
-    for _ in range(ROUNDS - 1):
-        rig.add_xl()
-        rig.pg = NatPktgen(rig.src)
-        rig.pg.start()
-        rig.wait_both_ways()
-        name = rig.xl.name
-        rig.xl.delete()
-        rig.xl = None
-        rig.pg.stop()
-        rig.pg = None
-        assert not os.path.exists(os.path.join(ternlib.NETNS_RUN_DIR, name))
-    fresh = Netns("nt-fresh")
-    try:
-        assert fresh_instances(fresh) == []
-    finally:
-        fresh.delete()
-
-
-# --- 6. Flushes and expiry under traffic -------------------------------------
+# --- 4. Flushes and expiry under traffic -------------------------------------
 
 
 class Traffic:

@@ -121,3 +121,22 @@ def sessions(topo, proto):
 def tcp_state(topo, port6):
     return [s["state"] for s in sessions(topo, "tcp")
             if s["port6"] == port6]
+
+
+def tables(topo):
+    """`tern stats --json`'s table sizes: (sessions, bib-entries)."""
+    s = cli_json(topo.xl, "-i", "n", "stats")
+    return s["sessions"], s["bib-entries"]
+
+
+def all_sessions(topo):
+    return cli_json(topo.xl, "-i", "n", "session", "list")
+
+
+def all_bib(topo):
+    return cli_json(topo.xl, "-i", "n", "bib", "list")
+
+
+def assert_empty(topo):
+    assert all_sessions(topo) == []
+    assert tables(topo) == (0, 0)

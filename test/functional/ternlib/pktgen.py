@@ -4,7 +4,7 @@ PktgenRig wires a sender namespace src to a translator namespace xl (eth6
 -- v6, eth4 -- v4, the MACs of the standard topology) and Pktgen sends
 from src, on every CPU, IPv6 packets on eth6 and IPv4 packets on eth4;
 the translated packets go back to src, which drops them. Lifetime tests
-(test_lifetime.py, test_nat64_traffic.py) remove the instance, delete xl
+(test_lifetime.py, SIIT and NAT64) remove the instance, delete xl
 or unload the module while the packets run through Tern's hooks.
 """
 
