@@ -33,6 +33,26 @@ def _pg_write(ns, path, line):
             f.write(line + "\n")
 
 
+def _pg_clear(ns, kt, sentinel):
+    """Removes every device of pktgen thread KT, and returns once the
+    thread has: "rem_device_all" only sets a flag, which the thread reads
+    when it next wakes (every 100 ms, later on a busy emulated CPU), and a
+    device added before that would be removed with the others. SENTINEL, a
+    device added first, is gone when the thread has done it."""
+    _pg_write(ns, kt, "add_device " + sentinel)
+    _pg_write(ns, kt, "rem_device_all")
+    deadline = time.monotonic() + 60
+    while True:
+        with in_netns(str(ns)):
+            with open(kt) as f:
+                devices = f.read().split()
+        if sentinel not in devices:
+            return
+        assert time.monotonic() < deadline, \
+            "pktgen thread %s did not remove its devices" % kt
+        time.sleep(0.05)
+
+
 class Pktgen:
     """pktgen in namespace NS: on every CPU, the IPv6 packets of _conf6()
     on eth6 and the IPv4 packets of _conf4() on eth4 (by default UDP from
@@ -41,10 +61,9 @@ class Pktgen:
     def __init__(self, ns):
         self.ns = ns
         self.thread = None
-        _pg_write(ns, PGDIR + "pgctrl", "reset")
         for cpu in range(CPUS):
             kt = PGDIR + "kpktgend_%d" % cpu
-            _pg_write(ns, kt, "rem_device_all")
+            _pg_clear(ns, kt, "eth4@s%d" % cpu)
             for dev, conf in (("eth6", self._conf6), ("eth4", self._conf4)):
                 name = "%s@%d" % (dev, cpu)
                 _pg_write(ns, kt, "add_device " + name)
