@@ -115,8 +115,7 @@ trial() {
 	local dir=$1 rate=$2 ns cnt a0 b0 a1 b1
 	cnt=$(awk -v r="$rate" -v t="$trial_s" 'BEGIN { printf "%d", r * t + 1 }')
 	for ns in $(gens "$dir"); do
-		pgset "$ns" eth0 "count $cnt"
-		pgset "$ns" eth0 "ratep $rate"
+		pgset "$ns" eth0 "count $cnt" "ratep $rate"
 	done
 	read -r a0 b0 < <(snap "$dir")
 	for ns in $(gens "$dir"); do nsx "$ns" sh -c "echo start >$PG/pgctrl" & done
@@ -150,8 +149,7 @@ throughput() {
 # so that the 4->6 packets find them and the measured 6->4 packets too.
 preliminary() {
 	conf "$1" 6to4 "seq$NFLOWS"
-	pgset h6 eth0 "count $((NFLOWS * 2))"
-	pgset h6 eth0 "ratep 2000"
+	pgset h6 eth0 "count $((NFLOWS * 2))" "ratep 2000"
 	nsx h6 sh -c "echo start >$PG/pgctrl"
 	sleep 0.3
 }

@@ -137,12 +137,20 @@ sinks_drop() {
 }
 
 # --- pktgen ------------------------------------------------------------------
-pgset() {	# NS FILE COMMAND
-	nsx "$1" sh -c "echo '$3' >$PG/$2"
-	if [ "$2" != pgctrl ] && ! nsx "$1" grep -q '^Result: OK' "$PG/$2"; then
-		say "pktgen ($1) refused '$3': $(nsx "$1" grep '^Result:' "$PG/$2")"
-		exit 1
-	fi
+# pgset NS FILE COMMAND...: the commands in turn, in one process of NS
+# (each fails the run if pktgen refuses it).
+pgset() {
+	local ns=$1 f=$2
+	shift 2
+	nsx "$ns" sh -c 'f=$1; shift
+		for c in "$@"; do
+			echo "$c" >"$f" || exit 1
+			case $f in */pgctrl) continue ;; esac
+			grep -q "^Result: OK" "$f" || {
+				echo "pktgen refused $c: $(grep "^Result:" "$f")" >&2
+				exit 1
+			}
+		done' pgset "$PG/$f" "$@" || { say "pktgen ($ns $f)"; exit 1; }
 }
 
 pg_init() {
@@ -159,25 +167,20 @@ pg_init() {
 # 4814), or sequential with FLOWS given as "seqN" (every port in turn).
 pg_conf() {
 	local dir=$1 src=$2 dst=$3 flows=$4 ns=h6 mac=$XL6_MAC hp=src fp=dst
-	local seq=0 c a
+	local seq=0 a rnd
 	case $flows in seq*) seq=1; flows=${flows#seq} ;; esac
 	a=("dst6 $dst" "src6 $src")
 	if [ "$dir" = 4to6 ]; then
 		ns=h4 mac=$XL4_MAC hp=dst fp=src
 		a=("dst_min $dst" "dst_max $dst" "src_min $src" "src_max $src")
 	fi
-	for c in "count 0" "clone_skb 0" "pkt_size 64" "delay 0" "${a[@]}" \
+	rnd="!UDP${hp^^}_RND"
+	if [ "$flows" -gt 1 ] && [ $seq = 0 ]; then rnd="UDP${hp^^}_RND"; fi
+	pgset $ns eth0 "count 0" "clone_skb 0" "pkt_size 64" "delay 0" "${a[@]}" \
 		"dst_mac $mac" \
 		"udp_${hp}_min $PORT0" "udp_${hp}_max $((PORT0 + flows - 1))" \
 		"udp_${fp}_min 5000" "udp_${fp}_max 5000" \
-		"flag UDPCSUM" "flag NO_TIMESTAMP"; do
-		pgset $ns eth0 "$c"
-	done
-	if [ "$flows" -gt 1 ] && [ $seq = 0 ]; then
-		pgset $ns eth0 "flag UDP${hp^^}_RND"
-	else
-		pgset $ns eth0 "flag !UDP${hp^^}_RND"
-	fi
+		"flag UDPCSUM" "flag NO_TIMESTAMP" "flag $rnd"
 }
 
 # counters NS: "tx rx" of NS's eth0 (tx counts what veth's peer refused:
