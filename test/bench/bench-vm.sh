@@ -7,6 +7,7 @@
 #   metric  system  direction  flows  rep  value  unit
 #   tput_zero_loss  highest rate with no loss (binary search), pps
 #   tput_overload   received rate while pktgen sends as fast as it can, pps
+#   tput_offered    what pktgen sent meanwhile (the search's upper bound), pps
 #   tcp_throughput  one iperf3 TCP connection h6 -> h4, Mbit/s
 #   rtt_median, rtt_min, rtt_max   ping h6 -> h4, ms
 # Directions 6to4, 4to6 and bidir (both generators at once; the figure is
@@ -133,6 +134,9 @@ throughput() {
 	conf "$s" "$dir" "$flows"
 	overload "$dir"
 	emit tput_overload "$s" "$dir" "$flows" "$rep" "$ov_rx" pps
+	# What pktgen could offer: a zero-loss rate as high is the generator's
+	# limit, not the system's.
+	emit tput_offered "$s" "$dir" "$flows" "$rep" $((ov_tx * $(gens "$dir" | wc -w))) pps
 	hi=$ov_tx
 	if trial "$dir" "$hi"; then
 		lo=$hi

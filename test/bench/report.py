@@ -23,11 +23,12 @@ import csv
 import os
 import sys
 
-KNOWN = ["tput_zero_loss", "tput_overload", "tcp_throughput", "rtt_median",
-         "rtt_min", "rtt_max", "conn_rate", "teardown_rate", "tput_sessions"]
+KNOWN = ["tput_zero_loss", "tput_overload", "tput_offered", "tcp_throughput",
+         "rtt_median", "rtt_min", "rtt_max", "conn_rate", "teardown_rate", "tput_sessions"]
 TITLES = {
     "tput_zero_loss": "Throughput with zero loss (binary search), 64-byte UDP",
     "tput_overload": "Received rate at overload (pktgen at its maximum)",
+    "tput_offered": "Offered by pktgen at overload (the search's bound)",
     "tcp_throughput": "Single-flow TCP (iperf3)",
     "rtt_median": "ICMP echo RTT, median",
     "rtt_min": "ICMP echo RTT, minimum",
