@@ -24,7 +24,8 @@ import os
 import sys
 
 KNOWN = ["tput_zero_loss", "tput_overload", "tput_offered", "tcp_throughput",
-         "rtt_median", "rtt_min", "rtt_max", "conn_rate", "teardown_rate", "tput_sessions"]
+         "rtt_median", "rtt_min", "rtt_max", "conn_rate", "teardown_rate",
+         "tput_sessions"]
 TITLES = {
     "tput_zero_loss": "Throughput with zero loss (binary search), 64-byte UDP",
     "tput_overload": "Received rate at overload (pktgen at its maximum)",
