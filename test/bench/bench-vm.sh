@@ -15,10 +15,10 @@
 #
 # Usage: bench-vm.sh OUTDIR
 # Settings: BENCH_SYSTEMS ("fwd tern-siit tern-nat64 jool-siit jool-nat64
-# tayga"), BENCH_REPS (3), BENCH_STEPS (5, binary search steps after the
-# first trial at the overload rate), BENCH_TRIAL (1, seconds of traffic per
-# trial), BENCH_SECONDS (2, overload window), BENCH_FLOWS (256),
-# BENCH_TCP_SECONDS (5), BENCH_PINGS (100), BENCH_SMOKE=1 (a tiny run).
+# tayga"), BENCH_REPS (3), BENCH_STEPS (3, binary search steps after the
+# first trial at the overload rate), BENCH_TRIAL (0.5, seconds of traffic
+# per trial), BENCH_SECONDS (1, overload window), BENCH_FLOWS (64),
+# BENCH_TCP_SECONDS (3), BENCH_PINGS (50), BENCH_SMOKE=1 (a tiny run).
 set -euo pipefail
 outdir=$1
 # The generators busy CPU 0 and xl's receive work CPU 1: this script (and
@@ -35,12 +35,12 @@ if [ -n "${BENCH_SMOKE:-}" ]; then
 fi
 systems=${BENCH_SYSTEMS:-fwd tern-siit tern-nat64 jool-siit jool-nat64 tayga}
 reps=${BENCH_REPS:-3}
-steps=${BENCH_STEPS:-5}
-trial_s=${BENCH_TRIAL:-1}
-secs=${BENCH_SECONDS:-2}
-NFLOWS=${BENCH_FLOWS:-256}
-tcp_s=${BENCH_TCP_SECONDS:-5}
-pings=${BENCH_PINGS:-100}
+steps=${BENCH_STEPS:-3}
+trial_s=${BENCH_TRIAL:-0.5}
+secs=${BENCH_SECONDS:-1}
+NFLOWS=${BENCH_FLOWS:-64}
+tcp_s=${BENCH_TCP_SECONDS:-3}
+pings=${BENCH_PINGS:-50}
 warm=0.5
 # shellcheck source=test/bench/systems.sh
 . "$top/test/bench/systems.sh"
