@@ -49,7 +49,11 @@ for v in BENCH_SMOKE BENCH_SYSTEMS BENCH_REPS BENCH_STEPS BENCH_TRIAL \
 	[ -n "${!v:-}" ] && vars+=("$v=${!v}")
 done
 rc=0
-VM_CPUS=2 VM_TAG=$tag VM_TIMEOUT=${VM_TIMEOUT:-4200} bash test/vm.sh "$k61" \
+# A loaded host stretches a run a lot (one repetition took 39 minutes
+# on a host running 5-7 other VMs): generous limits.
+timeout=10800
+[ -n "$smoke" ] && timeout=3600
+VM_CPUS=2 VM_TAG=$tag VM_TIMEOUT=${VM_TIMEOUT:-$timeout} bash test/vm.sh "$k61" \
 	env "${vars[@]}" bash test/bench/bench-vm.sh "$vmout" || rc=$?
 st=$(cat "$top/.build/results/vm-$tag.status" 2>/dev/null || echo "no status (VM failed)")
 if [ "$rc" != 0 ] || [ "$st" != ok ]; then
