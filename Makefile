@@ -6,6 +6,8 @@
 #   make demo         boot a VM and show real traffic translated
 #   make compare-jool randomized comparison with Jool 4.1.9 (installs it;
 #                     COMPARE_PACKETS=50 for a smoke run, COMPARE_SEED=N)
+#   make bench        Tern beside forwarding, Jool and Tayga in one VM (6.1),
+#                     ~40 min on a quiet host; table, plots in .build/bench/DATE/
 #
 # KREL/KDIR pick another kernel: make KREL=6.12.117+deb12-amd64
 KREL ?= $(shell uname -r)
@@ -40,9 +42,12 @@ demo:
 compare-jool:
 	bash test/compare/run.sh
 
+bench:
+	bash test/bench/bench.sh
+
 clean:
 	-$(MAKE) -C mod KDIR=$(KDIR) clean
 	-[ -f usr/Makefile ] && $(MAKE) -C usr distclean
 	rm -rf .build
 
-.PHONY: all module cli install check demo compare-jool clean
+.PHONY: all module cli install check demo compare-jool bench clean

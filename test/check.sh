@@ -112,6 +112,14 @@ for k in "${kernels[@]}"; do
 	report_vm "$k" "$log/vm-$k.log" "VM $k: module loads and unloads, kernel log clean"
 done
 
+step "make bench harness: report.py on a fixed TSV, then a smoke run in a VM"
+bash test/bench/report-check.sh >"$log/bench-report.log" 2>&1
+record "bench: report.py makes the exact table of a fixed TSV; --check judges" $? "$log/bench-report.log"
+# One tiny run of every measurement (fwd, Tern SIIT, Tern NAT64), 2 vCPUs:
+# a few minutes; no rate is judged, only that traffic flowed (figures > 0).
+VM_CPUS=2 BENCH_SMOKE=1 bash test/bench/bench.sh >"$log/bench-smoke.log" 2>&1
+record "bench smoke on ${kernels[0]}: every measurement ran, figures > 0, report made" $? "$log/bench-smoke.log"
+
 step "debug kernel (KUnit, KASAN, lockdep, kmemleak): KUnit, then the whole functional suite, in two VMs"
 # Each VM runs half of the functional suite, about 20 minutes each there:
 # the first the CLI and table tests (after the KUnit suites), the second

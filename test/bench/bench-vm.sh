@@ -1,0 +1,226 @@
+#!/usr/bin/env bash
+# Inside the VM (started by test/bench/bench.sh; test/in-vm.sh has loaded
+# tern.ko): measures every system of BENCH_SYSTEMS in namespace xl between
+# the hosts h6 and h4 (test/bench/lib-topo.sh), interleaved: repetition 1
+# of every system, then repetition 2 of every system, ... Appends to
+# OUTDIR/results.tsv one line per figure:
+#   metric  system  direction  flows  rep  value  unit
+#   tput_zero_loss  highest rate with no loss (binary search), pps
+#   tput_overload   received rate while pktgen sends as fast as it can, pps
+#   tput_offered    what pktgen sent meanwhile (the search's upper bound), pps
+#   tcp_throughput  one iperf3 TCP connection h6 -> h4, Mbit/s
+#   rtt_median, rtt_min, rtt_max   ping h6 -> h4, ms
+# Directions 6to4, 4to6 and bidir (both generators at once; the figure is
+# the sum of both directions); flows 1 and BENCH_FLOWS.
+#
+# Usage: bench-vm.sh OUTDIR
+# Settings: BENCH_SYSTEMS ("fwd tern-siit tern-nat64 jool-siit jool-nat64
+# tayga"), BENCH_REPS (3), BENCH_STEPS (3, binary search steps after the
+# first trial at the overload rate), BENCH_TRIAL (0.5, seconds of traffic
+# per trial), BENCH_SECONDS (1, overload window), BENCH_FLOWS (64),
+# BENCH_TCP_SECONDS (3), BENCH_PINGS (50), BENCH_SMOKE=1 (a tiny run).
+set -euo pipefail
+outdir=$1
+# The generators busy CPU 0 and xl's receive work CPU 1: this script (and
+# what it starts) gets ahead of them when it has something to do, so that
+# its windows end on time.
+renice -n -10 -p $$ >/dev/null 2>&1 || true
+top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=test/bench/lib-topo.sh
+. "$top/test/bench/lib-topo.sh"
+if [ -n "${BENCH_SMOKE:-}" ]; then
+	: "${BENCH_SYSTEMS:=fwd tern-siit tern-nat64}" "${BENCH_REPS:=1}"
+	: "${BENCH_STEPS:=2}" "${BENCH_TRIAL:=0.5}" "${BENCH_SECONDS:=1}"
+	: "${BENCH_FLOWS:=16}" "${BENCH_TCP_SECONDS:=1}" "${BENCH_PINGS:=5}"
+fi
+systems=${BENCH_SYSTEMS:-fwd tern-siit tern-nat64 jool-siit jool-nat64 tayga}
+reps=${BENCH_REPS:-3}
+steps=${BENCH_STEPS:-3}
+trial_s=${BENCH_TRIAL:-0.5}
+secs=${BENCH_SECONDS:-1}
+NFLOWS=${BENCH_FLOWS:-64}
+tcp_s=${BENCH_TCP_SECONDS:-3}
+pings=${BENCH_PINGS:-50}
+warm=0.5
+# shellcheck source=test/bench/systems.sh
+. "$top/test/bench/systems.sh"
+tsv=$outdir/results.tsv
+mkdir -p "$outdir"
+[ -s "$tsv" ] || printf 'metric\tsystem\tdirection\tflows\trep\tvalue\tunit\n' >"$tsv"
+
+cleanup() {
+	local ns
+	for ns in h6 h4; do nsx "$ns" sh -c "echo stop >$PG/pgctrl" 2>/dev/null || true; done
+	wait 2>/dev/null || true
+	[ -s "$tayga_dir/pid" ] && kill "$(cat "$tayga_dir/pid")" 2>/dev/null
+	topo_down
+}
+trap cleanup EXIT
+
+emit() {	# METRIC SYSTEM DIRECTION FLOWS REP VALUE UNIT
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >>"$tsv"
+	say "$1 $2 $3 flows=$4 rep=$5: $6 $7"
+}
+
+modinfo pktgen >/dev/null || { say "no pktgen module for $(uname -r)"; exit 1; }
+modprobe pktgen
+[ "$(nproc)" -ge 2 ] || { say "needs 2 CPUs (VM_CPUS=2), has $(nproc)"; exit 1; }
+run=()
+for s in $systems; do
+	if avail "$s"; then run+=("$s"); else
+		say "skipped $s: ${sys_note[$s]}"
+		printf '%s\n' "$s: ${sys_note[$s]}" >>"$outdir/skipped.txt"
+	fi
+done
+topo_up
+pg_init
+
+# gens DIR / rxs DIR: the namespaces that send / receive in direction DIR.
+gens() { case $1 in 6to4) echo h6 ;; 4to6) echo h4 ;; *) echo h6 h4 ;; esac; }
+rxs() { case $1 in 6to4) echo h4 ;; 4to6) echo h6 ;; *) echo h4 h6 ;; esac; }
+
+# conf SYSTEM DIR FLOWS: the generators of DIR for SYSTEM's packets.
+conf() {
+	case $2 in 6to4 | bidir) pg_conf 6to4 "${sys_src6[$1]}" $DST6 "$3" ;; esac
+	case $2 in 4to6 | bidir) pg_conf 4to6 $H4 "${sys_dst4[$1]}" "$3" ;; esac
+}
+
+# snap DIR: "offered received" so far (sums over the namespaces of DIR).
+snap() {
+	local tx=0 rx=0 ns a b
+	for ns in $(gens "$1"); do read -r a b < <(counters "$ns"); tx=$((tx + a)); done
+	for ns in $(rxs "$1"); do read -r a b < <(counters "$ns"); rx=$((rx + b)); done
+	echo "$tx $rx"
+}
+
+# overload DIR: pktgen as fast as it goes for secs; sets ov_rx (received,
+# pps, both directions summed) and ov_tx (offered per generator, pps).
+overload() {
+	local dir=$1 ns t0 t1 a0 b0 a1 b1 n
+	n=$(gens "$dir" | wc -w)
+	for ns in $(gens "$dir"); do nsx "$ns" sh -c "echo start >$PG/pgctrl" & done
+	sleep $warm
+	t0=$(now); read -r a0 b0 < <(snap "$dir")
+	sleep "$secs"
+	t1=$(now); read -r a1 b1 < <(snap "$dir")
+	for ns in $(gens "$dir"); do nsx "$ns" sh -c "echo stop >$PG/pgctrl"; done
+	wait || true
+	sleep 0.3
+	ov_rx=$(((b1 - b0) * 1000000000 / (t1 - t0)))
+	ov_tx=$(((a1 - a0) * 1000000000 / (t1 - t0) / n))
+}
+
+# trial DIR RATE: each generator of DIR sends RATE pps for trial_s seconds
+# (a fixed count); true when every packet sent arrived.
+trial() {
+	local dir=$1 rate=$2 ns cnt a0 b0 a1 b1
+	cnt=$(awk -v r="$rate" -v t="$trial_s" 'BEGIN { printf "%d", r * t + 1 }')
+	for ns in $(gens "$dir"); do
+		pgset "$ns" eth0 "count $cnt" "ratep $rate"
+	done
+	read -r a0 b0 < <(snap "$dir")
+	for ns in $(gens "$dir"); do nsx "$ns" sh -c "echo start >$PG/pgctrl" & done
+	wait || true
+	sleep 0.3
+	read -r a1 b1 < <(snap "$dir")
+	say "  trial $dir $rate pps/generator: sent $((a1 - a0)), received $((b1 - b0))"
+	[ $((b1 - b0)) -ge $((a1 - a0)) ] && [ $((a1 - a0)) -gt 0 ]
+}
+
+# throughput SYSTEM DIR FLOWS REP: the overload rate, then the binary
+# search between 0 and what pktgen offered at overload.
+throughput() {
+	local s=$1 dir=$2 flows=$3 rep=$4 lo=0 hi mid i
+	conf "$s" "$dir" "$flows"
+	overload "$dir"
+	emit tput_overload "$s" "$dir" "$flows" "$rep" "$ov_rx" pps
+	# What pktgen could offer: a zero-loss rate as high is the generator's
+	# limit, not the system's.
+	emit tput_offered "$s" "$dir" "$flows" "$rep" $((ov_tx * $(gens "$dir" | wc -w))) pps
+	hi=$ov_tx
+	if trial "$dir" "$hi"; then
+		lo=$hi
+	else
+		for ((i = 0; i < steps; i++)); do
+			mid=$(((lo + hi) / 2))
+			if trial "$dir" "$mid"; then lo=$mid; else hi=$mid; fi
+		done
+	fi
+	emit tput_zero_loss "$s" "$dir" "$flows" "$rep" $((lo * $(gens "$dir" | wc -w))) pps
+}
+
+# NAT64: the sessions of every flow first (6->4, each port in turn, slowly),
+# so that the 4->6 packets find them and the measured 6->4 packets too.
+preliminary() {
+	conf "$1" 6to4 "seq$NFLOWS"
+	pgset h6 eth0 "count $((NFLOWS * 2))" "ratep 2000"
+	nsx h6 sh -c "echo start >$PG/pgctrl"
+	sleep 0.3
+}
+
+# tcp SYSTEM REP: one iperf3 TCP connection from h6 to h4.
+tcp() {
+	local s=$1 rep=$2 pid v
+	nsx h4 iperf3 -s -1 >/dev/null 2>&1 &
+	pid=$!
+	sleep 0.5
+	v=$(nsx h6 timeout $((tcp_s + 20)) iperf3 -c $DST6 -B "${sys_src6[$s]}" -t "$tcp_s" -J 2>/dev/null |
+		/usr/bin/python3 -c 'import json, sys
+try:
+    print("%.1f" % (json.load(sys.stdin)["end"]["sum_received"]["bits_per_second"] / 1e6))
+except Exception:
+    print(0)') || v=0
+	kill $pid 2>/dev/null || true
+	wait $pid 2>/dev/null || true
+	emit tcp_throughput "$s" 6to4 1 "$rep" "$v" Mbit/s
+}
+
+# ping SYSTEM REP: BENCH_PINGS echo requests h6 -> h4, 0.02 s apart.
+rtt() {
+	local s=$1 rep=$2 med mn mx
+	read -r med mn mx < <(nsx h6 ping -6 -n -c "$pings" -i 0.02 -W 1 -I "${sys_src6[$s]}" $DST6 2>/dev/null |
+		sed -n 's/.* time=\([0-9.]*\) ms.*/\1/p' | sort -g | awk '
+		{ v[NR] = $1 }
+		END { if (!NR) { print "0 0 0"; exit }
+		      m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+		      printf "%.3f %.3f %.3f\n", m, v[1], v[NR] }') || true
+	emit rtt_median "$s" 6to4 1 "$rep" "${med:-0}" ms
+	emit rtt_min "$s" 6to4 1 "$rep" "${mn:-0}" ms
+	emit rtt_max "$s" 6to4 1 "$rep" "${mx:-0}" ms
+}
+
+say "$(uname -r), $(nproc) CPUs, tern.ko $(cat /sys/module/tern/srcversion 2>/dev/null || echo none)"
+say "systems: ${run[*]}; $reps repetitions; search: $steps steps of ${trial_s}s; overload ${secs}s; $NFLOWS flows"
+for ((rep = 1; rep <= reps; rep++)); do
+	for s in "${run[@]}"; do
+		say "rep $rep: $s"
+		if ! "setup_$s"; then
+			say "rep $rep: $s could not be set up: skipped this time"
+			printf '%s\n' "$s: setup failed in repetition $rep" >>"$outdir/skipped.txt"
+			"teardown_$s" 2>/dev/null || true
+			continue
+		fi
+		sinks_drop on
+		case $s in *nat64*) preliminary "$s" ;; esac
+		for dir in 6to4 4to6 bidir; do
+			for flows in 1 "$NFLOWS"; do
+				throughput "$s" $dir "$flows" $rep
+			done
+		done
+		sinks_drop off
+		tcp "$s" $rep
+		rtt "$s" $rep
+		"teardown_$s" || say "rep $rep: teardown of $s failed"
+	done
+done
+topo_down
+trap - EXIT
+
+# The stateful measurements (another script, when present) add their lines
+# to the same file.
+if [ -f "$top/test/bench/stateful-vm.sh" ]; then
+	say "stateful measurements: test/bench/stateful-vm.sh"
+	bash "$top/test/bench/stateful-vm.sh" "$outdir" "${run[@]}" || {
+		say "stateful-vm.sh failed"; exit 1; }
+fi
+say "done: $tsv"

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# make bench: Tern beside plain forwarding, Jool and Tayga, measured in one
+# VM (Debian's 6.1 kernel, 2 vCPUs, software emulation) and one run by
+# test/bench/bench-vm.sh, then tabulated and plotted by test/bench/report.py
+# into .build/bench/DATE/ (results.tsv, results.md, *.png, bench.log).
+#
+# Installs what it needs (Jool 4.1.9 through test/compare/install-jool.sh:
+# it builds only for 6.1, which is why the run is on 6.1; Tayga, iperf3,
+# python3-matplotlib from Debian), builds tern.ko for 6.1 and the CLI.
+#
+# BENCH_SMOKE=1: the smoke run of `make check` (installs nothing; fwd, Tern
+# SIIT and Tern NAT64 plus what of Jool and Tayga is installed when
+# BENCH_SYSTEMS says so; one short trial per measurement); its results go
+# to .build/results/bench-smoke-KREL/ and it fails unless every metric has
+# a figure above 0 for every system. Other settings: see bench-vm.sh.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top"
+smoke=${BENCH_SMOKE:-}
+k61=$(bash test/kernels.sh | cut -d' ' -f1)
+export DEBIAN_FRONTEND=noninteractive
+if [ -z "$smoke" ]; then
+	bash test/deps.sh >/dev/null
+	bash test/compare/install-jool.sh ||
+		echo "bench: Jool could not be installed: its systems are skipped" >&2
+	missing=()
+	for p in tayga iperf3 python3-matplotlib; do
+		[ "$(dpkg-query -W -f='${Status}' $p 2>/dev/null)" = "install ok installed" ] ||
+			missing+=("$p")
+	done
+	[ ${#missing[@]} = 0 ] || apt-get -y -q -o DPkg::Lock::Timeout=900 \
+		install --no-install-recommends "${missing[@]}" >/dev/null
+	bash test/build-mod.sh "$k61" >/dev/null
+fi
+[ -f ".build/$k61/mod/tern.ko" ] || bash test/build-mod.sh "$k61" >/dev/null
+if [ ! -x usr/cli/tern ]; then
+	[ -f usr/Makefile ] || (cd usr && autoreconf -fi && ./configure -q)
+	make -s -C usr >/dev/null
+fi
+
+tag=bench${smoke:+-smoke}-$k61
+vmout=$top/.build/results/$tag
+rm -rf "$vmout" "$top/.build/results/vm-$tag.status"
+mkdir -p "$vmout"
+echo "bench: Debian $k61 (Jool 4.1.9 builds only for 6.1), 2 vCPUs under software emulation"
+vars=()
+for v in BENCH_SMOKE BENCH_SYSTEMS BENCH_REPS BENCH_STEPS BENCH_TRIAL \
+	BENCH_SECONDS BENCH_FLOWS BENCH_TCP_SECONDS BENCH_PINGS; do
+	[ -n "${!v:-}" ] && vars+=("$v=${!v}")
+done
+rc=0
+# A loaded host stretches a run a lot (one repetition took 39 minutes
+# on a host running 5-7 other VMs): generous limits.
+timeout=10800
+[ -n "$smoke" ] && timeout=3600
+VM_CPUS=2 VM_TAG=$tag VM_TIMEOUT=${VM_TIMEOUT:-$timeout} bash test/vm.sh "$k61" \
+	env "${vars[@]}" bash test/bench/bench-vm.sh "$vmout" || rc=$?
+st=$(cat "$top/.build/results/vm-$tag.status" 2>/dev/null || echo "no status (VM failed)")
+if [ "$rc" != 0 ] || [ "$st" != ok ]; then
+	echo "bench: the VM run failed (exit $rc, $st); log: .build/results/run-$tag.log" >&2
+	exit 1
+fi
+if [ -n "$smoke" ]; then
+	dest=$vmout
+else
+	dest=$top/.build/bench/$(date -u +%Y%m%d-%H%M%S)
+	mkdir -p "$dest"
+	cp "$vmout"/* "$dest/"
+	cp "$top/.build/results/run-$tag.log" "$dest/bench.log"
+fi
+{
+	echo "Debian $k61, 2 vCPUs (software emulation), tern.ko $(modinfo -F srcversion ".build/$k61/mod/tern.ko")"
+	git log -1 --format='tree: %h %s' 2>/dev/null | cut -c1-100 || true
+} >"$dest/about.txt"
+/usr/bin/python3 test/bench/report.py ${smoke:+--check} "$dest/results.tsv" "$dest"
+echo "bench: results in $dest (results.md, results.tsv, plots)"

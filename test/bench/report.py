@@ -1,0 +1,240 @@
+#!/usr/bin/python3
+"""Turns the results.tsv of `make bench` into results.md and PNG plots.
+
+Usage: report.py [--check] [--no-plots] RESULTS.TSV OUTDIR
+
+RESULTS.TSV has the header  metric system direction flows rep value unit
+(tab-separated), one line per figure of one repetition. results.md gets,
+per metric, a table with a row per (direction, flows) and a column per
+system: the median of the repetitions and their range (min-max), then the
+ratios of the medians Tern/forwarding and Tern/Jool (Tern SIIT against
+Jool SIIT, Tern NAT64 against Jool NAT64). Metrics it does not know are
+tabulated the same way, after the known ones. about.txt and skipped.txt
+beside the TSV, when present, are quoted at the top.
+
+Plots (python3-matplotlib; left out with a note when it is missing): a
+bar chart per metric (median per system, min-max as error bars) and, from
+the metric tput_sessions, throughput against the number of sessions.
+
+--check (the smoke run of make check): fails unless every system of the
+file has a figure for every metric of MUST, and every figure is above 0.
+"""
+import csv
+import os
+import sys
+
+KNOWN = ["tput_zero_loss", "tput_overload", "tput_offered", "tcp_throughput",
+         "rtt_median", "rtt_min", "rtt_max", "conn_rate", "teardown_rate",
+         "tput_sessions"]
+TITLES = {
+    "tput_zero_loss": "Throughput with zero loss (binary search), 64-byte UDP",
+    "tput_overload": "Received rate at overload (pktgen at its maximum)",
+    "tput_offered": "Offered by pktgen at overload (the search's bound)",
+    "tcp_throughput": "Single-flow TCP (iperf3)",
+    "rtt_median": "ICMP echo RTT, median",
+    "rtt_min": "ICMP echo RTT, minimum",
+    "rtt_max": "ICMP echo RTT, maximum",
+    "conn_rate": "NAT64 connection establishment rate",
+    "teardown_rate": "NAT64 connection tear-down rate",
+    "tput_sessions": "Throughput with established sessions (flows = sessions)",
+}
+SYSTEMS = ["fwd", "tern-siit", "tern-nat64", "jool-siit", "jool-nat64",
+           "tayga"]
+DIRS = ["6to4", "4to6", "bidir"]
+MUST = ["tput_zero_loss", "tput_overload", "tcp_throughput", "rtt_median"]
+# (numerator, denominator) pairs of the ratio columns
+RATIOS = [("tern-siit", "fwd"), ("tern-nat64", "fwd"),
+          ("tern-siit", "jool-siit"), ("tern-nat64", "jool-nat64")]
+
+
+def load(path):
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f, delimiter="\t"))
+    for r in rows:
+        r["value"] = float(r["value"])
+    return rows
+
+
+def median(v):
+    v = sorted(v)
+    n = len(v)
+    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+
+
+def fmt(x):
+    if abs(x) >= 100:
+        return "%d" % round(x)
+    if abs(x) >= 10:
+        return "%.1f" % x
+    return "%.3f" % x
+
+
+def order(items, known):
+    return ([k for k in known if k in items] +
+            sorted(k for k in items if k not in known))
+
+
+def flows_key(f):
+    try:
+        return (0, int(f))
+    except ValueError:
+        return (1, f)
+
+
+def group(rows):
+    """{metric: {(direction, flows): {system: [values]}}}, units."""
+    data, units = {}, {}
+    for r in rows:
+        m = data.setdefault(r["metric"], {})
+        m.setdefault((r["direction"], r["flows"]), {}).setdefault(
+            r["system"], []).append(r["value"])
+        units[r["metric"]] = r["unit"]
+    return data, units
+
+
+def table(metric, cells, unit):
+    systems = order({s for c in cells.values() for s in c}, SYSTEMS)
+    ratios = [(a, b) for a, b in RATIOS if a in systems and b in systems]
+    keys = sorted(cells, key=lambda k: (
+        DIRS.index(k[0]) if k[0] in DIRS else len(DIRS), k[0],
+        flows_key(k[1])))
+    out = ["### %s: %s (%s)" % (metric, TITLES.get(metric, metric), unit), ""]
+    head = ["direction", "flows"] + systems + ["%s/%s" % r for r in ratios]
+    out.append("| " + " | ".join(head) + " |")
+    out.append("|" + "---|" * 2 + "---:|" * (len(head) - 2))
+    for k in keys:
+        c = cells[k]
+        line = [k[0], k[1]]
+        for s in systems:
+            if s not in c:
+                line.append("-")
+                continue
+            v = c[s]
+            cell = fmt(median(v))
+            if len(v) > 1:
+                cell += " (%s-%s)" % (fmt(min(v)), fmt(max(v)))
+            line.append(cell)
+        for a, b in ratios:
+            if a in c and b in c and median(c[b]) != 0:
+                line.append("%.2f" % (median(c[a]) / median(c[b])))
+            else:
+                line.append("-")
+        out.append("| " + " | ".join(line) + " |")
+    return out
+
+
+def plots(data, units, outdir):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return [], "no plots: python3-matplotlib is not installed"
+    made = []
+    for metric in order(data, KNOWN):
+        cells = data[metric]
+        systems = order({s for c in cells.values() for s in c}, SYSTEMS)
+        keys = sorted(cells, key=lambda k: (
+            DIRS.index(k[0]) if k[0] in DIRS else len(DIRS), k[0],
+            flows_key(k[1])))
+        fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(keys) + 3), 4))
+        if metric == "tput_sessions":
+            for s in systems:
+                for d in sorted({k[0] for k in keys}):
+                    pts = [(int(k[1]), cells[k][s]) for k in keys
+                           if k[0] == d and s in cells[k]]
+                    if not pts:
+                        continue
+                    x = [p[0] for p in pts]
+                    y = [median(p[1]) for p in pts]
+                    lo = [median(p[1]) - min(p[1]) for p in pts]
+                    hi = [max(p[1]) - median(p[1]) for p in pts]
+                    ax.errorbar(x, y, yerr=[lo, hi], marker="o", capsize=3,
+                                label="%s %s" % (s, d))
+            ax.set_xscale("log")
+            ax.set_xlabel("established sessions")
+            ax.set_ylim(bottom=0)
+        else:
+            width = 0.8 / max(1, len(systems))
+            for i, s in enumerate(systems):
+                xs, ys, lo, hi = [], [], [], []
+                for j, k in enumerate(keys):
+                    if s in cells[k]:
+                        v = cells[k][s]
+                        xs.append(j + i * width)
+                        ys.append(median(v))
+                        lo.append(median(v) - min(v))
+                        hi.append(max(v) - median(v))
+                ax.bar(xs, ys, width, yerr=[lo, hi], capsize=2, label=s)
+            ax.set_xticks([j + width * (len(systems) - 1) / 2
+                           for j in range(len(keys))])
+            ax.set_xticklabels(["%s\n%s flow%s" % (d, f, "" if f == "1"
+                                                    else "s")
+                                for d, f in keys])
+        ax.set_ylabel(units[metric])
+        ax.set_title(TITLES.get(metric, metric), fontsize=10)
+        ax.legend(fontsize=7)
+        fig.tight_layout()
+        name = "%s.png" % metric
+        fig.savefig(os.path.join(outdir, name), dpi=80)
+        plt.close(fig)
+        made.append(name)
+    return made, None
+
+
+def check(rows, data):
+    bad = []
+    systems = {r["system"] for r in rows}
+    for m in MUST:
+        for s in sorted(systems):
+            if not any(s in c for c in data.get(m, {}).values()):
+                bad.append("no %s for %s" % (m, s))
+    for r in rows:
+        if not r["value"] > 0:
+            bad.append("%s %s %s flows %s rep %s: %s" % (
+                r["metric"], r["system"], r["direction"], r["flows"],
+                r["rep"], r["value"]))
+    return bad
+
+
+def main(argv):
+    opts = [a for a in argv if a.startswith("--")]
+    args = [a for a in argv if not a.startswith("--")]
+    if len(args) != 2 or set(opts) - {"--check", "--no-plots"}:
+        sys.exit("usage: report.py [--check] [--no-plots] RESULTS.TSV OUTDIR")
+    tsv, outdir = args
+    rows = load(tsv)
+    data, units = group(rows)
+    os.makedirs(outdir, exist_ok=True)
+    out = ["# Tern benchmark", ""]
+    for name in ("about.txt", "skipped.txt"):
+        p = os.path.join(os.path.dirname(os.path.abspath(tsv)), name)
+        if os.path.exists(p):
+            with open(p) as f:
+                if name == "skipped.txt":
+                    out.append("Skipped:")
+                out += ["- " + line.rstrip() for line in f if line.strip()]
+            out.append("")
+    out += ["Each cell: the median of the repetitions and (min-max); "
+            "ratios are of the medians.", ""]
+    for metric in order(data, KNOWN):
+        out += table(metric, data[metric], units[metric]) + [""]
+    if "--no-plots" not in opts:
+        made, note = plots(data, units, outdir)
+        out += ["![%s](%s)" % (n[:-4], n) for n in made]
+        if note:
+            out.append(note)
+        out.append("")
+    with open(os.path.join(outdir, "results.md"), "w") as f:
+        f.write("\n".join(out).rstrip() + "\n")
+    print("\n".join(out))
+    if "--check" in opts:
+        bad = check(rows, data)
+        for b in bad:
+            print("report: " + b, file=sys.stderr)
+        if bad:
+            sys.exit(1)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,112 @@
+# shellcheck shell=bash disable=SC2034
+# Sourced by test/bench/bench-vm.sh (inside the VM, after lib-topo.sh): the
+# systems measured in namespace xl. For each system S:
+#   setup_S / teardown_S   put it in xl / take it out again
+#   sys_src6[S]            the IPv6 host's address in its packets
+#   sys_dst4[S]            the IPv4 host's destination for 4->6 packets
+# avail SYSTEM says whether it can run here (else a note says why).
+# Every system is set up fresh for each repetition (interleaved), so
+# NAT64 state does not carry over from one to the next.
+
+tern=${TERN:-$top/usr/cli/tern}
+declare -A sys_src6 sys_dst4 sys_note
+for s in fwd tern-siit jool-siit; do sys_src6[$s]=$SIIT6 sys_dst4[$s]=$SIIT4; done
+for s in tern-nat64 jool-nat64; do sys_src6[$s]=$NAT6 sys_dst4[$s]=192.0.2.1; done
+sys_src6[tayga]=$NAT6 sys_dst4[tayga]=192.0.2.2
+
+avail() {
+	case $1 in
+	fwd) return 0 ;;
+	tern-*) [ -d /sys/module/tern ] || { sys_note[$1]="tern.ko not loaded"; return 1; } ;;
+	jool-siit)
+		if ! modinfo jool_siit >/dev/null 2>&1 || ! command -v jool_siit >/dev/null; then
+			sys_note[$1]="no jool_siit module for $(uname -r) or no jool_siit CLI (test/compare/install-jool.sh; Jool 4.1.9 builds only for 6.1)"
+			return 1
+		fi ;;
+	jool-nat64)
+		if ! modinfo jool >/dev/null 2>&1 || ! command -v jool >/dev/null; then
+			sys_note[$1]="no jool module for $(uname -r) or no jool CLI (test/compare/install-jool.sh; Jool 4.1.9 builds only for 6.1)"
+			return 1
+		fi ;;
+	tayga)
+		command -v tayga >/dev/null || [ -x /usr/sbin/tayga ] ||
+			{ sys_note[$1]="tayga not installed (apt-get install tayga)"; return 1; } ;;
+	*) sys_note[$1]="unknown system"; return 1 ;;
+	esac
+}
+
+# The static BIB entries of the NAT64 flows: PORT0..PORT0+NFLOWS-1.
+nat64_ports() { seq "$PORT0" $((PORT0 + NFLOWS - 1)); }
+
+# fwd: no translator; xl routes pool6 to h4 (IPv6 forwarding) and
+# 198.51.100.0/24 to h6 (connected: IPv4 forwarding for 4->6).
+setup_fwd() { nsx xl ip route add "$POOL6" via 2001:db8:4::2 dev v4 || return 1; }
+teardown_fwd() { nsx xl ip route del "$POOL6" via 2001:db8:4::2 dev v4; }
+
+setup_tern-siit() { nsx xl "$tern" instance add bench --siit --pool6 "$POOL6" >/dev/null || return 1; }
+teardown_tern-siit() { nsx xl "$tern" instance remove bench >/dev/null; }
+
+setup_tern-nat64() {
+	nsx xl "$tern" instance add bench --nat64 --pool6 "$POOL6" >/dev/null || return 1
+	nsx xl "$tern" pool4 add 192.0.2.1/32 >/dev/null || return 1
+	nat64_ports | while read -r p; do
+		echo "bib add $NAT6#$p 192.0.2.1#$p --udp"
+	done | nsx xl sh -c "while read -r c; do $tern \$c >/dev/null || exit 1; done"
+}
+teardown_tern-nat64() { teardown_tern-siit; }
+
+setup_jool-siit() {
+	modprobe jool_siit || return 1
+	nsx xl jool_siit instance add bench --netfilter --pool6 "$POOL6" >/dev/null || return 1
+}
+teardown_jool-siit() {
+	nsx xl jool_siit instance remove bench >/dev/null
+	modprobe -r jool_siit
+}
+
+setup_jool-nat64() {
+	modprobe jool || return 1
+	nsx xl jool instance add bench --netfilter --pool6 "$POOL6" >/dev/null || return 1
+	local p
+	for p in --tcp --udp --icmp; do
+		nsx xl jool -i bench pool4 add $p 192.0.2.1 1024-65535 >/dev/null || return 1
+	done
+	nat64_ports | while read -r p; do
+		echo "-i bench bib add $NAT6#$p 192.0.2.1#$p --udp"
+	done | nsx xl sh -c "while read -r c; do jool \$c >/dev/null || exit 1; done"
+}
+teardown_jool-nat64() {
+	nsx xl jool instance remove bench >/dev/null
+	modprobe -r jool
+}
+
+# Tayga: user space, tun device "nat64" in xl, the process pinned to CPU 1
+# (where xl's receive work runs: the generators have CPU 0; without the
+# pin it would get a CPU of its own and rank falsely high). It maps
+# 2001:db8:6::2 to 192.0.2.2 (a static map, so 4->6 works without a
+# preliminary pass) under the network-specific prefix 2001:db8:64::/96
+# (Tayga refuses documentation IPv4 under 64:ff9b::/96).
+tayga_dir=/tmp/bench-tayga
+setup_tayga() {
+	rm -rf $tayga_dir
+	mkdir -p $tayga_dir/data
+	cat >$tayga_dir/tayga.conf <<EOT
+tun-device nat64
+ipv4-addr 192.0.2.254
+prefix $POOL6
+dynamic-pool 192.0.2.128/25
+map 192.0.2.2 $NAT6
+data-dir $tayga_dir/data
+EOT
+	nsx xl tayga -c $tayga_dir/tayga.conf --mktun >/dev/null || return 1
+	nsx xl ip link set nat64 up || return 1
+	nsx xl ip route add "$POOL6" dev nat64 || return 1
+	nsx xl ip route add 192.0.2.0/24 dev nat64 || return 1
+	nsx xl taskset -c 1 tayga -c $tayga_dir/tayga.conf -p $tayga_dir/pid || return 1
+	for _ in $(seq 50); do [ -s $tayga_dir/pid ] && break; sleep 0.1; done
+}
+teardown_tayga() {
+	[ -s $tayga_dir/pid ] && kill "$(cat $tayga_dir/pid)" 2>/dev/null
+	sleep 0.3
+	nsx xl ip link del nat64 2>/dev/null || true
+}
