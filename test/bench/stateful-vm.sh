@@ -45,6 +45,9 @@
 #
 # Appends to OUTDIR/results.tsv (header written when the file is new):
 #   metric system direction flows rep value unit
+# with also conn_gen_bound (1: even the unpaced step lost nothing, so
+# conn_rate is gen6's rate, a lower bound) and tput_offered (what gen6 sent
+# a second: tput_sessions near it means the generator set the figure).
 # Usage: stateful-vm.sh OUTDIR [SYSTEMS...]   (tern-nat64 jool-nat64)
 # Environment: BENCH_SMOKE=1 (2,000 sessions, one repetition),
 #   BENCH_REPS (3), BENCH_CONN_N (20000), BENCH_SESSIONS
@@ -228,9 +231,11 @@ conn_step() {
 }
 conn_rate() {	# SYSTEM REP: sets conn_pps
 	local lo=0 hi mid i
+	conn_bound=0
 	if conn_step "$1" 0; then
 		say "$1: no loss even unpaced: the rate is gen6's, a lower bound"
 		conn_pps=$step_rate
+		conn_bound=1
 	else
 		hi=$step_rate
 		for ((i = 0; i < steps; i++)); do
@@ -240,6 +245,8 @@ conn_rate() {	# SYSTEM REP: sets conn_pps
 		conn_pps=$lo
 	fi
 	emit conn_rate "$1" 6to4 "$conn_n" "$2" "$conn_pps" sessions/s
+	# 1: no step lost a frame, gen6 (unpaced) set conn_rate: a lower bound.
+	emit conn_gen_bound "$1" 6to4 "$conn_n" "$2" "$conn_bound" flag
 }
 
 # --- 2. real phase ---------------------------------------------------------------
@@ -289,7 +296,7 @@ fill_to() {	# SYSTEM FROM TO: flows FROM..TO made (new sessions)
 	sysctl -qw net.core.netdev_max_backlog="$backlog0"
 }
 tput_teardown() {	# SYSTEM REP
-	local filled=0 s c1 c2 t1 t2 pid pps t_full t_empty net
+	local filled=0 s c1 c2 t1 t2 pid pps t_full t_empty net i
 	sys_up "$1"
 	for s in $sizes; do
 		fill_to "$1" $((filled + 1)) "$s"
@@ -306,21 +313,33 @@ tput_teardown() {	# SYSTEM REP
 		say "$1: $s flows (sessions $(sys_sessions "$1")): $pps pps;" \
 			"gen6: $(cat "$outdir/gen.out")"
 		emit tput_sessions "$1" 6to4 "$s" "$2" "$pps" pps
+		# What gen6 sent a second over its whole run: when not above
+		# tput_sessions, the generator, not the translator, set it.
+		emit tput_offered "$1" 6to4 "$s" "$2" "$(awk '{ printf "%.0f", $1 / $(NF - 1) }' \
+			"$outdir/gen.out")" pps
 	done
 	t1=$(now); sys_flush "$1"; t2=$(now)
 	t_full=$((t2 - t1))
 	say "$1: after flush: sessions $(sys_sessions "$1")"
-	t1=$(now); sys_flush "$1"; t2=$(now)
-	t_empty=$((t2 - t1))
+	# The same command on the emptied table, three times: the least is
+	# the overhead (process start, netlink round trip) subtracted.
+	t_empty=
+	for i in 1 2 3; do
+		t1=$(now); sys_flush "$1"; t2=$(now)
+		[ -z "$t_empty" ] || ((t2 - t1 < t_empty)) && t_empty=$((t2 - t1))
+	done
 	net=$((t_full - t_empty))
-	((net > 0)) || net=1
 	say "$1: flush of $filled sessions $((t_full / 1000)) us, of none" \
-		"$((t_empty / 1000)) us"
+		"$((t_empty / 1000)) us (least of 3)"
 	sys_down "$1"
+	if ((net <= 0)); then
+		say "$1: the flush is below the noise of the empty one: 0 written"
+		net=0
+	fi
 	emit teardown_seconds "$1" 6to4 "$filled" "$2" \
 		"$(awk -v t=$net 'BEGIN { printf "%.6f", t / 1e9 }')" s
 	emit teardown_rate "$1" 6to4 "$filled" "$2" \
-		"$(awk -v t=$net -v n="$filled" 'BEGIN { printf "%.0f", n / (t / 1e9) }')" \
+		"$(awk -v t=$net -v n="$filled" 'BEGIN { printf "%.0f", t ? n / (t / 1e9) : 0 }')" \
 		sessions/s
 }
 
