@@ -143,11 +143,17 @@ sys_flush() {	# the tear-down command (see above)
 	jool-nat64) nsx xl jool -i st pool4 flush ;;
 	esac
 }
-sys_sessions() {	# the session count where cheap to get (Tern), else "-"
+sys_sessions() {	# SYSTEM [EXPECTED]: the UDP session count, "-" if dear
 	case $1 in
 	tern-nat64) nsx xl "$tern" -i st stats --json | python3 -c \
 		'import json, sys; print(json.load(sys.stdin).get("sessions", 0))' ;;
-	*) echo - ;;
+	jool-nat64)	# a listing: not for more than 100000
+		if [ "${2:-0}" -le 100000 ]; then
+			nsx xl jool -i st session display --udp --numeric --csv \
+				--no-headers | wc -l
+		else
+			echo -
+		fi ;;
 	esac
 }
 
@@ -272,7 +278,7 @@ conn_real() {	# SYSTEM REP
 	out=$(settle gen)
 	say "$1: real phase: $got of $conn_n preliminary frames at sink;" \
 		"resp: $(tail -1 "$log"); $((out - c0)) replies at gen," \
-		"sessions $(sys_sessions "$1")"
+		"sessions $(sys_sessions "$1" "$conn_n")"
 	sys_down "$1"
 	emit conn_real "$1" 4to6 "$conn_n" "$2" \
 		"$(awk -v a=$((out - c0)) -v n="$conn_n" 'BEGIN { printf "%.4f", a / n }')" \
@@ -296,11 +302,12 @@ fill_to() {	# SYSTEM FROM TO: flows FROM..TO made (new sessions)
 	sysctl -qw net.core.netdev_max_backlog="$backlog0"
 }
 tput_teardown() {	# SYSTEM REP
-	local filled=0 s c1 c2 t1 t2 pid pps t_full t_empty net i
+	local filled=0 s c0 c1 c2 t1 t2 pid pps t_full t_empty net i
 	sys_up "$1"
 	for s in $sizes; do
 		fill_to "$1" $((filled + 1)) "$s"
 		filled=$s
+		c0=$(count sink)
 		gen -n 4000000000 -F "$s" -t $((tput_secs + 2)) >"$outdir/gen.out" &
 		pid=$!
 		sleep 1
@@ -309,9 +316,9 @@ tput_teardown() {	# SYSTEM REP
 		c2=$(count sink) t2=$(now)
 		wait $pid
 		pps=$(((c2 - c1) * 1000000000 / (t2 - t1)))
-		settle sink >/dev/null
-		say "$1: $s flows (sessions $(sys_sessions "$1")): $pps pps;" \
-			"gen6: $(cat "$outdir/gen.out")"
+		c2=$(settle sink)
+		say "$1: $s flows (sessions $(sys_sessions "$1" "$s")): $pps pps;" \
+			"gen6: $(cat "$outdir/gen.out"); $((c2 - c0)) arrived in all"
 		emit tput_sessions "$1" 6to4 "$s" "$2" "$pps" pps
 		# What gen6 sent a second over its whole run: when not above
 		# tput_sessions, the generator, not the translator, set it.
