@@ -19,8 +19,13 @@
  * tables in address order). With -t SECS, sending stops after SECS
  * seconds even when COUNT frames were not sent yet.
  *
+ * A frame the kernel refuses (veth's peer backlog full: ENOBUFS) is sent
+ * again, so that by default every frame goes out and the sending rate
+ * follows what the receiver takes (closed loop: fills). With -o (open
+ * loop, for rates) a refused frame is counted as lost and not resent.
+ *
  * Usage: gen6 -i IFACE -m DSTMAC -n COUNT [-f FIRST] [-r PPS]
- *	       [-F FLOWS] [-t SECS] [-s SRC96] [-d DST]
+ *	       [-F FLOWS] [-t SECS] [-o] [-s SRC96] [-d DST]
  * Defaults: FIRST 1, SRC96 2001:db8:6::, DST 2001:db8:64::cb00:7163
  * (203.0.113.99 in pool6 2001:db8:64::/96).
  */
@@ -123,7 +128,7 @@ static unsigned long flow_of(unsigned long k, unsigned long flows)
 static void usage(void)
 {
 	fprintf(stderr, "usage: gen6 -i IFACE -m DSTMAC -n COUNT [-f FIRST] "
-		"[-r PPS] [-F FLOWS] [-t SECS] [-s SRC96] [-d DST]\n");
+		"[-r PPS] [-F FLOWS] [-t SECS] [-o] [-s SRC96] [-d DST]\n");
 	exit(2);
 }
 
@@ -135,7 +140,8 @@ int main(int argc, char **argv)
 	const char *ifname = NULL, *mac = NULL;
 	const char *s96 = "2001:db8:6::", *d6 = "2001:db8:64::cb00:7163";
 	unsigned long count = 0, first = 1, rate = 0, sent = 0, i;
-	unsigned long flows = 0;
+	unsigned long flows = 0, refused = 0;
+	int open_loop = 0;
 	double secs = 0;
 	uint8_t dmac[6], smac[6];
 	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
@@ -145,7 +151,7 @@ int main(int argc, char **argv)
 	char path[64];
 	FILE *fp;
 
-	while ((c = getopt(argc, argv, "i:m:n:f:r:F:t:s:d:")) != -1) {
+	while ((c = getopt(argc, argv, "i:m:n:f:r:F:t:os:d:")) != -1) {
 		switch (c) {
 		case 'i': ifname = optarg; break;
 		case 'm': mac = optarg; break;
@@ -154,6 +160,7 @@ int main(int argc, char **argv)
 		case 'r': rate = strtoul(optarg, NULL, 0); break;
 		case 'F': flows = strtoul(optarg, NULL, 0); break;
 		case 't': secs = strtod(optarg, NULL); break;
+		case 'o': open_loop = 1; break;
 		case 's': s96 = optarg; break;
 		case 'd': d6 = optarg; break;
 		default: usage();
@@ -205,9 +212,14 @@ int main(int argc, char **argv)
 			     first + flow_of(sent + i, flows));
 		r = sendmmsg(fd, msg, n, 0);
 		if (r < 0) {
-			if (errno == ENOBUFS || errno == EAGAIN)
-				continue;
-			die("sendmmsg");
+			if (errno != ENOBUFS && errno != EAGAIN)
+				die("sendmmsg");
+			r = 0;
+		}
+		/* Frame r, if any, was refused: lost with -o. */
+		if (open_loop && (unsigned long)r < n) {
+			r++;
+			refused++;
 		}
 		sent += r;
 		if (secs > 0 && now() - t0 >= secs)
@@ -220,11 +232,12 @@ int main(int argc, char **argv)
 				usleep(ahead * 1e6);
 		}
 	}
+	/* The last two fields: the time, "s"; "refused R" before them. */
 	if (flows)
-		printf("%lu sent over flows %lu-%lu in %.4f s\n", sent, first,
-		       first + flows - 1, now() - t0);
+		printf("%lu sent over flows %lu-%lu refused %lu in %.4f s\n",
+		       sent, first, first + flows - 1, refused, now() - t0);
 	else
-		printf("%lu sent (%lu-%lu) in %.4f s\n", sent, first,
-		       first + sent - 1, now() - t0);
+		printf("%lu sent (%lu-%lu) refused %lu in %.4f s\n", sent,
+		       first, first + sent - 1, refused, now() - t0);
 	return 0;
 }

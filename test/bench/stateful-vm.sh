@@ -7,7 +7,9 @@
 #
 #   gen eth0 --veth-- v6 xl v4 --veth-- eth0 sink
 #
-# gen's .build/gen6 (test/bench/gen6.c) sends UDP/IPv6 frames from
+# gen's .build/gen6 (test/bench/gen6.c) sends UDP/IPv6 frames (open loop,
+# -o, for the rates: a frame veth refuses because xl's backlog is full is
+# lost; closed loop for the fills: resent until taken) from
 # 2001:db8:7::I port 4000 (I in the low 32 bits: one flow, one BIB entry
 # and one session per I) to 2001:db8:64::cb00:7163 (203.0.113.99) port
 # 5000; xl routes 2001:db8:7::/64 to gen (one permanent neighbour entry),
@@ -20,7 +22,7 @@
 # Per repetition and system:
 # 1. conn_rate: the maximum connection establishment rate (non-validated,
 #    as the paper recommends after finding validation changed nothing): a
-#    binary search over the offered rate R (upper end: the rate gen6 sends
+#    binary search over the offered rate R (upper end: the rate gen6 offers
 #    unpaced) of CONN_N frames, each a new flow, into a fresh instance; a
 #    step passes when all CONN_N frames reach sink. netdev_max_backlog
 #    stays at its default 1000, which lets a step pass up to R = C / (1 -
@@ -193,12 +195,11 @@ link set eth0 up
 EOT
 # Counted and dropped at ingress: UDP of the family expected (pref 1, whose
 # counter is read), everything else (pref 2).
-for e in "sink ip" "gen ipv6"; do
-	set -- $e
-	tc -n "$1" qdisc add dev eth0 ingress
-	tc -n "$1" filter add dev eth0 ingress pref 1 protocol "$2" \
+for e in sink:ip gen:ipv6; do
+	tc -n "${e%:*}" qdisc add dev eth0 ingress
+	tc -n "${e%:*}" filter add dev eth0 ingress pref 1 protocol "${e#*:}" \
 		flower ip_proto udp action drop
-	tc -n "$1" filter add dev eth0 ingress pref 2 matchall action drop
+	tc -n "${e%:*}" filter add dev eth0 ingress pref 2 matchall action drop
 done
 nsx xl sh -c 'for q in /sys/class/net/v[46]/queues/rx-*/rps_cpus; do echo 2 >$q; done'
 backlog0=$(sysctl -n net.core.netdev_max_backlog)
@@ -228,11 +229,11 @@ conn_step() {
 	local c0 out got
 	sys_up "$1"
 	c0=$(count sink)
-	out=$(gen -n "$conn_n" -r "$2")
+	out=$(gen -o -n "$conn_n" -r "$2")
 	step_rate=$(awk '{ printf "%d", $1 / ($(NF - 1) > 0 ? $(NF - 1) : 1e-9) }' <<<"$out")
 	got=$(($(settle sink) - c0))
 	sys_down "$1"
-	say "$1: $conn_n new flows offered at ${2:-0} pps (sent at $step_rate): $got arrived"
+	say "$1: $conn_n new flows offered at ${2:-0} pps (gen6: $out): $got arrived"
 	[ "$got" = "$conn_n" ]
 }
 conn_rate() {	# SYSTEM REP: sets conn_pps
@@ -308,7 +309,7 @@ tput_teardown() {	# SYSTEM REP
 		fill_to "$1" $((filled + 1)) "$s"
 		filled=$s
 		c0=$(count sink)
-		gen -n 4000000000 -F "$s" -t $((tput_secs + 2)) >"$outdir/gen.out" &
+		gen -o -n 4000000000 -F "$s" -t $((tput_secs + 2)) >"$outdir/gen.out" &
 		pid=$!
 		sleep 1
 		c1=$(count sink) t1=$(now)
