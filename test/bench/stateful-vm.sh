@@ -36,8 +36,9 @@
 #    SESSIONS in turn, adding flows to the ones there), in chunks sent at
 #    once into a backlog with room for them (a chunk is resent when some of
 #    it did not reach sink); then gen6 sends unpaced over the S flows in
-#    scrambled order (gen6 -F) and the rate received at sink over
-#    TPUT_SECS seconds (after one second) is the value.
+#    scrambled order (gen6 -F) for TPUT_SECS + 4 s and the rate received
+#    at sink over TPUT_SECS seconds, from one second after the first
+#    frames arrived, is the value.
 # 4. teardown: with the largest S in the table, the time of `tern session
 #    flush --udp` (Tern) and of `jool pool4 flush` (Jool 4.1.9 has no
 #    session flush; pool4 flush without --quick flushes the BIB, and the
@@ -309,8 +310,13 @@ tput_teardown() {	# SYSTEM REP
 		fill_to "$1" $((filled + 1)) "$s"
 		filled=$s
 		c0=$(count sink)
-		gen -o -n 4000000000 -F "$s" -t $((tput_secs + 2)) >"$outdir/gen.out" &
+		gen -o -n 4000000000 -F "$s" -t $((tput_secs + 4)) >"$outdir/gen.out" &
 		pid=$!
+		# The window opens a second after the first frames reach sink:
+		# starting gen6 alone can take seconds under emulation.
+		while [ "$(count sink)" = "$c0" ] && kill -0 $pid 2>/dev/null; do
+			sleep 0.2
+		done
 		sleep 1
 		c1=$(count sink) t1=$(now)
 		sleep "$tput_secs"
