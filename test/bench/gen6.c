@@ -12,8 +12,20 @@
  * bypassing the qdisc; with -r, at most that many frames per second.
  * Prints how many frames the kernel took.
  *
+ * With -F FLOWS, frame K (K = 0 .. COUNT - 1) belongs to flow
+ * FIRST + (K * STRIDE) mod FLOWS, STRIDE a prime that does not divide
+ * FLOWS: every run of FLOWS frames visits each flow once, in a scrambled
+ * order (so that traffic over established sessions does not walk the
+ * tables in address order). With -t SECS, sending stops after SECS
+ * seconds even when COUNT frames were not sent yet.
+ *
+ * A frame the kernel refuses (veth's peer backlog full: ENOBUFS) is sent
+ * again, so that by default every frame goes out and the sending rate
+ * follows what the receiver takes (closed loop: fills). With -o (open
+ * loop, for rates) a refused frame is counted as lost and not resent.
+ *
  * Usage: gen6 -i IFACE -m DSTMAC -n COUNT [-f FIRST] [-r PPS]
- *	       [-s SRC96] [-d DST]
+ *	       [-F FLOWS] [-t SECS] [-o] [-s SRC96] [-d DST]
  * Defaults: FIRST 1, SRC96 2001:db8:6::, DST 2001:db8:64::cb00:7163
  * (203.0.113.99 in pool6 2001:db8:64::/96).
  */
@@ -36,6 +48,7 @@
 #define BATCH		256
 #define PAYLOAD		16
 #define FRAME_LEN	(14 + 40 + 8 + PAYLOAD)
+#define STRIDE		1000003ULL	/* a prime */
 
 static void die(const char *what)
 {
@@ -103,10 +116,19 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* The flow of frame K: K itself, or K scrambled over FLOWS (see above). */
+static unsigned long flow_of(unsigned long k, unsigned long flows)
+{
+	if (!flows)
+		return k;
+	return (unsigned long)((unsigned long long)(k % flows) * STRIDE %
+			       flows);
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: gen6 -i IFACE -m DSTMAC -n COUNT [-f FIRST] "
-		"[-r PPS] [-s SRC96] [-d DST]\n");
+		"[-r PPS] [-F FLOWS] [-t SECS] [-o] [-s SRC96] [-d DST]\n");
 	exit(2);
 }
 
@@ -118,6 +140,9 @@ int main(int argc, char **argv)
 	const char *ifname = NULL, *mac = NULL;
 	const char *s96 = "2001:db8:6::", *d6 = "2001:db8:64::cb00:7163";
 	unsigned long count = 0, first = 1, rate = 0, sent = 0, i;
+	unsigned long flows = 0, refused = 0;
+	int open_loop = 0;
+	double secs = 0;
 	uint8_t dmac[6], smac[6];
 	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
 	struct in6_addr src, dst;
@@ -126,13 +151,16 @@ int main(int argc, char **argv)
 	char path[64];
 	FILE *fp;
 
-	while ((c = getopt(argc, argv, "i:m:n:f:r:s:d:")) != -1) {
+	while ((c = getopt(argc, argv, "i:m:n:f:r:F:t:os:d:")) != -1) {
 		switch (c) {
 		case 'i': ifname = optarg; break;
 		case 'm': mac = optarg; break;
 		case 'n': count = strtoul(optarg, NULL, 0); break;
 		case 'f': first = strtoul(optarg, NULL, 0); break;
 		case 'r': rate = strtoul(optarg, NULL, 0); break;
+		case 'F': flows = strtoul(optarg, NULL, 0); break;
+		case 't': secs = strtod(optarg, NULL); break;
+		case 'o': open_loop = 1; break;
 		case 's': s96 = optarg; break;
 		case 'd': d6 = optarg; break;
 		default: usage();
@@ -142,7 +170,8 @@ int main(int argc, char **argv)
 	    sscanf(mac, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &dmac[0], &dmac[1],
 		   &dmac[2], &dmac[3], &dmac[4], &dmac[5]) != 6 ||
 	    inet_pton(AF_INET6, s96, &src) != 1 ||
-	    inet_pton(AF_INET6, d6, &dst) != 1)
+	    inet_pton(AF_INET6, d6, &dst) != 1 ||
+	    (flows && flows % STRIDE == 0))
 		usage();
 
 	snprintf(path, sizeof(path), "/sys/class/net/%s/address", ifname);
@@ -180,14 +209,21 @@ int main(int argc, char **argv)
 
 		for (i = 0; i < n; i++)
 			fill(frames[i], dmac, smac, &src, &dst,
-			     first + sent + i);
+			     first + flow_of(sent + i, flows));
 		r = sendmmsg(fd, msg, n, 0);
 		if (r < 0) {
-			if (errno == ENOBUFS || errno == EAGAIN)
-				continue;
-			die("sendmmsg");
+			if (errno != ENOBUFS && errno != EAGAIN)
+				die("sendmmsg");
+			r = 0;
+		}
+		/* Frame r, if any, was refused: lost with -o. */
+		if (open_loop && (unsigned long)r < n) {
+			r++;
+			refused++;
 		}
 		sent += r;
+		if (secs > 0 && now() - t0 >= secs)
+			break;
 		/* Pacing: sleep while ahead of RATE frames a second. */
 		if (rate) {
 			double ahead = (double)sent / rate - (now() - t0);
@@ -196,7 +232,12 @@ int main(int argc, char **argv)
 				usleep(ahead * 1e6);
 		}
 	}
-	printf("%lu sent (%lu-%lu) in %.2f s\n", sent, first, first + sent - 1,
-	       now() - t0);
+	/* The last two fields: the time, "s"; "refused R" before them. */
+	if (flows)
+		printf("%lu sent over flows %lu-%lu refused %lu in %.4f s\n",
+		       sent, first, first + flows - 1, refused, now() - t0);
+	else
+		printf("%lu sent (%lu-%lu) refused %lu in %.4f s\n", sent,
+		       first, first + sent - 1, refused, now() - t0);
 	return 0;
 }

@@ -1,0 +1,369 @@
+#!/usr/bin/env bash
+# Runs inside the VM (booted by test/bench/stateful.sh or make bench, with
+# tern.ko loaded as test/in-vm.sh does): the stateful NAT64 measurements of
+# the methodology of Lencse et al. (../shared/seeds/001: preliminary and
+# real phase) for Tern NAT64 and Jool NAT64, interleaved (per repetition
+# every system once, A B A B ...):
+#
+#   gen eth0 --veth-- v6 xl v4 --veth-- eth0 sink
+#
+# gen's .build/gen6 (test/bench/gen6.c) sends UDP/IPv6 frames (open loop,
+# -o, for the rates: a frame veth refuses because xl's backlog is full is
+# lost; closed loop for the fills: resent until taken) from
+# 2001:db8:7::I port 4000 (I in the low 32 bits: one flow, one BIB entry
+# and one session per I) to 2001:db8:64::cb00:7163 (203.0.113.99) port
+# 5000; xl routes 2001:db8:7::/64 to gen (one permanent neighbour entry),
+# so that replies translated 4->6 reach gen. xl has the instance (pool6
+# 2001:db8:64::/96, pool4 198.18.0.0/22 ports 1024-65535 UDP, UDP sessions
+# living a day). Frames are counted by tc at ingress (flower on UDP, then
+# dropped) at sink (6->4) and at gen (4->6). gen6 runs on CPU 0; xl's
+# receive work goes to CPU 1 (RPS on v6 and v4).
+#
+# Per repetition and system:
+# 1. conn_rate: the maximum connection establishment rate (non-validated,
+#    as the paper recommends after finding validation changed nothing): a
+#    binary search over the offered rate R (upper end: the rate gen6 offers
+#    unpaced) of CONN_N frames, each a new flow, into a fresh instance; a
+#    step passes when all CONN_N frames reach sink. netdev_max_backlog
+#    stays at its default 1000, which lets a step pass up to R = C / (1 -
+#    1000 / CONN_N) for a translator of capacity C (5 % over for 20000).
+# 2. conn_real: the real phase on a fresh instance: CONN_N new flows at
+#    half that rate while .build/resp (test/bench/resp.c) learns the four-
+#    tuples arriving at sink; then resp sends one reply per learned tuple
+#    (from the server to the pool4 transport address) at half that rate;
+#    the value is the fraction of CONN_N replies that arrive at gen, 4->6.
+# 3. tput_sessions: the instance filled with S sessions (each S of
+#    SESSIONS in turn, adding flows to the ones there), in chunks sent at
+#    once into a backlog with room for them (a chunk is resent when some of
+#    it did not reach sink); then gen6 sends unpaced over the S flows in
+#    scrambled order (gen6 -F) for TPUT_SECS + 4 s and the rate received
+#    at sink over TPUT_SECS seconds, from one second after the first
+#    frames arrived, is the value.
+# 4. teardown: with the largest S in the table, the time of `tern session
+#    flush --udp` (Tern) and of `jool pool4 flush` (Jool 4.1.9 has no
+#    session flush; pool4 flush without --quick flushes the BIB, and the
+#    sessions with it, in the same request), minus the time of the same
+#    command on the emptied table (the paper's "net" deletion time);
+#    teardown_rate = S / that.
+#
+# Appends to OUTDIR/results.tsv (header written when the file is new):
+#   metric system direction flows rep value unit
+# with also conn_gen_bound (1: even the unpaced step lost nothing, so
+# conn_rate is gen6's rate, a lower bound) and tput_offered (what gen6 sent
+# a second: tput_sessions near it means the generator set the figure).
+# Usage: stateful-vm.sh OUTDIR [SYSTEMS...]   (tern-nat64 jool-nat64)
+# Environment: BENCH_SMOKE=1 (2,000 sessions, one repetition),
+#   BENCH_REPS (3), BENCH_CONN_N (20000), BENCH_SESSIONS
+#   ("10000 100000 1000000"), BENCH_TPUT_SECS (5), BENCH_STEPS (8),
+#   BENCH_CHUNK (50000).
+set -euo pipefail
+outdir=${1:?usage: stateful-vm.sh OUTDIR [SYSTEMS...]}
+shift
+systems=("$@")
+[ ${#systems[@]} -gt 0 ] || systems=(tern-nat64 jool-nat64)
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tern=${TERN:-$top/usr/cli/tern}
+gen6=$top/.build/gen6
+resp=$top/.build/resp
+if [ "${BENCH_SMOKE:-0}" = 1 ]; then
+	reps=1 conn_n=2000 sizes="2000" tput_secs=1 steps=2 chunk=2000
+else
+	reps=${BENCH_REPS:-3} conn_n=${BENCH_CONN_N:-20000}
+	sizes=${BENCH_SESSIONS:-10000 100000 1000000}
+	tput_secs=${BENCH_TPUT_SECS:-5} steps=${BENCH_STEPS:-8}
+	chunk=${BENCH_CHUNK:-50000}
+fi
+largest=0
+for s in $sizes; do ((s > largest)) && largest=$s; done
+
+XL6_MAC=02:00:00:00:06:01 GEN_MAC=02:00:00:00:06:02
+XL4_MAC=02:00:00:00:04:01 SINK_MAC=02:00:00:00:04:02
+POOL6=2001:db8:64::/96 POOL4=198.18.0.0/22 SRC96=2001:db8:7::
+DST4=203.0.113.99
+
+say() { echo "stateful: $*" >&2; }
+nsx() { local ns=$1; shift; ip netns exec "$ns" "$@"; }
+cleanup() {
+	[ -n "${resp_pid:-}" ] && kill "$resp_pid" 2>/dev/null
+	for ns in gen xl sink; do ip netns del "$ns" 2>/dev/null || true; done
+}
+trap cleanup EXIT
+
+for b in "$gen6" "$resp"; do
+	[ -x "$b" ] || { say "no $b (built by test/bench/stateful.sh --build)"; exit 1; }
+done
+mkdir -p "$outdir"
+tsv=$outdir/results.tsv
+[ -s "$tsv" ] || printf 'metric\tsystem\tdirection\tflows\trep\tvalue\tunit\n' >"$tsv"
+emit() {	# METRIC SYSTEM DIRECTION FLOWS REP VALUE UNIT
+	local IFS=$'\t'
+	echo "$*" >>"$tsv"
+	say "$*"
+}
+for m in sch_ingress cls_flower cls_matchall act_gact; do modprobe -q "$m" || true; done
+
+# --- systems ------------------------------------------------------------------
+have=()
+for sys in "${systems[@]}"; do
+	case $sys in
+	tern-nat64) have+=("$sys") ;;
+	jool-nat64)
+		if modprobe jool 2>/dev/null; then
+			have+=("$sys")
+		else
+			say "jool-nat64 skipped: no jool module for $(uname -r)" \
+				"(test/compare/install-jool.sh builds it for Debian's 6.1)"
+		fi ;;
+	*) say "unknown system $sys, skipped" ;;
+	esac
+done
+[ ${#have[@]} -gt 0 ] || { say "no system to measure"; exit 1; }
+
+sys_up() {	# SYSTEM: a fresh instance "st" in xl
+	case $1 in
+	tern-nat64)
+		nsx xl "$tern" instance add st --nat64 --pool6 $POOL6 >/dev/null
+		nsx xl "$tern" -i st pool4 add $POOL4 1024-65535 --udp >/dev/null
+		nsx xl "$tern" -i st global set max-sessions \
+			$((largest + largest / 10 + conn_n)) >/dev/null
+		nsx xl "$tern" -i st global set udp-timeout 86400 >/dev/null ;;
+	jool-nat64)
+		nsx xl jool instance add st --netfilter --pool6 $POOL6 >/dev/null
+		nsx xl jool -i st pool4 add $POOL4 1024-65535 --udp \
+			--force >/dev/null
+		nsx xl jool -i st global update udp-timeout 24:00:00 >/dev/null ;;
+	esac
+}
+sys_down() {
+	case $1 in
+	tern-nat64) nsx xl "$tern" instance remove st ;;
+	jool-nat64) nsx xl jool instance remove st ;;
+	esac
+}
+sys_flush() {	# the tear-down command (see above)
+	case $1 in
+	tern-nat64) nsx xl "$tern" -i st session flush --udp ;;
+	jool-nat64) nsx xl jool -i st pool4 flush ;;
+	esac
+}
+sys_sessions() {	# SYSTEM [EXPECTED]: the UDP session count, "-" if dear
+	case $1 in
+	tern-nat64) nsx xl "$tern" -i st stats --json | python3 -c \
+		'import json, sys; print(json.load(sys.stdin).get("sessions", 0))' ;;
+	jool-nat64)	# a listing: not for more than 100000
+		if [ "${2:-0}" -le 100000 ]; then
+			nsx xl jool -i st session display --udp --numeric --csv \
+				--no-headers | wc -l
+		else
+			echo -
+		fi ;;
+	esac
+}
+
+# --- topology -----------------------------------------------------------------
+for ns in gen xl sink; do
+	ip netns add "$ns"
+	nsx "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
+		net.ipv6.conf.default.accept_dad=0 \
+		net.ipv6.conf.all.router_solicitations=0 \
+		net.ipv6.conf.default.router_solicitations=0 \
+		net.ipv6.conf.all.accept_ra=0 net.ipv6.conf.default.accept_ra=0
+done
+nsx xl sysctl -qw net.ipv6.conf.all.forwarding=1 net.ipv4.ip_forward=1
+ip link add eth0 netns gen address $GEN_MAC type veth \
+	peer name v6 netns xl address $XL6_MAC
+ip link add eth0 netns sink address $SINK_MAC type veth \
+	peer name v4 netns xl address $XL4_MAC
+ip -n gen -b - <<EOT
+link set lo up
+addr add 2001:db8:6::2/64 dev eth0 nodad
+link set eth0 up
+EOT
+ip -n xl -b - <<EOT
+link set lo up
+addr add 2001:db8:6::1/64 dev v6 nodad
+addr add 203.0.113.1/24 dev v4
+link set v6 up
+link set v4 up
+neigh replace $DST4 lladdr $SINK_MAC dev v4 nud permanent
+neigh replace 2001:db8:6::2 lladdr $GEN_MAC dev v6 nud permanent
+route add ${SRC96}/64 via 2001:db8:6::2 dev v6
+EOT
+ip -n sink -b - <<EOT
+link set lo up
+addr add 203.0.113.2/24 dev eth0
+link set eth0 up
+EOT
+# Counted and dropped at ingress: UDP of the family expected (pref 1, whose
+# counter is read), everything else (pref 2).
+for e in sink:ip gen:ipv6; do
+	tc -n "${e%:*}" qdisc add dev eth0 ingress
+	tc -n "${e%:*}" filter add dev eth0 ingress pref 1 protocol "${e#*:}" \
+		flower ip_proto udp action drop
+	tc -n "${e%:*}" filter add dev eth0 ingress pref 2 matchall action drop
+done
+nsx xl sh -c 'for q in /sys/class/net/v[46]/queues/rx-*/rps_cpus; do echo 2 >$q; done'
+backlog0=$(sysctl -n net.core.netdev_max_backlog)
+
+count() {	# NS: UDP frames counted at its eth0's ingress
+	tc -n "$1" -s filter show dev eth0 ingress pref 1 |
+		awk '/Sent .* pkt/ { for (i = 1; i < NF; i++) if ($(i + 1) == "pkt") { print $i; exit } }'
+}
+settle() {	# NS: waits until its count stops growing, prints it
+	local a b
+	b=$(count "$1")
+	while :; do
+		sleep 0.5
+		a=$(count "$1")
+		[ "$a" = "$b" ] && break
+		b=$a
+	done
+	echo "$a"
+}
+gen() { nsx gen taskset -c 0 "$gen6" -i eth0 -m $XL6_MAC -s $SRC96 "$@"; }
+now() { date +%s%N; }
+
+# --- 1. connection establishment rate -----------------------------------------
+# conn_step SYSTEM RATE (0: unpaced): 0 when all conn_n frames reached sink.
+# Sets step_rate (the rate gen6 achieved).
+conn_step() {
+	local c0 out got
+	sys_up "$1"
+	c0=$(count sink)
+	out=$(gen -o -n "$conn_n" -r "$2")
+	step_rate=$(awk '{ printf "%d", $1 / ($(NF - 1) > 0 ? $(NF - 1) : 1e-9) }' <<<"$out")
+	got=$(($(settle sink) - c0))
+	sys_down "$1"
+	say "$1: $conn_n new flows offered at ${2:-0} pps (gen6: $out): $got arrived"
+	[ "$got" = "$conn_n" ]
+}
+conn_rate() {	# SYSTEM REP: sets conn_pps
+	local lo=0 hi mid i
+	conn_bound=0
+	if conn_step "$1" 0; then
+		say "$1: no loss even unpaced: the rate is gen6's, a lower bound"
+		conn_pps=$step_rate
+		conn_bound=1
+	else
+		hi=$step_rate
+		for ((i = 0; i < steps; i++)); do
+			mid=$(((lo + hi) / 2))
+			if conn_step "$1" "$mid"; then lo=$mid; else hi=$mid; fi
+		done
+		conn_pps=$lo
+	fi
+	emit conn_rate "$1" 6to4 "$conn_n" "$2" "$conn_pps" sessions/s
+	# 1: no step lost a frame, gen6 (unpaced) set conn_rate: a lower bound.
+	emit conn_gen_bound "$1" 6to4 "$conn_n" "$2" "$conn_bound" flag
+}
+
+# --- 2. real phase ---------------------------------------------------------------
+conn_real() {	# SYSTEM REP
+	local r=$((conn_pps / 2)) got c0 out pid log=$outdir/resp-$1-$2.log
+	((r >= 500)) || r=500
+	sys_up "$1"
+	# ip netns exec forks: resp's own pid is the one it prints.
+	nsx sink taskset -c 0 "$resp" -i eth0 -m $XL4_MAC -r $r >"$log" 2>&1 &
+	pid=$!
+	while ! grep -q ready "$log"; do
+		kill -0 "$pid" 2>/dev/null || { say "resp failed: $(cat "$log")"; exit 1; }
+		sleep 0.1
+	done
+	resp_pid=$(awk '/^ready/ { print $2 }' "$log")
+	c0=$(count sink)
+	gen -n "$conn_n" -f $((largest + 1)) -r $r >/dev/null
+	got=$(($(settle sink) - c0))
+	c0=$(count gen)
+	kill -USR1 "$resp_pid"
+	wait "$pid"
+	resp_pid=
+	out=$(settle gen)
+	say "$1: real phase: $got of $conn_n preliminary frames at sink;" \
+		"resp: $(tail -1 "$log"); $((out - c0)) replies at gen," \
+		"sessions $(sys_sessions "$1" "$conn_n")"
+	sys_down "$1"
+	emit conn_real "$1" 4to6 "$conn_n" "$2" \
+		"$(awk -v a=$((out - c0)) -v n="$conn_n" 'BEGIN { printf "%.4f", a / n }')" \
+		replied/sessions
+}
+
+# --- 3. throughput over established sessions, 4. tear-down ----------------------
+fill_to() {	# SYSTEM FROM TO: flows FROM..TO made (new sessions)
+	local first n c0 got tries
+	sysctl -qw net.core.netdev_max_backlog=$((chunk * 2))
+	for ((first = $2; first <= $3; first += chunk)); do
+		n=$(($3 - first + 1 < chunk ? $3 - first + 1 : chunk))
+		for ((tries = 1; tries <= 5; tries++)); do
+			c0=$(count sink)
+			gen -n "$n" -f "$first" >/dev/null
+			got=$(($(settle sink) - c0))
+			[ "$got" = "$n" ] && break
+			say "$1: flows $first+$n: $got arrived, sending again"
+		done
+	done
+	sysctl -qw net.core.netdev_max_backlog="$backlog0"
+}
+tput_teardown() {	# SYSTEM REP
+	local filled=0 s c0 c1 c2 t1 t2 pid pps t_full t_empty net i
+	sys_up "$1"
+	for s in $sizes; do
+		fill_to "$1" $((filled + 1)) "$s"
+		filled=$s
+		c0=$(count sink)
+		gen -o -n 4000000000 -F "$s" -t $((tput_secs + 4)) >"$outdir/gen.out" &
+		pid=$!
+		# The window opens a second after the first frames reach sink:
+		# starting gen6 alone can take seconds under emulation.
+		while [ "$(count sink)" = "$c0" ] && kill -0 $pid 2>/dev/null; do
+			sleep 0.2
+		done
+		sleep 1
+		c1=$(count sink) t1=$(now)
+		sleep "$tput_secs"
+		c2=$(count sink) t2=$(now)
+		wait $pid
+		pps=$(((c2 - c1) * 1000000000 / (t2 - t1)))
+		c2=$(settle sink)
+		say "$1: $s flows (sessions $(sys_sessions "$1" "$s")): $pps pps;" \
+			"gen6: $(cat "$outdir/gen.out"); $((c2 - c0)) arrived in all"
+		emit tput_sessions "$1" 6to4 "$s" "$2" "$pps" pps
+		# What gen6 sent a second over its whole run: when not above
+		# tput_sessions, the generator, not the translator, set it.
+		emit tput_offered "$1" 6to4 "$s" "$2" "$(awk '{ printf "%.0f", $1 / $(NF - 1) }' \
+			"$outdir/gen.out")" pps
+	done
+	t1=$(now); sys_flush "$1"; t2=$(now)
+	t_full=$((t2 - t1))
+	say "$1: after flush: sessions $(sys_sessions "$1")"
+	# The same command on the emptied table, three times: the least is
+	# the overhead (process start, netlink round trip) subtracted.
+	t_empty=
+	for i in 1 2 3; do
+		t1=$(now); sys_flush "$1"; t2=$(now)
+		[ -z "$t_empty" ] || ((t2 - t1 < t_empty)) && t_empty=$((t2 - t1))
+	done
+	net=$((t_full - t_empty))
+	say "$1: flush of $filled sessions $((t_full / 1000)) us, of none" \
+		"$((t_empty / 1000)) us (least of 3)"
+	sys_down "$1"
+	if ((net <= 0)); then
+		say "$1: the flush is below the noise of the empty one: 0 written"
+		net=0
+	fi
+	emit teardown_seconds "$1" 6to4 "$filled" "$2" \
+		"$(awk -v t=$net 'BEGIN { printf "%.6f", t / 1e9 }')" s
+	emit teardown_rate "$1" 6to4 "$filled" "$2" \
+		"$(awk -v t=$net -v n="$filled" 'BEGIN { printf "%.0f", t ? n / (t / 1e9) : 0 }')" \
+		sessions/s
+}
+
+say "$(uname -r), $(nproc) CPUs, systems ${have[*]}, $reps repetitions," \
+	"conn $conn_n flows, sessions $sizes"
+for ((rep = 1; rep <= reps; rep++)); do
+	for sys in "${have[@]}"; do
+		conn_rate "$sys" "$rep"
+		conn_real "$sys" "$rep"
+		tput_teardown "$sys" "$rep"
+	done
+done
+say "done: $tsv"
