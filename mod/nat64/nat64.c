@@ -14,20 +14,16 @@
 #include "nat64/events.h"
 #include "nat64/nat64.h"
 
-/* Expiry: a slice per run; soon again while there is more to do. */
-#define TERN_GC_IDLE	(HZ / 2)
-#define TERN_GC_BUSY	1
-
+/* Expiry: a slice per run, the next when the tables say. */
 static void tern_nat64_gc(struct work_struct *work)
 {
 	struct tern_nat64 *n = container_of(to_delayed_work(work),
 					    struct tern_nat64, gc);
-	bool more = tern_tables_gc(n->tables);
+	unsigned long next = tern_tables_gc(n->tables);
 
 	tern_syn_expire(&n->syns, n->net);
 
-	queue_delayed_work(system_power_efficient_wq, &n->gc,
-			   more ? TERN_GC_BUSY : TERN_GC_IDLE);
+	queue_delayed_work(system_power_efficient_wq, &n->gc, next);
 }
 
 /*
@@ -90,7 +86,7 @@ int tern_nat64_create(struct tern_instance *inst,
 	tern_tables_set_events(n->tables, &n->events);
 	INIT_DELAYED_WORK(&n->gc, tern_nat64_gc);
 	inst->nat64 = n;
-	queue_delayed_work(system_power_efficient_wq, &n->gc, TERN_GC_IDLE);
+	queue_delayed_work(system_power_efficient_wq, &n->gc, HZ / 2);
 	return 0;
 
 err_defrag:

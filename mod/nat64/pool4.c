@@ -35,6 +35,8 @@ static struct tern_pool4 *tern_pool4_alloc(u32 n)
 		return NULL;
 	p->n = n;
 	p->lens = 0;
+	p->lo = U32_MAX;
+	p->hi = 0;
 	p->by_pick = (u32 *)&p->e[n];
 	p->cum = p->by_pick + n;
 	return p;
@@ -103,9 +105,15 @@ static void tern_pool4_index(struct tern_pool4 *p)
 	u32 i;
 
 	p->lens = 0;
+	p->lo = U32_MAX;
+	p->hi = 0;
 	p->cum[0] = 0;
 	for (i = 0; i < p->n; i++) {
+		u32 a = ntohl(p->e[i].prefix.addr);
+
 		p->lens |= BIT_ULL(p->e[i].prefix.len);
+		p->lo = min(p->lo, a);
+		p->hi = max(p->hi, a | tern_hostmask4(p->e[i].prefix.len));
 		p->cum[i + 1] = p->cum[i] + tern_pool4_size(&p->e[p->by_pick[i]]);
 	}
 }
@@ -155,13 +163,17 @@ static bool tern_pool4_lookup(const struct tern_pool4 *p, __be32 a, bool any,
 			      u8 l4, u16 port)
 {
 	u32 h = ntohl(a), start, i;
+	DECLARE_BITMAP(lens, 33);
 	unsigned int len;
 
-	if (!p)
+	/*
+	 * Every IPv4 packet of a NAT64 instance and every IPv6 one (is it
+	 * hairpinning?) asks: the range answers most of them at once.
+	 */
+	if (!p || h < p->lo || h > p->hi)
 		return false;
-	for (len = 16; len <= 32; len++) {
-		if (!(p->lens & BIT_ULL(len)))
-			continue;
+	bitmap_from_u64(lens, p->lens);
+	for_each_set_bit(len, lens, 33) {
 		start = h & ~tern_hostmask4(len);
 		i = tern_pool4_lower(p, start, len);
 		for (; i < p->n; i++) {

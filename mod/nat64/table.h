@@ -229,9 +229,9 @@ void tern_tables_count(struct tern_tables *t, struct tern_tables_count *c);
 
 /*
  * Expiry: removes the expired sessions of a bounded slice of the table
- * (and BIB entries left without session); returns true if the scan has
- * more to do now. Called by the instance's worker (nat64/nat64.c).
+ * (and BIB entries left without session); returns the jiffies until the
+ * next slice is due. Called by the instance's worker (nat64/nat64.c).
  */
-bool tern_tables_gc(struct tern_tables *t);
+unsigned long tern_tables_gc(struct tern_tables *t);
 
 #endif /* _TERN_NAT64_TABLE_H */

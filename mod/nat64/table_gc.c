@@ -11,10 +11,19 @@
 #include <linux/slab.h>
 #include "nat64/table_int.h"
 
-/* A slice of tern_tables_gc(): this many buckets or this long at most. */
+/*
+ * A slice of tern_tables_gc(): a 1/TERN_GC_SLICES of the table (at least
+ * TERN_GC_BUCKETS buckets), cut after TERN_GC_MSECS. A sweep is
+ * TERN_GC_SLICES slices TERN_GC_PACE apart, then a pause of TERN_GC_IDLE:
+ * a few dozen runs a second whatever the size of the table, not one a
+ * jiffy (lookups expire what they meet; the sweep frees the rest).
+ */
 #define TERN_GC_BUCKETS		1024
+#define TERN_GC_SLICES		32
 #define TERN_GC_MSECS		2
-/* Removing this many sessions in a slice asks for the next one soon. */
+#define TERN_GC_PACE		(HZ / 50 ?: 1)
+#define TERN_GC_IDLE		(HZ / 2)
+/* Removing this many sessions in a slice asks for the next one at once. */
 #define TERN_GC_BUSY		64
 
 /* Removes the sessions of chain @h of t->sess6 that @match says. */
@@ -27,6 +36,8 @@ static unsigned int tern_tbl_sweep(struct tern_tables *t, u32 h,
 	struct tern_session *s;
 	unsigned int done = 0;
 
+	if (hlist_nulls_empty(&t->sess6[h]))
+		return 0;
 	rcu_read_lock();
 	/* An unlinked node keeps its next: the walk goes on from it. */
 	hlist_nulls_for_each_entry_rcu(s, n, &t->sess6[h], n6)
@@ -41,15 +52,17 @@ static bool tern_match_expired(const struct tern_session *s, const void *arg)
 	return tern_sess_expired(s, *(const u32 *)arg);
 }
 
-bool tern_tables_gc(struct tern_tables *t)
+unsigned long tern_tables_gc(struct tern_tables *t)
 {
 	unsigned long stop = jiffies + msecs_to_jiffies(TERN_GC_MSECS);
+	u32 slice = max_t(u32, TERN_GC_BUCKETS,
+			  (t->sess_mask + 1) / TERN_GC_SLICES);
 	unsigned int i, removed = 0;
 	u32 h = t->gc_cursor;
 	u32 now = (u32)jiffies;
 	bool cut = false;
 
-	for (i = 0; i < TERN_GC_BUCKETS && i <= t->sess_mask; i++) {
+	for (i = 0; i < slice && i <= t->sess_mask; i++) {
 		removed += tern_tbl_sweep(t, h, tern_match_expired, &now, true);
 		h = (h + 1) & t->sess_mask;
 		if (time_after(jiffies, stop)) {
@@ -58,8 +71,10 @@ bool tern_tables_gc(struct tern_tables *t)
 		}
 	}
 	t->gc_cursor = h;
+	if (cut || removed >= TERN_GC_BUSY)
+		return 1;
 	/* A sweep goes on, slice by slice, until it is back at bucket 0. */
-	return cut || removed >= TERN_GC_BUSY || h;
+	return h ? TERN_GC_PACE : TERN_GC_IDLE;
 }
 
 static bool tern_match_l4(const struct tern_session *s, const void *arg)

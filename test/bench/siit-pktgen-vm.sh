@@ -210,7 +210,21 @@ measure() {
 	pg_pid=$!
 	sleep "$warm"
 	t0=$(now); c0=$(cpus); r0=$(rx); g0=$(tx); x0=$("xl_count_$s"); d0=$(sinkdrop)
-	sleep "$secs"
+	if [ -n "${BENCH_PERF:-}" ]; then
+		# Where CPU 1 (xl's receive work) spends its cycles: sampled by
+		# the cpu-clock timer (no PMU under emulation), summed by symbol.
+		perf record -q -e cpu-clock -C 1 -g -o "/tmp/perf-$s.data" -- sleep "$secs" >/dev/null 2>&1
+		perf report -q -i "/tmp/perf-$s.data" --stdio --no-children -g none \
+			--sort sym --percent-limit 0.7 2>/dev/null | grep . |
+			sed "s/^/perf $s: /" >>"$results/bench-perf-${VM_TAG:-x}.txt"
+		[ "$BENCH_PERF" = 1 ] || for sym in $BENCH_PERF; do
+			perf report -q -i "/tmp/perf-$s.data" --stdio --no-children \
+				-S "$sym" -g caller,2,callee --percent-limit 0.5 2>/dev/null |
+				grep . | head -60 | sed "s/^/perf $s $sym: /" >>"$results/bench-perf-${VM_TAG:-x}.txt"
+		done
+	else
+		sleep "$secs"
+	fi
 	t1=$(now); c1=$(cpus); r1=$(rx); g1=$(tx); x1=$("xl_count_$s"); d1=$(sinkdrop)
 	pgset pgctrl stop
 	wait "$pg_pid" || true
