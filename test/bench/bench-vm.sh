@@ -220,7 +220,11 @@ trap - EXIT
 # to the same file.
 if [ -f "$top/test/bench/stateful-vm.sh" ]; then
 	say "stateful measurements: test/bench/stateful-vm.sh"
-	bash "$top/test/bench/stateful-vm.sh" "$outdir" "${run[@]}" || {
+	stateful=()
+	for s in "${run[@]}"; do
+		if [[ $s == *-nat64 ]]; then stateful+=("$s"); fi
+	done
+	bash "$top/test/bench/stateful-vm.sh" "$outdir" "${stateful[@]}" || {
 		say "stateful-vm.sh failed"; exit 1; }
 fi
 say "done: $tsv"

@@ -37,6 +37,8 @@ if [ ! -x usr/cli/tern ]; then
 	[ -f usr/Makefile ] || (cd usr && autoreconf -fi && ./configure -q)
 	make -s -C usr >/dev/null
 fi
+# The stateful measurements' generator and responder (.build/gen6, resp).
+bash test/bench/stateful.sh --build
 
 tag=bench${smoke:+-smoke}-$k61
 vmout=$top/.build/results/$tag
@@ -45,7 +47,8 @@ mkdir -p "$vmout"
 echo "bench: Debian $k61 (Jool 4.1.9 builds only for 6.1), 2 vCPUs under software emulation"
 vars=()
 for v in BENCH_SMOKE BENCH_SYSTEMS BENCH_REPS BENCH_STEPS BENCH_TRIAL \
-	BENCH_SECONDS BENCH_FLOWS BENCH_TCP_SECONDS BENCH_PINGS; do
+	BENCH_SECONDS BENCH_FLOWS BENCH_TCP_SECONDS BENCH_PINGS \
+	BENCH_CONN_N BENCH_SESSIONS BENCH_TPUT_SECS BENCH_CHUNK; do
 	[ -n "${!v:-}" ] && vars+=("$v=${!v}")
 done
 rc=0
@@ -53,7 +56,8 @@ rc=0
 # on a host running 5-7 other VMs): generous limits.
 timeout=10800
 [ -n "$smoke" ] && timeout=3600
-VM_CPUS=2 VM_TAG=$tag VM_TIMEOUT=${VM_TIMEOUT:-$timeout} bash test/vm.sh "$k61" \
+# 1M NAT64 sessions need room (test/bench/stateful-vm.sh).
+VM_MEMORY=${VM_MEMORY:-4G} VM_CPUS=2 VM_TAG=$tag VM_TIMEOUT=${VM_TIMEOUT:-$timeout} bash test/vm.sh "$k61" \
 	env "${vars[@]}" bash test/bench/bench-vm.sh "$vmout" || rc=$?
 st=$(cat "$top/.build/results/vm-$tag.status" 2>/dev/null || echo "no status (VM failed)")
 if [ "$rc" != 0 ] || [ "$st" != ok ]; then
