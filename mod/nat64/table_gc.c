@@ -16,13 +16,14 @@
  * TERN_GC_BUCKETS buckets), cut after TERN_GC_MSECS. A sweep is
  * TERN_GC_SLICES slices TERN_GC_PACE apart, then a pause of TERN_GC_IDLE:
  * a few dozen runs a second whatever the size of the table, not one a
- * jiffy (lookups expire what they meet; the sweep frees the rest).
+ * jiffy, and none while the table is empty (lookups expire what they
+ * meet; the sweep frees the rest).
  */
 #define TERN_GC_BUCKETS		1024
 #define TERN_GC_SLICES		32
 #define TERN_GC_MSECS		2
 #define TERN_GC_PACE		(HZ / 50 ?: 1)
-#define TERN_GC_IDLE		(HZ / 2)
+#define TERN_GC_IDLE		HZ
 /* Removing this many sessions in a slice asks for the next one at once. */
 #define TERN_GC_BUSY		64
 
@@ -62,6 +63,11 @@ unsigned long tern_tables_gc(struct tern_tables *t)
 	u32 now = (u32)jiffies;
 	bool cut = false;
 
+	/* An empty table has nothing to expire: a sweep starts over later. */
+	if (!atomic_read(&t->nsess)) {
+		t->gc_cursor = 0;
+		return TERN_GC_IDLE;
+	}
 	for (i = 0; i < slice && i <= t->sess_mask; i++) {
 		removed += tern_tbl_sweep(t, h, tern_match_expired, &now, true);
 		h = (h + 1) & t->sess_mask;
