@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * NAT64 BIB and session tables (RFC 6146 3.1): allocation, lookups,
- * inserts, the subscriber accounting and the unlinking of one entry.
- * nat64/table.h has the model, nat64/table_int.h the locking rules;
- * nat64/table_gc.c expiry, flush, walks and freeing.
+ * NAT64 BIB and session tables (RFC 6146 3.1): allocation, locks and
+ * lookups. nat64/table.h has the model, nat64/table_int.h the locking
+ * rules; nat64/table_add.c inserts, nat64/table_sub.c the subscriber
+ * accounting, nat64/table_free.c unlinking and freeing, nat64/table_gc.c
+ * expiry, flush, walks and the freeing of the tables.
  */
 
 #include <linux/err.h>
@@ -18,7 +19,11 @@
 struct kmem_cache *tern_bib_cache;
 struct kmem_cache *tern_sess_cache;
 
-/* Twice is once: the KUnit suites may run before the module's init. */
+/*
+ * Twice is once: the KUnit suites may run before the module's init. No
+ * SLAB_HWCACHE_ALIGN: objects of 56 and 72 bytes, not rounded up to a
+ * cache line (lookups read one entry or two; packing matters more).
+ */
 int tern_tables_init(void)
 {
 	if (tern_sess_cache)
@@ -94,6 +99,9 @@ struct tern_tables *tern_tables_alloc(u32 max_sessions)
 		spin_lock_init(&t->sub_locks[i]);
 	atomic_set(&t->nbib, 0);
 	atomic_set(&t->nsess, 0);
+	init_llist_head(&t->gone_sess);
+	init_llist_head(&t->gone_bib);
+	INIT_WORK(&t->reap, tern_tbl_reap_work);
 	return t;
 }
 

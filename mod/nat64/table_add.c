@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * NAT64 tables: new sessions and BIB entries, the subscriber accounting,
- * and the unlinking of one session (nat64/table_int.h has the locking).
+ * NAT64 tables: new sessions and BIB entries, static ones too, and TCP
+ * state changes (nat64/table_int.h has the locking; nat64/table_sub.c the
+ * subscriber accounting, nat64/table_free.c the unlinking).
  */
 
 #include <linux/err.h>
@@ -12,173 +13,6 @@
 
 /* After this many lost races, tern_sess_add*() gives up (-EAGAIN). */
 #define TERN_TBL_RETRIES	8
-
-/* Subscribers: under t->sub_locks[bucket % TERN_TBL_SUB_NLOCKS] only. */
-
-static spinlock_t *tern_sub_lock(struct tern_tables *t, u32 bucket)
-{
-	return &t->sub_locks[bucket % TERN_TBL_SUB_NLOCKS];
-}
-
-static u32 tern_sub_bucket(const struct tern_tables *t,
-			   const struct in6_addr *p, u8 plen)
-{
-	const u64 *a = (const u64 *)p;
-
-	return (u32)siphash_3u64(a[0], a[1], plen, &t->key) & t->sub_mask;
-}
-
-/*
- * Charges a new BIB entry (and @sessions sessions) of @addr to its
- * subscriber, made if needed; @lim NULL: no limit (static entries).
- */
-static struct tern_sub *tern_sub_charge_new(struct tern_tables *t,
-					    const struct in6_addr *addr,
-					    const struct tern_limits *lim,
-					    u32 sessions, int *err)
-{
-	u8 plen = lim ? min_t(u8, lim->sub_prefix_len, 128) : 128;
-	struct tern_sub *sub;
-	struct in6_addr p;
-	spinlock_t *lock;
-	u32 h;
-
-	ipv6_addr_prefix(&p, addr, plen);
-	h = tern_sub_bucket(t, &p, plen);
-	lock = tern_sub_lock(t, h);
-	spin_lock(lock);
-	hlist_for_each_entry(sub, &t->subs[h], node)
-		if (sub->plen == plen && ipv6_addr_equal(&sub->prefix, &p))
-			goto found;
-	sub = kzalloc(sizeof(*sub), GFP_ATOMIC | __GFP_NOWARN);
-	if (!sub) {
-		*err = -ENOMEM;
-		goto out;
-	}
-	sub->prefix = p;
-	sub->plen = plen;
-	hlist_add_head(&sub->node, &t->subs[h]);
-found:
-	if (lim && lim->max_ports_per_sub &&
-	    sub->bibs >= lim->max_ports_per_sub)
-		*err = -EUSERS;
-	else if (lim && sessions && lim->max_sess_per_sub &&
-		 sub->sessions >= lim->max_sess_per_sub)
-		*err = -EDQUOT;
-	else
-		*err = 0;
-	if (*err) {
-		if (!sub->bibs && !sub->sessions) {
-			hlist_del(&sub->node);
-			kfree(sub);
-		}
-		sub = NULL;
-		goto out;
-	}
-	sub->bibs++;
-	sub->sessions += sessions;
-out:
-	spin_unlock(lock);
-	return sub;
-}
-
-/* One more session of @sub (held alive by a BIB entry of it). */
-static int tern_sub_charge(struct tern_tables *t, struct tern_sub *sub,
-			   const struct tern_limits *lim)
-{
-	spinlock_t *lock = tern_sub_lock(t, tern_sub_bucket(t, &sub->prefix,
-							    sub->plen));
-	int err = 0;
-
-	spin_lock(lock);
-	if (lim->max_sess_per_sub && sub->sessions >= lim->max_sess_per_sub)
-		err = -EDQUOT;
-	else
-		sub->sessions++;
-	spin_unlock(lock);
-	return err;
-}
-
-static void tern_sub_uncharge(struct tern_tables *t, struct tern_sub *sub,
-			      u32 sessions, u32 bibs)
-{
-	spinlock_t *lock = tern_sub_lock(t, tern_sub_bucket(t, &sub->prefix,
-							    sub->plen));
-
-	spin_lock(lock);
-	WARN_ON_ONCE(sub->sessions < sessions || sub->bibs < bibs);
-	sub->sessions -= sessions;
-	sub->bibs -= bibs;
-	if (!sub->sessions && !sub->bibs) {
-		hlist_del(&sub->node);
-		kfree(sub);
-	}
-	spin_unlock(lock);
-}
-
-/* Unlinking, under the locks (nat64/table_int.h) */
-
-static void tern_bib_free_rcu(struct rcu_head *h)
-{
-	kmem_cache_free(tern_bib_cache, container_of(h, struct tern_bib, rcu));
-}
-
-static void tern_sess_free_rcu(struct rcu_head *h)
-{
-	kmem_cache_free(tern_sess_cache,
-			container_of(h, struct tern_session, rcu));
-}
-
-void tern_tbl_bib_unlink(struct tern_tables *t, struct tern_bib *b)
-{
-	hlist_nulls_del_init_rcu(&b->n6);
-	hlist_nulls_del_init_rcu(&b->n4);
-	atomic_dec(&t->nbib);
-	tern_sub_uncharge(t, b->sub, 0, 1);
-	call_rcu(&b->rcu, tern_bib_free_rcu);
-}
-
-bool tern_tbl_sess_unlink(struct tern_tables *t, struct tern_session *s,
-			  bool *bib_gone)
-{
-	struct tern_bib *b = s->bib;
-
-	*bib_gone = false;
-	if (hlist_nulls_unhashed(&s->n6))
-		return false;
-	hlist_nulls_del_init_rcu(&s->n6);
-	hlist_nulls_del_init_rcu(&s->n4);
-	atomic_dec(&t->nsess);
-	tern_sub_uncharge(t, b->sub, 1, 0);
-	if (refcount_dec_and_test(&b->ref)) {
-		tern_tbl_bib_unlink(t, b);
-		*bib_gone = true;
-	}
-	call_rcu(&s->rcu, tern_sess_free_rcu);
-	return true;
-}
-
-bool tern_tbl_sess_remove(struct tern_tables *t, struct tern_session *s,
-			  bool if_expired)
-{
-	bool done = false, bib_gone = false;
-	struct tern_tbl_where w;
-	struct tern_lockset ls;
-
-	rcu_read_lock();
-	tern_tbl_where_sess(t, s, &w);
-	tern_tbl_lock(t, &ls, &w);
-	if (!if_expired || tern_sess_expired(s, (u32)jiffies))
-		done = tern_tbl_sess_unlink(t, s, &bib_gone);
-	tern_tbl_unlock(t, &ls);
-	/* Freed after a grace period: both are still readable. */
-	if (done)
-		tern_tbl_ev_sess(t, s, false);
-	if (bib_gone)
-		tern_tbl_ev_bib(t, s->bib, false);
-	rcu_read_unlock();
-	return done;
-}
 
 /* Inserts */
 
@@ -236,7 +70,7 @@ static int tern_tbl_attach(struct tern_tables *t, struct tern_bib *b,
 	} else if (!refcount_inc_not_zero(&b->ref)) {
 		ret = -EAGAIN;
 	} else {
-		ret = tern_sub_charge(t, b->sub, lim);
+		ret = tern_sub_charge(t, b, lim);
 		if (ret) {
 			refcount_dec(&b->ref);
 		} else {
@@ -272,7 +106,7 @@ static int tern_tbl_insert(struct tern_tables *t, struct tern_bib *nb,
 	else if (tern_bib_find4(t, nb->l4, &nb->t4))
 		ret = -EADDRNOTAVAIL;
 	else
-		nb->sub = tern_sub_charge_new(t, &nb->t6.addr, lim, 1, &ret);
+		ret = tern_sub_charge_new(t, nb, lim, 1);
 	if (!ret) {
 		nb->is_static = false;
 		refcount_set(&nb->ref, 1);
@@ -364,6 +198,7 @@ struct tern_session *tern_sess_add6(struct tern_tables *t, u8 l4,
 			}
 			nb->l4 = l4;
 			nb->t6 = *src;
+			nb->sub_plen = min_t(u8, lim->sub_prefix_len, 128);
 		}
 		/* Probe under RCU; only the insert takes locks. */
 		do {
@@ -443,13 +278,14 @@ int tern_bib_add_static(struct tern_tables *t, u8 l4,
 	b->t4 = *t4;
 	b->l4 = l4;
 	b->is_static = true;
+	b->sub_plen = 128;
 	refcount_set(&b->ref, 1);
 	tern_tbl_where_bib(t, b, &w);
 	tern_tbl_lock(t, &ls, &w);
 	if (tern_bib_find6(t, l4, t6) || tern_bib_find4(t, l4, t4))
 		ret = -EEXIST;
 	else
-		b->sub = tern_sub_charge_new(t, &t6->addr, NULL, 0, &ret);
+		ret = tern_sub_charge_new(t, b, NULL, 0);
 	if (!ret)
 		tern_tbl_link_bib(t, b, &w);
 	tern_tbl_unlock(t, &ls);

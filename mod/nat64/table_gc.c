@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * NAT64 tables: expiry, flush, removal of a BIB entry, walks, counts and
- * freeing (nat64/table_int.h has the locking).
+ * freeing the tables (nat64/table_int.h has the locking; the entries are
+ * freed by nat64/table_free.c).
  */
 
 #include <linux/jiffies.h>
@@ -248,6 +249,7 @@ void tern_tables_free(struct tern_tables *t)
 		rcu_read_unlock();
 	}
 	WARN_ON(atomic_read(&t->nbib) || atomic_read(&t->nsess));
+	tern_tbl_reap_all(t);
 	for (h = 0; h <= t->sub_mask; h++)
 		WARN_ON(!hlist_empty(&t->subs[h]));
 	kvfree(t->bib6);

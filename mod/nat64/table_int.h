@@ -3,8 +3,7 @@
 #define _TERN_NAT64_TABLE_INT_H
 
 /*
- * Inside the NAT64 tables (nat64/table.c, nat64/table_gc.c); nothing else
- * includes this.
+ * Inside the NAT64 tables (nat64/table*.c); nothing else includes this.
  *
  * Locking. t->locks[] stripes the four hash arrays: the chain of bucket b
  * of any array (BIB by 6, BIB by 4, session by 6, session by 4) is
@@ -19,10 +18,18 @@
  *
  * Subscribers (struct tern_sub) are only touched under their own lock,
  * t->sub_locks[b % TERN_TBL_SUB_NLOCKS], always taken last (inside the
- * bucket locks). A BIB entry holds its subscriber's record alive (bibs).
+ * bucket locks). A BIB entry holds its subscriber's record alive (bibs);
+ * it finds it again from its IPv6 address and the prefix length it was
+ * charged with (b->sub_plen: the setting may change meanwhile).
+ *
+ * Freeing (nat64/table_free.c). An unlinked session or BIB entry goes on
+ * t->gone_sess or t->gone_bib (lock-free, any context); t->reap takes
+ * both lists, waits for a grace period, frees what it took.
  */
 
+#include <linux/llist.h>
 #include <linux/siphash.h>
+#include <linux/workqueue.h>
 #include <linux/spinlock.h>
 #include <net/ipv6.h>
 #include "nat64/table.h"
@@ -51,6 +58,9 @@ struct tern_tables {
 	atomic_t nsess;
 	u32 gc_cursor;			/* next session-by-6 bucket to scan */
 	const struct tern_table_events *ev;	/* READ_ONCE; may be NULL */
+	struct llist_head gone_sess;	/* unlinked, to free (gone) */
+	struct llist_head gone_bib;
+	struct work_struct reap;	/* tern_tbl_reap_work() */
 	spinlock_t locks[TERN_TBL_NLOCKS];
 	spinlock_t sub_locks[TERN_TBL_SUB_NLOCKS];
 };
@@ -179,5 +189,24 @@ struct tern_session *tern_tbl_sess6(struct tern_tables *t, u32 h, u8 l4,
 				    const struct tern_ta4 *r);
 /* Unlinks @b (no session left), under its locks; the caller set ref. */
 void tern_tbl_bib_unlink(struct tern_tables *t, struct tern_bib *b);
+
+/* Freeing: the worker of t->reap; the last of it when the tables go. */
+void tern_tbl_reap_work(struct work_struct *work);
+void tern_tbl_reap_all(struct tern_tables *t);
+
+/* Subscribers (nat64/table_sub.c), under the bucket locks of the entry. */
+
+/*
+ * Charges the new BIB entry @b (t6, sub_plen set) and @sessions sessions
+ * to its subscriber, made if needed; @lim NULL: no limit (static
+ * entries). 0, -EUSERS, -EDQUOT or -ENOMEM.
+ */
+int tern_sub_charge_new(struct tern_tables *t, const struct tern_bib *b,
+			const struct tern_limits *lim, u32 sessions);
+/* One more session on @b (linked, ref held): 0 or -EDQUOT. */
+int tern_sub_charge(struct tern_tables *t, const struct tern_bib *b,
+		    const struct tern_limits *lim);
+void tern_sub_uncharge(struct tern_tables *t, const struct tern_bib *b,
+		       u32 sessions, u32 bibs);
 
 #endif /* _TERN_NAT64_TABLE_INT_H */

@@ -209,7 +209,7 @@ line=$(nsx xl "$tern" session list --udp | head -1 || true)
 t0=$(now)
 nsx xl "$tern" instance remove big
 remove_ms=$(ms "$t0" "$(now)")
-sleep 3		# RCU grace periods: the entries are freed by call_rcu
+sleep 3		# instance remove freed everything; settle the slab counts
 snap removed
 
 # Hash tables (mod/nat64/table.c tern_tables_alloc): sized at instance add

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * NAT64 tables: the unlinking of one session or BIB entry and the freeing
+ * of what was unlinked, in batches after a grace period (nat64/table_int.h
+ * has the locking).
+ *
+ * No rcu_head per entry (it would take 16 of a UDP session's 128 bytes):
+ * an unlinked entry is chained by its @gone, which overlays n4.pprev
+ * (nat64/table.h). That is safe because, once both nodes are unlinked:
+ * - RCU readers only follow next pointers (n6.next and n4.next stay as
+ *   hlist_nulls_del_init_rcu() left them, so a walk in progress goes on);
+ * - n6.pprev stays NULL, the "unlinked" mark every writer checks under the
+ *   bucket locks before unlinking (hlist_nulls_unhashed(&x->n6)), so no
+ *   writer touches n4 again; no linked node points back at the entry.
+ * The worker takes both lists (llist_del_all()), then synchronize_rcu():
+ * every entry it took was unlinked before it took it, so before that
+ * grace period began; readers that saw the entry are done when it frees
+ * them. Entries added meanwhile wait for the next run.
+ */
+
+#include <linux/rculist.h>
+#include <linux/rculist_nulls.h>
+#include <linux/slab.h>
+#include "nat64/table_int.h"
+
+static void tern_tbl_gone(struct tern_tables *t, struct llist_node *n,
+			  struct llist_head *list)
+{
+	/* The first on an empty list asks for a run (another may be on). */
+	if (llist_add(n, list))
+		queue_work(system_unbound_wq, &t->reap);
+}
+
+/* Frees what was unlinked before the call; may sleep. */
+static void tern_tbl_reap(struct tern_tables *t)
+{
+	struct llist_node *sl = llist_del_all(&t->gone_sess);
+	struct llist_node *bl = llist_del_all(&t->gone_bib);
+	struct tern_session *s, *sn;
+	struct tern_bib *b, *bn;
+
+	if (!sl && !bl)
+		return;
+	synchronize_rcu();
+	llist_for_each_entry_safe(s, sn, sl, gone)
+		kmem_cache_free(tern_sess_cache, s);
+	llist_for_each_entry_safe(b, bn, bl, gone)
+		kmem_cache_free(tern_bib_cache, b);
+}
+
+void tern_tbl_reap_work(struct work_struct *work)
+{
+	tern_tbl_reap(container_of(work, struct tern_tables, reap));
+}
+
+/*
+ * Nothing unlinks any more (the tables are going): waits for a run in
+ * progress, then frees what is left.
+ */
+void tern_tbl_reap_all(struct tern_tables *t)
+{
+	cancel_work_sync(&t->reap);
+	tern_tbl_reap(t);
+}
+
+/* Unlinking, under the locks (nat64/table_int.h) */
+
+void tern_tbl_bib_unlink(struct tern_tables *t, struct tern_bib *b)
+{
+	hlist_nulls_del_init_rcu(&b->n6);
+	hlist_nulls_del_init_rcu(&b->n4);
+	atomic_dec(&t->nbib);
+	tern_sub_uncharge(t, b, 0, 1);
+	tern_tbl_gone(t, &b->gone, &t->gone_bib);
+}
+
+bool tern_tbl_sess_unlink(struct tern_tables *t, struct tern_session *s,
+			  bool *bib_gone)
+{
+	struct tern_bib *b = s->bib;
+
+	*bib_gone = false;
+	if (hlist_nulls_unhashed(&s->n6))
+		return false;
+	hlist_nulls_del_init_rcu(&s->n6);
+	hlist_nulls_del_init_rcu(&s->n4);
+	atomic_dec(&t->nsess);
+	tern_sub_uncharge(t, b, 1, 0);
+	if (refcount_dec_and_test(&b->ref)) {
+		tern_tbl_bib_unlink(t, b);
+		*bib_gone = true;
+	}
+	tern_tbl_gone(t, &s->gone, &t->gone_sess);
+	return true;
+}
+
+bool tern_tbl_sess_remove(struct tern_tables *t, struct tern_session *s,
+			  bool if_expired)
+{
+	bool done = false, bib_gone = false;
+	struct tern_tbl_where w;
+	struct tern_lockset ls;
+
+	rcu_read_lock();
+	tern_tbl_where_sess(t, s, &w);
+	tern_tbl_lock(t, &ls, &w);
+	if (!if_expired || tern_sess_expired(s, (u32)jiffies))
+		done = tern_tbl_sess_unlink(t, s, &bib_gone);
+	tern_tbl_unlock(t, &ls);
+	/* Freed after a grace period: both are still readable. */
+	if (done)
+		tern_tbl_ev_sess(t, s, false);
+	if (bib_gone)
+		tern_tbl_ev_bib(t, s->bib, false);
+	rcu_read_unlock();
+	return done;
+}

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * NAT64 tables: the accounting of subscribers (max-sessions-per-subscriber,
+ * max-ports-per-subscriber). A subscriber is the IPv6 prefix of a BIB
+ * entry's address, of the length the entry was charged with (b->sub_plen);
+ * its record counts its sessions and BIB entries and goes with the last of
+ * them. nat64/table_int.h has the locking.
+ */
+
+#include <linux/slab.h>
+#include "nat64/table_int.h"
+
+/* Under t->sub_locks[bucket % TERN_TBL_SUB_NLOCKS] only. */
+static spinlock_t *tern_sub_lock(struct tern_tables *t, u32 bucket)
+{
+	return &t->sub_locks[bucket % TERN_TBL_SUB_NLOCKS];
+}
+
+/* The prefix of @b's subscriber, and its bucket. */
+static u32 tern_sub_key(const struct tern_tables *t, const struct tern_bib *b,
+			struct in6_addr *p)
+{
+	const u64 *a = (const u64 *)p;
+
+	ipv6_addr_prefix(p, &b->t6.addr, b->sub_plen);
+	return (u32)siphash_3u64(a[0], a[1], b->sub_plen, &t->key) &
+	       t->sub_mask;
+}
+
+static struct tern_sub *tern_sub_find(struct tern_tables *t, u32 h,
+				      const struct in6_addr *p, u8 plen)
+{
+	struct tern_sub *sub;
+
+	hlist_for_each_entry(sub, &t->subs[h], node)
+		if (sub->plen == plen && ipv6_addr_equal(&sub->prefix, p))
+			return sub;
+	return NULL;
+}
+
+int tern_sub_charge_new(struct tern_tables *t, const struct tern_bib *b,
+			const struct tern_limits *lim, u32 sessions)
+{
+	struct tern_sub *sub;
+	struct in6_addr p;
+	spinlock_t *lock;
+	int err = 0;
+	u32 h;
+
+	h = tern_sub_key(t, b, &p);
+	lock = tern_sub_lock(t, h);
+	spin_lock(lock);
+	sub = tern_sub_find(t, h, &p, b->sub_plen);
+	if (!sub) {
+		sub = kzalloc(sizeof(*sub), GFP_ATOMIC | __GFP_NOWARN);
+		if (!sub) {
+			err = -ENOMEM;
+			goto out;
+		}
+		sub->prefix = p;
+		sub->plen = b->sub_plen;
+		hlist_add_head(&sub->node, &t->subs[h]);
+	}
+	if (lim && lim->max_ports_per_sub &&
+	    sub->bibs >= lim->max_ports_per_sub)
+		err = -EUSERS;
+	else if (lim && sessions && lim->max_sess_per_sub &&
+		 sub->sessions >= lim->max_sess_per_sub)
+		err = -EDQUOT;
+	if (err) {
+		if (!sub->bibs && !sub->sessions) {
+			hlist_del(&sub->node);
+			kfree(sub);
+		}
+		goto out;
+	}
+	sub->bibs++;
+	sub->sessions += sessions;
+out:
+	spin_unlock(lock);
+	return err;
+}
+
+/* @b holds its subscriber's record alive: it is there. */
+static struct tern_sub *tern_sub_of(struct tern_tables *t,
+				    const struct tern_bib *b, spinlock_t **lock)
+{
+	struct tern_sub *sub;
+	struct in6_addr p;
+	u32 h;
+
+	h = tern_sub_key(t, b, &p);
+	*lock = tern_sub_lock(t, h);
+	spin_lock(*lock);
+	sub = tern_sub_find(t, h, &p, b->sub_plen);
+	WARN_ON_ONCE(!sub);
+	return sub;
+}
+
+int tern_sub_charge(struct tern_tables *t, const struct tern_bib *b,
+		    const struct tern_limits *lim)
+{
+	spinlock_t *lock;
+	struct tern_sub *sub = tern_sub_of(t, b, &lock);
+	int err = 0;
+
+	if (!sub)
+		err = -ENOENT;
+	else if (lim->max_sess_per_sub &&
+		 sub->sessions >= lim->max_sess_per_sub)
+		err = -EDQUOT;
+	else
+		sub->sessions++;
+	spin_unlock(lock);
+	return err;
+}
+
+void tern_sub_uncharge(struct tern_tables *t, const struct tern_bib *b,
+		       u32 sessions, u32 bibs)
+{
+	spinlock_t *lock;
+	struct tern_sub *sub = tern_sub_of(t, b, &lock);
+
+	if (sub) {
+		WARN_ON_ONCE(sub->sessions < sessions || sub->bibs < bibs);
+		sub->sessions -= sessions;
+		sub->bibs -= bibs;
+		if (!sub->sessions && !sub->bibs) {
+			hlist_del(&sub->node);
+			kfree(sub);
+		}
+	}
+	spin_unlock(lock);
+}
