@@ -17,6 +17,42 @@
 /* Removing this many sessions in a slice asks for the next one soon. */
 #define TERN_GC_BUSY		64
 
+/*
+ * An expired TCP session the events callback keeps (struct
+ * tern_table_events, tcp_expire): its new state and lifetime. Under
+ * rcu_read_lock(). Returns false if it is to be removed.
+ */
+static bool tern_tbl_tcp_keep(struct tern_tables *t, struct tern_session *s)
+{
+	const struct tern_table_events *ev = READ_ONCE(t->ev);
+	struct tern_tbl_where w;
+	struct tern_lockset ls;
+	unsigned long timeout;
+	bool kept = false;
+	u8 old, state;
+
+	if (!ev || !ev->tcp_expire || s->bib->l4 != TERN_L4_TCP)
+		return false;
+	old = READ_ONCE(s->state);
+	state = old;
+	if (!ev->tcp_expire(ev->arg, &state, &timeout))
+		return false;
+	tern_tbl_where_sess(t, s, &w);
+	tern_tbl_lock(t, &ls, &w);
+	/* Not if a packet or another remover came first. */
+	if (!hlist_nulls_unhashed(&s->n6) && READ_ONCE(s->state) == old &&
+	    tern_sess_expired(s, (u32)jiffies)) {
+		WRITE_ONCE(s->state, state);
+		WRITE_ONCE(s->expires, (u32)(jiffies + timeout));
+		kept = true;
+	}
+	tern_tbl_unlock(t, &ls);
+	if (kept && ev->tcp_kept)
+		ev->tcp_kept(ev->arg, s);
+	/* Not kept: it changed meanwhile; the next sweep sees it again. */
+	return true;
+}
+
 /* Removes the sessions of chain @h of t->sess6 that @match says. */
 static unsigned int tern_tbl_sweep(struct tern_tables *t, u32 h,
 				   bool (*match)(const struct tern_session *s,
@@ -30,7 +66,7 @@ static unsigned int tern_tbl_sweep(struct tern_tables *t, u32 h,
 	rcu_read_lock();
 	/* An unlinked node keeps its next: the walk goes on from it. */
 	hlist_nulls_for_each_entry_rcu(s, n, &t->sess6[h], n6)
-		if (match(s, arg))
+		if (match(s, arg) && !(if_expired && tern_tbl_tcp_keep(t, s)))
 			done += tern_tbl_sess_remove(t, s, if_expired);
 	rcu_read_unlock();
 	return done;
