@@ -142,6 +142,8 @@ static void kt_want_probe(u8 *p, u16 port6)
 	tern_kt_map6(KT_REMOTE, &src);
 	memset(p, 0, 60);
 	tern_kt_ip6(p, 20, IPPROTO_TCP, &src, &t6.addr, 64);
+	p[0] = 0x60;			/* Traffic Class 0, flow label 0 */
+	p[1] = 0;
 	th[0] = KT_RPORT >> 8;
 	th[1] = KT_RPORT & 0xff;
 	th[2] = port6 >> 8;
@@ -315,6 +317,8 @@ static void probe_build_bytes(struct kunit *test)
 	u8 want[60];
 
 	tern_kt_ip6(want, 20, IPPROTO_TCP, &src, &dst, 64);
+	want[0] = 0x60;			/* Traffic Class 0, flow label 0 */
+	want[1] = 0;
 	memcpy(want + 40, tcp, sizeof(tcp));
 	tern_kt_l4csum6(want + 40, 20, IPPROTO_TCP, &src, &dst);
 	skb = tern_probe_build(&src, htons(443), &dst, htons(12345), 64);
