@@ -12,6 +12,7 @@
 #include <kunit/test.h>
 #include <linux/err.h>
 #include <linux/ipv6.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include "nat64/nat64.h"
 #include "nat64/probe.h"
@@ -113,15 +114,52 @@ static struct tern_session *kt_find(struct kunit *test, u16 port6)
 	return s;
 }
 
-/* The lifetime of @s ran out; then a whole sweep of the worker. */
-static void kt_expire_and_sweep(struct tern_tables *t, struct tern_session *s)
+/*
+ * Slices of the worker (tern_tables_gc()) until a whole sweep is done. A
+ * slice covers one bucket at least, and returns false only when it swept
+ * the whole table from bucket 0 without being cut short: at most as many
+ * slices as buckets (KT_BUCKETS, those of tern_tables_alloc(1024)).
+ */
+#define KT_BUCKETS	1024
+
+static void kt_sweep(struct tern_tables *t)
 {
+	unsigned int i;
+
+	for (i = 0; i < KT_BUCKETS && tern_tables_gc(t); i++)
+		cond_resched();
+}
+
+static u64 kt_nsess(struct tern_tables *t)
+{
+	struct tern_tables_count c;
+
+	tern_tables_count(t, &c);
+	return c.sessions;
+}
+
+/*
+ * The lifetime of @s ran out: slices until the worker has dealt with it
+ * (removed it, or changed its state), a whole sweep at most. Returns
+ * whether it was removed (then @s must not be touched any more).
+ */
+static bool kt_expire_and_sweep(struct tern_tables *t, struct tern_session *s)
+{
+	u64 n = kt_nsess(t);
+	u8 state = READ_ONCE(s->state);
+	unsigned int i;
+	bool more;
+
 	WRITE_ONCE(s->expires, (u32)jiffies - 1);
-	while (tern_tables_gc(t))
-		;
-	/* The sweep ends at bucket 0: one more from there is a whole one. */
-	while (tern_tables_gc(t))
-		;
+	for (i = 0; i < KT_BUCKETS; i++) {
+		more = tern_tables_gc(t);
+		if (kt_nsess(t) != n)
+			return true;
+		if (READ_ONCE(s->state) != state || !more)
+			break;
+		cond_resched();
+	}
+	return false;
 }
 
 static u64 kt_stat(struct kt_probe *f, enum tern_stat id, u64 *total)
@@ -166,7 +204,7 @@ static void probe_established_to_trans(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, f->ki.cfg->tcp_trans_timeout, 240U);
 	before = (u32)jiffies;
-	kt_expire_and_sweep(f->n.tables, s);
+	KUNIT_ASSERT_FALSE(test, kt_expire_and_sweep(f->n.tables, s));
 	after = (u32)jiffies;
 
 	/* Kept: the same session, TRANS, tcp-trans-timeout from the sweep. */
@@ -189,16 +227,13 @@ static void probe_established_to_trans(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kt_stat(f, TERN_STAT_TCP_PROBES, &total), 1ULL);
 	KUNIT_EXPECT_EQ(test, total, 1ULL);
 
-	/* One probe per expiry: more sweeps send none. */
-	while (tern_tables_gc(f->n.tables))
-		;
-	while (tern_tables_gc(f->n.tables))
-		;
+	/* One probe per expiry: another sweep sends none. */
+	kt_sweep(f->n.tables);
 	KUNIT_EXPECT_EQ(test, tern_kt_ncaptured(), 1U);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(s->state), TERN_TCP_TRANS);
 
 	/* TRANS runs out: removed, no probe. */
-	kt_expire_and_sweep(f->n.tables, s);
+	KUNIT_EXPECT_TRUE(test, kt_expire_and_sweep(f->n.tables, s));
 	KUNIT_EXPECT_PTR_EQ(test, kt_find(test, KT_PORT6), NULL);
 	KUNIT_EXPECT_EQ(test, tern_kt_ncaptured(), 1U);
 	KUNIT_EXPECT_EQ(test, kt_stat(f, TERN_STAT_TCP_PROBES, &total), 1ULL);
@@ -218,9 +253,9 @@ static void probe_other_states_removed(struct kunit *test)
 
 	for (i = 0; i < ARRAY_SIZE(states); i++) {
 		s = kt_sess(test, KT_PORT6 + i, states[i]);
-		kt_expire_and_sweep(f->n.tables, s);
-		KUNIT_EXPECT_PTR_EQ_MSG(test, kt_find(test, KT_PORT6 + i), NULL,
-					"%s", tern_tcp_state_name(states[i]));
+		KUNIT_EXPECT_TRUE_MSG(test, kt_expire_and_sweep(f->n.tables, s),
+				      "%s", tern_tcp_state_name(states[i]));
+		KUNIT_EXPECT_PTR_EQ(test, kt_find(test, KT_PORT6 + i), NULL);
 	}
 	KUNIT_EXPECT_EQ(test, tern_kt_ncaptured(), 0U);
 	KUNIT_EXPECT_EQ(test, kt_stat(f, TERN_STAT_TCP_PROBES, &total), 0ULL);
@@ -234,8 +269,7 @@ static void probe_live_untouched(struct kunit *test)
 	struct tern_session *s = kt_sess(test, KT_PORT6, TERN_TCP_ESTABLISHED);
 	u32 exp = READ_ONCE(s->expires);
 
-	while (tern_tables_gc(f->n.tables))
-		;
+	kt_sweep(f->n.tables);
 	KUNIT_EXPECT_PTR_EQ(test, kt_find(test, KT_PORT6), s);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(s->state), TERN_TCP_ESTABLISHED);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(s->expires), exp);
@@ -256,7 +290,7 @@ static void probe_unsendable_still_trans(struct kunit *test)
 
 	f->ki.cfg->pool6_set = false;
 	s = kt_sess(test, KT_PORT6, TERN_TCP_ESTABLISHED);
-	kt_expire_and_sweep(f->n.tables, s);
+	KUNIT_ASSERT_FALSE(test, kt_expire_and_sweep(f->n.tables, s));
 	KUNIT_EXPECT_PTR_EQ(test, kt_find(test, KT_PORT6), s);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(s->state), TERN_TCP_TRANS);
 	f->ki.cfg->pool6_set = true;
@@ -269,7 +303,7 @@ static void probe_unsendable_still_trans(struct kunit *test)
 	rcu_read_unlock();
 	local_bh_enable();
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
-	kt_expire_and_sweep(f->n.tables, s);
+	KUNIT_ASSERT_FALSE(test, kt_expire_and_sweep(f->n.tables, s));
 	KUNIT_EXPECT_EQ(test, READ_ONCE(s->state), TERN_TCP_TRANS);
 
 	KUNIT_EXPECT_EQ(test, tern_kt_ncaptured(), 0U);

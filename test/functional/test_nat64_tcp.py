@@ -65,7 +65,8 @@ def test_off_drops_both_ways_even_with_bib(nat):
         nat.send6(seg6(8100, "A"))
         nat.send4(seg4(2100, "A"))
         ternlib.none_on(lambda: c.expect({"drop-tcp-nosyn": 2}),
-                        (cap4, is_ip4(dst=SINK4)), (cap6, is_ip6(dst=CLIENT)))
+                        (cap4, is_ip4(dst=SINK4, proto=6)),
+                        (cap6, is_ip6(dst=CLIENT)))
     assert tcp_state(nat, 8100) == []
 
 
@@ -113,7 +114,8 @@ def test_on_without_bib_entry_still_dropped(nat):
         nat.send4(seg4(2103, "A"))
         ternlib.none_on(lambda: c.expect({"drop-tcp-nosyn": 1,
                                           "drop-no-session": 1}),
-                        (cap4, is_ip4(dst=SINK4)), (cap6, is_ip6(dst=CLIENT)))
+                        (cap4, is_ip4(dst=SINK4, proto=6)),
+                        (cap6, is_ip6(dst=CLIENT)))
     assert bib_tcp(nat) == []
     assert tcp_state(nat, 8103) == []
 
