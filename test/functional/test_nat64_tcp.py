@@ -66,7 +66,7 @@ def test_off_drops_both_ways_even_with_bib(nat):
         nat.send4(seg4(2100, "A"))
         ternlib.none_on(lambda: c.expect({"drop-tcp-nosyn": 2}),
                         (cap4, is_ip4(dst=SINK4, proto=6)),
-                        (cap6, is_ip6(dst=CLIENT)))
+                        (cap6, is_ip6(dst=CLIENT, nh=6)))
     assert tcp_state(nat, 8100) == []
 
 
@@ -115,7 +115,7 @@ def test_on_without_bib_entry_still_dropped(nat):
         ternlib.none_on(lambda: c.expect({"drop-tcp-nosyn": 1,
                                           "drop-no-session": 1}),
                         (cap4, is_ip4(dst=SINK4, proto=6)),
-                        (cap6, is_ip6(dst=CLIENT)))
+                        (cap6, is_ip6(dst=CLIENT, nh=6)))
     assert bib_tcp(nat) == []
     assert tcp_state(nat, 8103) == []
 
@@ -129,7 +129,7 @@ def test_on_with_address_dependent_filtering(nat):
     c = nat.counters()
     with nat.cap6() as cap6:
         nat.send4(seg4(2104, "A"))
-        cap6.none(is_ip6(dst=CLIENT),
+        cap6.none(is_ip6(dst=CLIENT, nh=6),
                   proof=lambda: c.expect({"drop-filtered": 1}))
     # From the IPv6 side it goes out (filtering is of the IPv4 side).
     f = out64(nat, seg6(8104, "A", seq=7004, ack=9004))
