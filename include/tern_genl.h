@@ -307,6 +307,7 @@ enum tern_global {
 	TERN_G_MAX_STORED_SYNS,		/* u32 */
 	TERN_G_LOG_BIB,			/* u8 0/1: BIB events */
 	TERN_G_LOG_SESSIONS,		/* u8 0/1: session events */
+	TERN_G_TCP_NOSYN_BIB,		/* u8 0/1: TCP without session */
 	__TERN_G_MAX
 };
 #define TERN_G_MAX (__TERN_G_MAX - 1)
@@ -314,7 +315,7 @@ enum tern_global {
 /*
  * Counters, nested in TERN_A_STATS as u64 each. Every packet that reaches
  * a hook of an instance bumps exactly one of them but EVENTS_DROPPED,
- * which counts events, not packets. Names in tern_names.h.
+ * which counts events, and TCP_PROBES, packets Tern sends of its own. Names in tern_names.h.
  */
 enum tern_stat {
 	TERN_STAT_UNSPEC,
@@ -366,6 +367,7 @@ enum tern_stat {
 	TERN_STAT_SYN_STORED,		/* IPv4 SYN kept for simultaneous open */
 	TERN_STAT_DROP_SYN_STORE_FULL,	/* max-stored-syns reached */
 	TERN_STAT_EVENTS_DROPPED,	/* not a packet: events lost */
+	TERN_STAT_TCP_PROBES,		/* not a packet: RFC 6146 probes sent */
 	__TERN_STAT_MAX
 };
 #define TERN_STAT_MAX (__TERN_STAT_MAX - 1)

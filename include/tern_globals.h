@@ -140,6 +140,9 @@ const struct tern_global_meta tern_globals[] = {
 	{ .key = "log-sessions", .attr = TERN_G_LOG_SESSIONS,
 	  .kind = TERN_KIND_BOOL, .off = TERN_CFG(log_sessions),
 	  .help = "NAT64: sessions made and removed sent as events (tern monitor)" },
+	{ .key = "tcp-nosyn-with-bib", .attr = TERN_G_TCP_NOSYN_BIB,
+	  .kind = TERN_KIND_BOOL, .off = TERN_CFG(tcp_nosyn_bib),
+	  .help = "NAT64: translate TCP other than SYN without session if the BIB has its entry" },
 	{ .key = NULL }
 };
 #else

@@ -159,6 +159,9 @@ const struct tern_stat_name tern_stat_names[] = {
 	{ "events-dropped",
 	  "Not a packet outcome: events (log-bib, log-sessions) lost: no memory, no listener took them, or the buffer of a listener that asks (tern monitor) was full",
 	  TERN_STAT_EVENTS_DROPPED },
+	{ "tcp-probes",
+	  "Not a packet outcome (NAT64): probes sent to the IPv6 end of an established TCP session whose lifetime ran out (RFC 6146 3.5.2.2; the session is in TRANS)",
+	  TERN_STAT_TCP_PROBES },
 	{ NULL, NULL, 0 }
 };
 #else

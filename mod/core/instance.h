@@ -47,6 +47,7 @@ struct tern_config {
 	u32 icmp_timeout;
 	bool adf;			/* address-dependent filtering */
 	bool drop_ext_tcp;
+	bool tcp_nosyn_bib;		/* RFC 6146 3.5.2.2, CLOSED */
 	u32 max_sessions;		/* 0: derived from RAM */
 	u32 max_sess_per_sub;		/* 0: no limit */
 	u32 max_ports_per_sub;		/* 0: no limit */

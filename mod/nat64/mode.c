@@ -79,6 +79,19 @@ static int tern_nat64_tcp(struct tern_xlat *x, struct tern_session *s,
 	return 0;
 }
 
+/*
+ * RFC 6146 3.5.2.2, CLOSED: a TCP segment other than a SYN opens no
+ * session. With tcp-nosyn-with-bib, the caller translates it through the
+ * BIB entry of its flow if there is one, and the state stays CLOSED.
+ */
+static bool tern_nat64_nosyn_bib(const struct tern_xlat *x, int l4,
+				 bool from6)
+{
+	return l4 == TERN_L4_TCP && x->cfg->tcp_nosyn_bib &&
+	       !tern_tcp_next(TERN_TCP_CLOSED, from6,
+			      tern_tcp_flags_of(x->id.tcp_flags)).ok;
+}
+
 static int tern_nat64_dest6(struct tern_xlat *x, const struct in6_addr *daddr)
 {
 	const struct tern_config *cfg = x->cfg;
@@ -142,6 +155,7 @@ static int tern_nat64_source6(struct tern_xlat *x,
 	struct tern_tables *t = x->inst->nat64->tables;
 	struct tern_ta6 src = { .addr = *saddr, .port = x->id.port[0] };
 	struct tern_ta4 remote = { .addr = x->a4[1], .port = x->id.port[1] };
+	struct tern_bib *b = NULL;
 	struct tern_session *s;
 	int l4, why = 0;
 
@@ -162,12 +176,14 @@ static int tern_nat64_source6(struct tern_xlat *x,
 	if (l4 == TERN_L4_ICMP)
 		remote.port = 0;
 	s = tern_sess_find6(t, l4, &src, &remote);
+	if (!s && tern_nat64_nosyn_bib(x, l4, true))
+		b = tern_bib_find6(t, l4, &src);
 	if (s) {
 		if (l4 == TERN_L4_TCP)
 			why = tern_nat64_tcp(x, s, true);
 		else
 			tern_sess_refresh(s, tern_nat64_timeout(x->cfg, l4));
-	} else {
+	} else if (!b) {
 		s = tern_nat64_new6(x, l4, &src, &remote, &why);
 		/* A simultaneous open: the IPv4 SYN waiting is not answered. */
 		if (s && l4 == TERN_L4_TCP &&
@@ -177,11 +193,13 @@ static int tern_nat64_source6(struct tern_xlat *x,
 	}
 	if (why)
 		return why;
-	x->a4[0] = s->bib->t4.addr;
+	if (s)
+		b = s->bib;
+	x->a4[0] = b->t4.addr;
 	x->svia = TERN_VIA_POOL6;
 	x->nat = true;
-	x->nport[0] = s->bib->t4.port;
-	x->nport[1] = l4 == TERN_L4_ICMP ? s->bib->t4.port : x->id.port[1];
+	x->nport[0] = b->t4.port;
+	x->nport[1] = l4 == TERN_L4_ICMP ? b->t4.port : x->id.port[1];
 	return 0;
 }
 
@@ -222,6 +240,21 @@ static int tern_nat64_dest4(struct tern_xlat *x, __be32 daddr)
 }
 
 /*
+ * Address-dependent filtering (RFC 4787) of a packet from @raddr to BIB
+ * entry @b: 0 if it may pass (a session of @b knows the address).
+ */
+static int tern_nat64_adf(struct tern_xlat *x, u8 l4,
+			  const struct tern_bib *b, __be32 raddr)
+{
+	if (x->cfg->adf &&
+	    !tern_sess_known4(x->inst->nat64->tables, l4, &b->t4, raddr)) {
+		tern_nat64_error(x, ICMP_DEST_UNREACH, ICMP_PKT_FILTERED);
+		return TERN_STAT_DROP_FILTERED;
+	}
+	return 0;
+}
+
+/*
  * A new session from the IPv4 side, on BIB entry @b: endpoint-independent
  * filtering (RFC 4787), or with address-dependent filtering only for a
  * peer address one of its sessions knows (any port); a TCP
@@ -238,12 +271,9 @@ static struct tern_session *tern_nat64_new4(struct tern_xlat *x, u8 l4,
 	struct tern_session *s;
 	unsigned long timeout;
 
-	if (x->cfg->adf &&
-	    !tern_sess_known4(inst->nat64->tables, l4, &b->t4, remote->addr)) {
-		*why = TERN_STAT_DROP_FILTERED;
-		tern_nat64_error(x, ICMP_DEST_UNREACH, ICMP_PKT_FILTERED);
+	*why = tern_nat64_adf(x, l4, b, remote->addr);
+	if (*why)
 		return NULL;
-	}
 	if (l4 == TERN_L4_TCP) {
 		st = tern_tcp_next(TERN_TCP_CLOSED, false,
 				   tern_tcp_flags_of(x->id.tcp_flags));
@@ -306,7 +336,7 @@ static int tern_nat64_source4(struct tern_xlat *x, __be32 saddr,
 	struct tern_ta4 local = { .addr = daddr, .port = x->id.port[1] };
 	struct tern_ta4 remote = { .addr = saddr, .port = x->id.port[0] };
 	struct tern_session *s;
-	struct tern_bib *b;
+	struct tern_bib *b = NULL;
 	int l4, why = 0;
 
 	l4 = tern_l4_of(x->p.proto);
@@ -338,16 +368,21 @@ static int tern_nat64_source4(struct tern_xlat *x, __be32 saddr,
 					 ICMP_HOST_UNREACH);
 		if (!b)
 			return TERN_STAT_DROP_NO_SESSION;
-		s = tern_nat64_new4(x, l4, b, &remote, &why);
+		if (tern_nat64_nosyn_bib(x, l4, false))
+			why = tern_nat64_adf(x, l4, b, remote.addr);
+		else
+			s = tern_nat64_new4(x, l4, b, &remote, &why);
 	}
 	if (why)
 		return why;
+	if (s)
+		b = s->bib;
 	tern_rfc6052_4to6(&x->cfg->pool6, saddr, &x->a6[0]);
-	x->a6[1] = s->bib->t6.addr;
+	x->a6[1] = b->t6.addr;
 	x->svia = TERN_VIA_POOL6;
 	x->nat = true;
-	x->nport[0] = l4 == TERN_L4_ICMP ? s->bib->t6.port : x->id.port[0];
-	x->nport[1] = s->bib->t6.port;
+	x->nport[0] = l4 == TERN_L4_ICMP ? b->t6.port : x->id.port[0];
+	x->nport[1] = b->t6.port;
 	return 0;
 }
 

@@ -3,8 +3,9 @@
  * A NAT64 instance's state: its tables, created with it and freed after
  * it; IPv4 and IPv6 defragmentation in its namespace (fragments are
  * translated with their session, so they arrive whole); the worker that
- * expires sessions in bounded slices and answers the IPv4 SYNs stored
- * for a simultaneous open when their 6 s are up.
+ * expires sessions in bounded slices (an established TCP one is probed
+ * and kept in TRANS instead: nat64/probe.c) and answers the IPv4 SYNs
+ * stored for a simultaneous open when their 6 s are up.
  */
 
 #include <linux/mm.h>
@@ -13,13 +14,16 @@
 #include <net/netfilter/ipv6/nf_defrag_ipv6.h>
 #include "nat64/events.h"
 #include "nat64/nat64.h"
+#include "nat64/probe.h"
 
 /* Expiry: a slice per run, the next when the tables say. */
 static void tern_nat64_gc(struct work_struct *work)
 {
 	struct tern_nat64 *n = container_of(to_delayed_work(work),
 					    struct tern_nat64, gc);
-	unsigned long next = tern_tables_gc(n->tables);
+	unsigned long next;
+
+	tern_tables_gc(n->tables, &next);
 
 	tern_syn_expire(&n->syns, n->net);
 
@@ -82,6 +86,8 @@ int tern_nat64_create(struct tern_instance *inst,
 	n->defrag6 = true;
 	n->events.bib = tern_nat64_ev_bib;
 	n->events.sess = tern_nat64_ev_sess;
+	n->events.tcp_expire = tern_probe_tcp_expire;
+	n->events.tcp_kept = tern_probe_tcp_kept;
 	n->events.arg = inst;
 	tern_tables_set_events(n->tables, &n->events);
 	INIT_DELAYED_WORK(&n->gc, tern_nat64_gc);

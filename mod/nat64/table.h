@@ -133,6 +133,18 @@ void tern_tables_free(struct tern_tables *t);
 struct tern_table_events {
 	void (*bib)(void *arg, const struct tern_bib *b, bool add);
 	void (*sess)(void *arg, const struct tern_session *s, bool add);
+	/*
+	 * Optional: what the expiry worker does with a TCP session whose
+	 * lifetime ran out (RFC 6146 3.5.2.2; nat64/probe.c). tcp_expire()
+	 * gets its state, without lock: false, it is removed; true, it lives
+	 * on in *@state for *@timeout jiffies more (both stored under the
+	 * session's bucket locks if it is still linked and expired, else
+	 * nothing changes) and tcp_kept() is told after the locks are
+	 * released, under rcu_read_lock() (it may send the probe). Process
+	 * context; neither may sleep.
+	 */
+	bool (*tcp_expire)(void *arg, u8 *state, unsigned long *timeout);
+	void (*tcp_kept)(void *arg, const struct tern_session *s);
 	void *arg;
 };
 
@@ -261,9 +273,10 @@ void tern_tables_count(struct tern_tables *t, struct tern_tables_count *c);
 
 /*
  * Expiry: removes the expired sessions of a bounded slice of the table
- * (and BIB entries left without session); returns the jiffies until the
- * next slice is due. Called by the instance's worker (nat64/nat64.c).
+ * (and BIB entries left without session); returns true if the sweep has
+ * more to do, and in @next (if not NULL) the jiffies until the next slice
+ * is due. Called by the instance's worker (nat64/nat64.c).
  */
-unsigned long tern_tables_gc(struct tern_tables *t);
+bool tern_tables_gc(struct tern_tables *t, unsigned long *next);
 
 #endif /* _TERN_NAT64_TABLE_H */

@@ -28,6 +28,42 @@
 /* Removing this many sessions in a slice asks for the next one at once. */
 #define TERN_GC_BUSY		64
 
+/*
+ * An expired TCP session the events callback keeps (struct
+ * tern_table_events, tcp_expire): its new state and lifetime. Under
+ * rcu_read_lock(). Returns false if it is to be removed.
+ */
+static bool tern_tbl_tcp_keep(struct tern_tables *t, struct tern_session *s)
+{
+	const struct tern_table_events *ev = READ_ONCE(t->ev);
+	struct tern_tbl_where w;
+	struct tern_lockset ls;
+	unsigned long timeout;
+	bool kept = false;
+	u8 old, state;
+
+	if (!ev || !ev->tcp_expire || s->bib->l4 != TERN_L4_TCP)
+		return false;
+	old = READ_ONCE(s->state);
+	state = old;
+	if (!ev->tcp_expire(ev->arg, &state, &timeout))
+		return false;
+	tern_tbl_where_sess(t, s, &w);
+	tern_tbl_lock(t, &ls, &w);
+	/* Not if a packet or another remover came first. */
+	if (!hlist_nulls_unhashed(&s->n6) && READ_ONCE(s->state) == old &&
+	    tern_sess_expired(s, (u32)jiffies)) {
+		WRITE_ONCE(s->state, state);
+		WRITE_ONCE(s->expires, (u32)(jiffies + timeout));
+		kept = true;
+	}
+	tern_tbl_unlock(t, &ls);
+	if (kept && ev->tcp_kept)
+		ev->tcp_kept(ev->arg, s);
+	/* Not kept: it changed meanwhile; the next sweep sees it again. */
+	return true;
+}
+
 /* Removes the sessions of chain @h of t->sess6 that @match says. */
 static unsigned int tern_tbl_sweep(struct tern_tables *t, u32 h,
 				   bool (*match)(const struct tern_session *s,
@@ -43,7 +79,7 @@ static unsigned int tern_tbl_sweep(struct tern_tables *t, u32 h,
 	rcu_read_lock();
 	/* An unlinked node keeps its next: the walk goes on from it. */
 	hlist_nulls_for_each_entry_rcu(s, n, &t->sess6[h], n6)
-		if (match(s, arg))
+		if (match(s, arg) && !(if_expired && tern_tbl_tcp_keep(t, s)))
 			done += tern_tbl_sess_remove(t, s, if_expired);
 	rcu_read_unlock();
 	return done;
@@ -54,12 +90,13 @@ static bool tern_match_expired(const struct tern_session *s, const void *arg)
 	return tern_sess_expired(s, *(const u32 *)arg);
 }
 
-unsigned long tern_tables_gc(struct tern_tables *t)
+bool tern_tables_gc(struct tern_tables *t, unsigned long *next)
 {
 	unsigned long stop = jiffies + msecs_to_jiffies(TERN_GC_MSECS);
 	u32 slice = max_t(u32, TERN_GC_BUCKETS,
 			  (t->sess_mask + 1) / TERN_GC_SLICES);
 	unsigned int i, removed = 0;
+	unsigned long delay;
 	u32 h = t->gc_cursor;
 	u32 now = (u32)jiffies;
 	bool cut = false;
@@ -67,7 +104,9 @@ unsigned long tern_tables_gc(struct tern_tables *t)
 	/* An empty table has nothing to expire: a sweep starts over later. */
 	if (!atomic_read(&t->nsess)) {
 		t->gc_cursor = 0;
-		return TERN_GC_IDLE;
+		if (next)
+			*next = TERN_GC_IDLE;
+		return false;
 	}
 	for (i = 0; i < slice && i <= t->sess_mask; i++) {
 		removed += tern_tbl_sweep(t, h, tern_match_expired, &now, true);
@@ -78,10 +117,14 @@ unsigned long tern_tables_gc(struct tern_tables *t)
 		}
 	}
 	t->gc_cursor = h;
-	if (cut || removed >= TERN_GC_BUSY)
-		return 1;
 	/* A sweep goes on, slice by slice, until it is back at bucket 0. */
-	return h ? TERN_GC_PACE : TERN_GC_IDLE;
+	if (cut || removed >= TERN_GC_BUSY)
+		delay = 1;
+	else
+		delay = h ? TERN_GC_PACE : TERN_GC_IDLE;
+	if (next)
+		*next = delay;
+	return cut || removed >= TERN_GC_BUSY || h;
 }
 
 static bool tern_match_l4(const struct tern_session *s, const void *arg)

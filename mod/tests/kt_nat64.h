@@ -115,7 +115,7 @@ static inline void kt_gc_all(struct tern_tables *t)
 	int i;
 
 	for (i = 0; i < 1024 + 1; i++)
-		tern_tables_gc(t);
+		tern_tables_gc(t, NULL);
 }
 
 /* The suites run when the module loads, maybe before its init. */

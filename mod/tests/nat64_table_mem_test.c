@@ -60,7 +60,7 @@ static void kt_m_expire(struct tern_tables *t, struct tern_session *s)
 
 	WRITE_ONCE(s->expires, (u32)jiffies - 1);
 	for (i = 0; i < 1024 + 1; i++)
-		tern_tables_gc(t);
+		tern_tables_gc(t, NULL);
 }
 
 static unsigned int kt_m_subs(struct tern_tables *t)

@@ -209,7 +209,7 @@ static int kt_conc_maint(void *arg)
 	int ret;
 
 	while (!kthread_should_stop()) {
-		tern_tables_gc(c->t);
+		tern_tables_gc(c->t, NULL);
 		switch (++i % 8) {
 		case 0:
 			tern_tables_flush(c->t, get_random_u32() % 3);

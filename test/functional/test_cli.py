@@ -30,7 +30,8 @@ DEFAULTS = {"enabled": True, "pool6": POOL6, "strict-wkp": True,
             "drop-externally-initiated-tcp": False, "max-sessions": 0,
             "max-sessions-per-subscriber": 0, "max-ports-per-subscriber": 0,
             "subscriber-prefix-len": 56, "max-stored-syns": 64,
-            "log-bib": False, "log-sessions": False}
+            "log-bib": False, "log-sessions": False,
+            "tcp-nosyn-with-bib": False}
 ALLOWED_LENGTHS = ("32", "40", "48", "56", "64", "96")
 
 

@@ -39,7 +39,8 @@ def test_topology_header_lists():
         "drop-externally-initiated-tcp": "BOOL", "max-sessions": "U32",
         "max-sessions-per-subscriber": "U32",
         "max-ports-per-subscriber": "U32", "subscriber-prefix-len": "U32",
-        "max-stored-syns": "U32", "log-bib": "BOOL", "log-sessions": "BOOL"}
+        "max-stored-syns": "U32", "log-bib": "BOOL", "log-sessions": "BOOL",
+        "tcp-nosyn-with-bib": "BOOL"}
 
 
 @pytest.mark.parametrize("pool,expected", [
