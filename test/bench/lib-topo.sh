@@ -31,36 +31,16 @@ SIIT4=198.51.100.2
 PORT0=2000
 
 say() { echo "bench: $*" >&2; }
-nsx() { local ns=$1; shift; ip netns exec "$ns" "$@"; }
+# shellcheck source=test/bench/lib-ns.sh
+. "$top/test/bench/lib-ns.sh"
 
-# ethtool_set NS IFACE CMD VALUE: one legacy ethtool "set" ioctl (no
-# ethtool here): 0x17 ETHTOOL_STXCSUM, 0x2c ETHTOOL_SGRO.
-ethtool_set() {
-	nsx "$1" /usr/bin/python3 - "$2" "$3" "$4" <<'EOT'
-import ctypes, fcntl, socket, struct, sys
-ev = ctypes.create_string_buffer(
-    struct.pack("II", int(sys.argv[2], 0), int(sys.argv[3])), 8)
-ifr = struct.pack("16sP16x", sys.argv[1].encode(), ctypes.addressof(ev))
-fcntl.ioctl(socket.socket(socket.AF_INET, socket.SOCK_DGRAM), 0x8946, ifr)
-EOT
-}
 
 topo_up() {
 	local ns
-	for ns in h6 xl h4; do
-		ip netns add "$ns"
-		nsx "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
-			net.ipv6.conf.default.accept_dad=0 \
-			net.ipv6.conf.default.addr_gen_mode=1 \
-			net.ipv6.conf.all.router_solicitations=0 \
-			net.ipv6.conf.default.router_solicitations=0 \
-			net.ipv6.conf.all.accept_ra=0 net.ipv6.conf.default.accept_ra=0
-	done
+	BENCH_NO_LL=1 bench_netns h6 xl h4
 	nsx xl sysctl -qw net.ipv6.conf.all.forwarding=1 net.ipv4.ip_forward=1
-	ip link add eth0 netns h6 address $H6_MAC type veth \
-		peer name v6 netns xl address $XL6_MAC
-	ip link add eth0 netns h4 address $H4_MAC type veth \
-		peer name v4 netns xl address $XL4_MAC
+	bench_veth h6 $H6_MAC xl v6 $XL6_MAC
+	bench_veth h4 $H4_MAC xl v4 $XL4_MAC
 	ip -n h6 -b - <<EOT
 link set lo up
 addr add $NAT6/64 dev eth0 nodad
@@ -122,7 +102,7 @@ EOT
 
 topo_down() {
 	local ns
-	for ns in h6 xl h4; do ip netns del "$ns" 2>/dev/null || true; done
+	bench_netns_del h6 xl h4
 }
 
 # sinks_drop on|off: the hosts drop what they receive at tc ingress (rate

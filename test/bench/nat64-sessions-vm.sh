@@ -45,12 +45,13 @@ POOL4=198.18.0.0/22
 DST4=203.0.113.99
 
 say() { echo "bench: $*" >&2; }
-nsx() { local ns=$1; shift; ip netns exec "$ns" "$@"; }
+# shellcheck source=test/bench/lib-ns.sh
+. "$top/test/bench/lib-ns.sh"
 # Lines of the report: on the console and in $out.
 rep() { echo "$*" | tee -a "$out"; }
 
 cleanup() {
-	for ns in gen xl sink; do ip netns del "$ns" 2>/dev/null || true; done
+	bench_netns_del gen xl sink
 }
 trap cleanup EXIT
 
@@ -61,19 +62,10 @@ modprobe -q act_gact || true
 : >"$out"
 
 # --- topology (as in siit-pktgen-vm.sh) -------------------------------------
-for ns in gen xl sink; do
-	ip netns add "$ns"
-	nsx "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
-		net.ipv6.conf.default.accept_dad=0 \
-		net.ipv6.conf.all.router_solicitations=0 \
-		net.ipv6.conf.default.router_solicitations=0 \
-		net.ipv6.conf.all.accept_ra=0 net.ipv6.conf.default.accept_ra=0
-done
+bench_netns gen xl sink
 nsx xl sysctl -qw net.ipv6.conf.all.forwarding=1 net.ipv4.ip_forward=1
-ip link add eth0 netns gen address $GEN_MAC type veth \
-	peer name v6 netns xl address $XL6_MAC
-ip link add eth0 netns sink address $SINK_MAC type veth \
-	peer name v4 netns xl address $XL4_MAC
+bench_veth gen $GEN_MAC xl v6 $XL6_MAC
+bench_veth sink $SINK_MAC xl v4 $XL4_MAC
 ip -n gen -b - <<EOT
 link set lo up
 addr add 2001:db8:6::ffff:0:0/64 dev eth0 nodad

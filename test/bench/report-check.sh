@@ -32,3 +32,17 @@ if $py "$here/report.py" --check --no-plots "$tmp/miss.tsv" "$tmp/d" >/dev/null 
 	echo "FAIL  report.py --check passed a system without tcp_throughput"; exit 1
 fi
 echo "ok    report.py --check fails on a missing metric"
+# tput_zero_loss may be 0 in a cell (no loss-free rate found there), not in
+# every cell of a system; a flag may be 0.
+{
+	cat "$tmp/ok.tsv"
+	printf 'tput_zero_loss\ttern-siit\t4to6\t1\t1\t0\tpps\n'
+	printf 'conn_gen_bound\ttern-siit\t6to4\t1\t1\t0\tflag\n'
+} >"$tmp/some.tsv"
+$py "$here/report.py" --check --no-plots "$tmp/some.tsv" "$tmp/e" >/dev/null
+echo "ok    report.py --check passes a zero-loss rate of 0 in one cell and a flag of 0"
+sed 's/^\(tput_zero_loss\ttern-siit\t6to4\t1\t1\t\)5/\10/' "$tmp/some.tsv" >"$tmp/none.tsv"
+if $py "$here/report.py" --check --no-plots "$tmp/none.tsv" "$tmp/f" >/dev/null 2>&1; then
+	echo "FAIL  report.py --check passed a system whose zero-loss rates are all 0"; exit 1
+fi
+echo "ok    report.py --check fails on a system whose zero-loss rates are all 0"

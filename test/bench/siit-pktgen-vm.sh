@@ -49,11 +49,12 @@ DST6=2001:db8:64::cb00:7163     # 203.0.113.99
 DST4=203.0.113.99
 
 say() { echo "bench: $*" >&2; }
-nsx() { local ns=$1; shift; ip netns exec "$ns" "$@"; }
+# shellcheck source=test/bench/lib-ns.sh
+. "$top/test/bench/lib-ns.sh"
 
 cleanup() {
 	[ -n "${pg_pid:-}" ] && { nsx gen sh -c "echo stop >$PG/pgctrl" || true; wait "$pg_pid" || true; }
-	for ns in gen xl sink; do ip netns del "$ns" 2>/dev/null || true; done
+	bench_netns_del gen xl sink
 }
 trap cleanup EXIT
 
@@ -66,22 +67,12 @@ modprobe -q act_gact || true
 [ "$(nproc)" -ge 2 ] || { say "needs 2 CPUs (VM_CPUS=2), has $(nproc)"; exit 1; }
 
 # --- topology ---------------------------------------------------------------
-for ns in gen xl sink; do
-	ip netns add "$ns"
-	nsx "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
-		net.ipv6.conf.default.accept_dad=0 \
-		net.ipv6.conf.default.addr_gen_mode=1 \
-		net.ipv6.conf.all.router_solicitations=0 \
-		net.ipv6.conf.default.router_solicitations=0 \
-		net.ipv6.conf.all.accept_ra=0 net.ipv6.conf.default.accept_ra=0
-done
+BENCH_NO_LL=1 bench_netns gen xl sink
 nsx xl sysctl -qw net.ipv6.conf.all.forwarding=1 net.ipv4.ip_forward=1
 nsx gen sysctl -qw net.ipv6.conf.all.forwarding=0 net.ipv4.ip_forward=0
 nsx sink sysctl -qw net.ipv6.conf.all.forwarding=0 net.ipv4.ip_forward=0
-ip link add eth0 netns gen address $GEN_MAC type veth \
-	peer name v6 netns xl address $XL6_MAC
-ip link add eth0 netns sink address $SINK_MAC type veth \
-	peer name v4 netns xl address $XL4_MAC
+bench_veth gen $GEN_MAC xl v6 $XL6_MAC
+bench_veth sink $SINK_MAC xl v4 $XL4_MAC
 ip -n gen -b - <<EOT
 link set lo up
 addr add 2001:db8:6::2/64 dev eth0 nodad
@@ -110,17 +101,6 @@ EOT
 tc -n sink qdisc add dev eth0 ingress
 tc -n sink filter add dev eth0 ingress pref 1 matchall action drop
 
-# ethtool_set NS IFACE CMD VALUE: one legacy ethtool "set" ioctl, for the
-# machine has no ethtool: 0x17 ETHTOOL_STXCSUM, 0x2c ETHTOOL_SGRO.
-ethtool_set() {
-	nsx "$1" /usr/bin/python3 - "$2" "$3" "$4" <<'EOT'
-import ctypes, fcntl, socket, struct, sys
-ev = ctypes.create_string_buffer(
-    struct.pack("II", int(sys.argv[2], 0), int(sys.argv[3])), 8)
-ifr = struct.pack("16sP16x", sys.argv[1].encode(), ctypes.addressof(ev))
-fcntl.ioctl(socket.socket(socket.AF_INET, socket.SOCK_DGRAM), 0x8946, ifr)
-EOT
-}
 # gen computes the UDP checksums (tx checksum offload off on its eth0, and
 # with it TSO): xl receives CHECKSUM_NONE packets, as from a NIC without
 # offloads.
