@@ -44,41 +44,23 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#include "pktutil.h"
 
 #define BATCH		256
 #define PAYLOAD		16
 #define FRAME_LEN	(14 + 40 + 8 + PAYLOAD)
 #define STRIDE		1000003ULL	/* a prime */
 
-static void die(const char *what)
-{
-	perror(what);
-	exit(1);
-}
-
-static uint32_t sum16(const void *p, size_t len, uint32_t s)
-{
-	const uint8_t *b = p;
-
-	for (; len > 1; len -= 2, b += 2)
-		s += (uint32_t)b[0] << 8 | b[1];
-	if (len)
-		s += (uint32_t)b[0] << 8;
-	return s;
-}
-
 /* The UDP checksum over the IPv6 pseudo-header (RFC 8200 8.1). */
 static uint16_t udp6_csum(const struct ip6_hdr *ip6, const struct udphdr *uh,
 			  size_t ulen)
 {
 	uint32_t s = sum16(&ip6->ip6_src, 32, 0);
+	uint16_t c;
 
 	s += ulen + IPPROTO_UDP;
-	s = sum16(uh, ulen, s);
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
-	s = ~s & 0xffff;
-	return htons(s ? s : 0xffff);
+	c = fold(sum16(uh, ulen, s));
+	return htons(c ? c : 0xffff);
 }
 
 static void fill(uint8_t *f, const uint8_t *dmac, const uint8_t *smac,
@@ -106,14 +88,6 @@ static void fill(uint8_t *f, const uint8_t *dmac, const uint8_t *smac,
 	uh->check = 0;
 	memset(f + 62, 'x', PAYLOAD);
 	uh->check = udp6_csum(ip6, uh, 8 + PAYLOAD);
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /* The flow of frame K: K itself, or K scrambled over FLOWS (see above). */
@@ -167,8 +141,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!ifname || !mac || !count ||
-	    sscanf(mac, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &dmac[0], &dmac[1],
-		   &dmac[2], &dmac[3], &dmac[4], &dmac[5]) != 6 ||
+	    !parse_mac(mac, dmac) ||
 	    inet_pton(AF_INET6, s96, &src) != 1 ||
 	    inet_pton(AF_INET6, d6, &dst) != 1 ||
 	    (flows && flows % STRIDE == 0))
@@ -176,9 +149,7 @@ int main(int argc, char **argv)
 
 	snprintf(path, sizeof(path), "/sys/class/net/%s/address", ifname);
 	fp = fopen(path, "r");
-	if (!fp || fscanf(fp, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &smac[0],
-			  &smac[1], &smac[2], &smac[3], &smac[4],
-			  &smac[5]) != 6)
+	if (!fp || !read_mac(fp, smac))
 		die(path);
 	fclose(fp);
 

@@ -36,6 +36,7 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#include "pktutil.h"
 
 #define BATCH		256
 #define PAYLOAD		16
@@ -53,12 +54,6 @@ static void on_usr1(int sig)
 {
 	(void)sig;
 	stop_learning = 1;
-}
-
-static void die(const char *what)
-{
-	perror(what);
-	exit(1);
 }
 
 static struct tuple *set;	/* open addressing; src == 0: free slot */
@@ -131,24 +126,6 @@ static void drain(int fd)
 	}
 }
 
-static uint32_t sum16(const void *p, size_t len, uint32_t s)
-{
-	const uint8_t *b = p;
-
-	for (; len > 1; len -= 2, b += 2)
-		s += (uint32_t)b[0] << 8 | b[1];
-	if (len)
-		s += (uint32_t)b[0] << 8;
-	return s;
-}
-
-static uint16_t fold(uint32_t s)
-{
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
-	return ~s & 0xffff;
-}
-
 /* An Ethernet/IPv4/UDP frame, addresses and ports in network order. */
 static void resp_frame(uint8_t *f, const uint8_t *dmac, const uint8_t *smac,
 		       uint32_t saddr, uint32_t daddr, uint16_t sport,
@@ -181,14 +158,6 @@ static void resp_frame(uint8_t *f, const uint8_t *dmac, const uint8_t *smac,
 	s = sum16(&ip->saddr, 8, IPPROTO_UDP + ulen);
 	c = fold(sum16(uh, ulen, s));
 	uh->check = htons(c ? c : 0xffff);
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 static unsigned long reply(int fd, const uint8_t *dmac, const uint8_t *smac,
@@ -234,12 +203,6 @@ static unsigned long reply(int fd, const uint8_t *dmac, const uint8_t *smac,
 		}
 	}
 	return sent;
-}
-
-static int parse_mac(const char *s, uint8_t *m)
-{
-	return sscanf(s, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &m[0], &m[1], &m[2],
-		      &m[3], &m[4], &m[5]) == 6;
 }
 
 int main(int argc, char **argv)
