@@ -51,7 +51,7 @@ cmd=$(printf '%q ' "$top/test/in-vm.sh" "$@")
 # kernel release), so that two VMs on the same kernel can run side by side;
 # VM_KUNIT=1 runs the KUnit suites first; VM_KO loads that tern.ko instead
 # of .build/KREL/mod/tern.ko (not for the KUnit build).
-for v in VM_TAG VM_KUNIT VM_KO BENCH_NAT64 BENCH_PERF; do
+for v in VM_TAG VM_KUNIT VM_KO BENCH_NAT64 BENCH_PERF BENCH_PERF_OFF; do
 	[ -n "${!v:-}" ] && cmd="env $v=$(printf '%q' "${!v}") $cmd"
 done
 timeout "${VM_TIMEOUT:-2400}" vng --run "$kernel" --disable-kvm "${fs[@]}" \

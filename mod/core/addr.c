@@ -70,13 +70,6 @@ int tern_prefix6_validate_rfc6052(const struct tern_prefix6 *p,
 	return 0;
 }
 
-bool tern_prefix6_is_wkp(const struct tern_prefix6 *p)
-{
-	/* 64:ff9b::/96 */
-	return p->len == 96 &&
-	       p->addr.s6_addr32[0] == htonl(0x0064ff9b) &&
-	       !p->addr.s6_addr32[1] && !p->addr.s6_addr32[2];
-}
 
 bool tern_rfc6052_6to4(const struct tern_prefix6 *p,
 		       const struct in6_addr *a6, __be32 *a4)
@@ -121,20 +114,6 @@ static bool tern_in_ranges(__be32 a, const struct tern_range4 *r, int n)
 		if (((h ^ r[i].net) & (~0U << (32 - r[i].len))) == 0)
 			return true;
 	return false;
-}
-
-/* Addresses that never denote a unicast host reachable through us. */
-static const struct tern_range4 tern_never4[] = {
-	{ 0x00000000, 8 },	/* "this network" */
-	{ 0x7f000000, 8 },	/* loopback */
-	{ 0xa9fe0000, 16 },	/* link local */
-	{ 0xe0000000, 4 },	/* multicast */
-	{ 0xf0000000, 4 },	/* reserved, limited broadcast */
-};
-
-bool tern_addr4_never_translated(__be32 a)
-{
-	return tern_in_ranges(a, tern_never4, ARRAY_SIZE(tern_never4));
 }
 
 /* RFC 6890 (and updates) special-purpose ranges whose Global flag is False. */

@@ -87,9 +87,10 @@ int tern_instance_add(struct net *net, const char *name, u8 type, u8 framework,
 		goto err_inst;
 	}
 	inst->stats = tern_stats_alloc();
-	if (!inst->stats) {
+	inst->host = tern_host_cache_alloc();
+	if (!inst->stats || !inst->host) {
 		ret = -ENOMEM;
-		goto err_cfg;
+		goto err_stats;
 	}
 	inst->net = net;
 	strscpy(inst->name, name, sizeof(inst->name));
@@ -120,7 +121,7 @@ err_nat64:
 	tern_nat64_destroy(inst);
 err_stats:
 	tern_stats_free(inst->stats);
-err_cfg:
+	tern_host_cache_free(inst->host);
 	kfree(c);
 err_inst:
 	kfree(inst);
@@ -140,6 +141,7 @@ static void tern_instance_free(struct tern_instance *inst)
 	tern_deny4_free_rcu(rcu_dereference_protected(inst->deny4, true));
 	tern_pool4_free_rcu(rcu_dereference_protected(inst->pool4, true));
 	tern_stats_free(inst->stats);
+	tern_host_cache_free(inst->host);
 	kfree(inst);
 }
 

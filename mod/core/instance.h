@@ -7,7 +7,9 @@
 #include <linux/netlink.h>
 #include <linux/netfilter.h>
 #include <linux/rcupdate.h>
+#include <linux/rtnetlink.h>
 #include "core/addr.h"
+#include "core/host.h"
 #include "core/stats.h"
 #include "tern_genl.h"
 
@@ -69,8 +71,32 @@ struct tern_instance {
 	struct tern_pool4 __rcu *pool4;	/* NAT64; NULL: empty */
 	struct tern_nat64 *nat64;	/* NAT64 state; NULL for SIIT */
 	struct tern_stats __percpu *stats;
+	struct tern_host_cache __percpu *host;	/* core/host.c */
 	struct nf_hook_ops hook_ops[2];
 };
+
+/* The kind of IPv4 address @a is for the instance's host (RTN_*). */
+static inline unsigned int tern_addr4_type(const struct tern_instance *inst,
+					   __be32 a)
+{
+	return tern_host4_type(inst->host, inst->net, a);
+}
+
+/* Is @a the host's or a broadcast address of one of its subnets? */
+static inline bool tern_addr4_is_host(const struct tern_instance *inst,
+				      __be32 a)
+{
+	unsigned int type = tern_addr4_type(inst, a);
+
+	return type == RTN_LOCAL || type == RTN_BROADCAST;
+}
+
+/* Is @a one of the instance's host's IPv6 addresses? */
+static inline bool tern_addr6_is_host(const struct tern_instance *inst,
+				      const struct in6_addr *a)
+{
+	return tern_host6_is_local(inst->host, inst->net, a);
+}
 
 /* Longest formatted extack message, NUL included (as Linux 6.3+). */
 #define TERN_EXTACK_LEN	80

@@ -8,21 +8,28 @@
 #include "siit/denylist4.h"
 #include "siit/mapping.h"
 
+/* An empty table (NULL) is answered here, without a call: every packet asks. */
 static const struct tern_eam *tern_eam6(const struct tern_instance *inst,
 					const struct in6_addr *a6)
 {
-	return tern_eamt_find6(rcu_dereference(inst->eamt), a6);
+	const struct tern_eamt *t = rcu_dereference(inst->eamt);
+
+	return t ? tern_eamt_find6(t, a6) : NULL;
 }
 
 static const struct tern_eam *tern_eam4(const struct tern_instance *inst,
 					__be32 a4)
 {
-	return tern_eamt_find4(rcu_dereference(inst->eamt), a4);
+	const struct tern_eamt *t = rcu_dereference(inst->eamt);
+
+	return t ? tern_eamt_find4(t, a4) : NULL;
 }
 
 static bool tern_denied4(const struct tern_instance *inst, __be32 a4)
 {
-	return tern_deny4_contains(rcu_dereference(inst->deny4), a4);
+	const struct tern_deny4 *d = rcu_dereference(inst->deny4);
+
+	return d && tern_deny4_contains(d, a4);
 }
 
 bool tern_map_eamt_covers4(const struct tern_instance *inst, __be32 a4)

@@ -40,7 +40,7 @@ static int tern_siit_source6(struct tern_xlat *x, const struct in6_addr *saddr)
 	    tern_map_wkp_refuses(x->cfg, x->dvia, daddr))
 		return TERN_STAT_DROP_WKP_NONGLOBAL;
 	/* Never a source the IPv4 side must take for a martian. */
-	if (tern_addr4_is_host(x->inst->net, x->a4[0]))
+	if (tern_addr4_is_host(x->inst, x->a4[0]))
 		return TERN_STAT_DROP_SPECIAL4;
 	return 0;
 }

@@ -40,4 +40,21 @@ static inline void tern_frag_fields_6to4(struct iphdr *iph,
 	iph->frag_off = htons(fo >> 3 | (fo & IP6_MF ? IP_MF : 0));
 }
 
+/*
+ * skb_ensure_writable() and ip_send_check() without the calls in the
+ * common case (every packet of the fast path).
+ */
+static inline int tern_skb_writable(struct sk_buff *skb, unsigned int len)
+{
+	if (likely(!skb_cloned(skb) && len <= skb_headlen(skb)))
+		return 0;
+	return skb_ensure_writable(skb, len);
+}
+
+static inline void tern_ip_send_check(struct iphdr *iph)
+{
+	iph->check = 0;
+	iph->check = ip_fast_csum((unsigned char *)iph, iph->ihl);
+}
+
 #endif /* _TERN_HDR_H */

@@ -84,25 +84,6 @@ bool tern_dst_local(const struct dst_entry *dst)
 	       dst->dev->flags & IFF_LOOPBACK;
 }
 
-/*
- * The kind of IPv4 address @a is for this host: RTN_LOCAL (its own),
- * RTN_BROADCAST (a broadcast address of one of its subnets), otherwise
- * RTN_UNICAST (or RTN_MULTICAST). One lookup in the local table, which
- * __ip_dev_find() also makes for an address that is not the host's.
- */
-unsigned int tern_addr4_type(struct net *net, __be32 a)
-{
-	return inet_addr_type(net, a);
-}
-
-/* Is @a this host's or a broadcast address of one of its subnets? */
-bool tern_addr4_is_host(struct net *net, __be32 a)
-{
-	unsigned int type = tern_addr4_type(net, a);
-
-	return type == RTN_LOCAL || type == RTN_BROADCAST;
-}
-
 /* Consumes @skb and the reference on @dst. */
 void tern_output(struct net *net, struct sk_buff *skb, struct dst_entry *dst)
 {

@@ -16,8 +16,6 @@ struct dst_entry *tern_route6(struct net *net, const struct sk_buff *skb,
 			      const struct in6_addr *saddr,
 			      const struct in6_addr *daddr, u8 proto);
 bool tern_dst_local(const struct dst_entry *dst);
-unsigned int tern_addr4_type(struct net *net, __be32 a);
-bool tern_addr4_is_host(struct net *net, __be32 a);
 void tern_output(struct net *net, struct sk_buff *skb, struct dst_entry *dst);
 
 #endif /* _TERN_ROUTE_H */

@@ -47,7 +47,6 @@ static bool tern_is_icmp4_error(const struct sk_buff *skb,
 static int tern_4to6_daddr(struct tern_xlat *x, const struct sk_buff *skb,
 			   const struct iphdr *iph)
 {
-	struct net *net = x->inst->net;
 	int why;
 
 	/*
@@ -68,7 +67,7 @@ static int tern_4to6_daddr(struct tern_xlat *x, const struct sk_buff *skb,
 	 * error included (the host's own errors never pass this hook), but
 	 * in a hairpin's second pass (NAT64: the source is pool4's).
 	 */
-	switch (tern_addr4_type(net, iph->daddr)) {
+	switch (tern_addr4_type(x->inst, iph->daddr)) {
 	case RTN_LOCAL:
 		if (!x->mode->local4)
 			return TERN_STAT_PASS_LOCAL;
@@ -78,7 +77,7 @@ static int tern_4to6_daddr(struct tern_xlat *x, const struct sk_buff *skb,
 		return TERN_STAT_PASS_SPECIAL4;
 	}
 	if (!x->second_pass && !tern_addr4_never_translated(iph->saddr) &&
-	    tern_addr4_is_host(net, iph->saddr))
+	    tern_addr4_is_host(x->inst, iph->saddr))
 		return TERN_STAT_PASS_SPECIAL4;
 	return 0;
 }
@@ -179,9 +178,9 @@ static void tern_4to6_header(struct sk_buff *skb, const struct tern_config *cfg,
 	struct ipv6hdr *ip6h;
 
 	if (hdiff >= 0)
-		skb_push(skb, hdiff);
+		__skb_push(skb, hdiff);
 	else
-		skb_pull(skb, -hdiff);
+		__skb_pull(skb, -hdiff);
 	skb_reset_network_header(skb);
 	skb_set_transport_header(skb, hlen);
 	ip6h = ipv6_hdr(skb);
@@ -343,7 +342,7 @@ unsigned int tern_4to6_translate(struct tern_xlat *x, struct sk_buff *skb)
 	 * a GSO packet that is a clone gets its own first.
 	 */
 	if ((skb_is_gso(skb) && skb_unclone(skb, GFP_ATOMIC)) ||
-	    skb_ensure_writable(skb, p->l3len + p->l4len) ||
+	    tern_skb_writable(skb, p->l3len + p->l4len) ||
 	    (hdiff > 0 && skb_cow_head(skb, hdiff)) ||
 	    (proto == IPPROTO_ICMPV6 && skb->ip_summed == CHECKSUM_PARTIAL &&
 	     skb_checksum_help(skb))) {

@@ -144,7 +144,7 @@ unsigned int tern_6to4_translate(struct tern_xlat *x, struct sk_buff *skb)
 	why = x->mode->dest6(x, &ip6.daddr);
 	if (why)
 		return tern_pass(inst, why);
-	if (ipv6_chk_addr(inst->net, &ip6.daddr, NULL, 0))
+	if (tern_addr6_is_host(inst, &ip6.daddr))
 		return tern_pass(inst, TERN_STAT_PASS_LOCAL);
 
 	why = tern_parse6(skb, p);
@@ -256,7 +256,7 @@ unsigned int tern_6to4_translate(struct tern_xlat *x, struct sk_buff *skb)
 	 * a GSO packet that is a clone gets its own first.
 	 */
 	if ((skb_is_gso(skb) && skb_unclone(skb, GFP_ATOMIC)) ||
-	    skb_ensure_writable(skb, p->l3len + p->l4len) ||
+	    tern_skb_writable(skb, p->l3len + p->l4len) ||
 	    (proto == IPPROTO_ICMP && skb->ip_summed == CHECKSUM_PARTIAL &&
 	     skb_checksum_help(skb))) {
 		dst_release(dst);
@@ -267,7 +267,7 @@ unsigned int tern_6to4_translate(struct tern_xlat *x, struct sk_buff *skb)
 		tern_l4id_write(skb, p, &x->id, x->nport);
 	tern_6to4_csum(skb, p, &ip6, addrs, type4);
 
-	skb_pull(skb, p->l3len - sizeof(*iph));
+	__skb_pull(skb, p->l3len - sizeof(*iph));
 	skb_reset_network_header(skb);
 	skb_set_transport_header(skb, sizeof(*iph));
 	iph = ip_hdr(skb);
@@ -280,7 +280,7 @@ unsigned int tern_6to4_translate(struct tern_xlat *x, struct sk_buff *skb)
 	iph->saddr = addrs[0];
 	iph->daddr = addrs[1];
 	tern_6to4_frag_fields(skb, p, iph, &fh, df);
-	ip_send_check(iph);
+	tern_ip_send_check(iph);
 
 	skb->protocol = htons(ETH_P_IP);
 	if (skb_is_gso(skb))

@@ -202,6 +202,13 @@ measure() {
 				-S "$sym" -g caller,2,callee --percent-limit 0.5 2>/dev/null |
 				grep . | head -60 | sed "s/^/perf $s $sym: /" >>"$results/bench-perf-${VM_TAG:-x}.txt"
 		done
+		# Samples by offset in these functions (objdump -d tern.ko
+		# tells which instructions): where inside them the time goes.
+		for sym in ${BENCH_PERF_OFF:-}; do
+			perf script -i "/tmp/perf-$s.data" -F ip,sym,symoff -G 2>/dev/null |
+				awk -v f="$sym" '$2 ~ "^" f "\\+" { print $2 }' | sort | uniq -c |
+				sort -rn | head -40 | sed "s/^/perf $s off: /" >>"$results/bench-perf-${VM_TAG:-x}.txt"
+		done
 	else
 		sleep "$secs"
 	fi

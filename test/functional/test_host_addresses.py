@@ -1,0 +1,85 @@
+"""Addresses that become, and stop being, the translator host's own while
+traffic flows. The packet path remembers its answers to "is this address
+the host's?" per CPU (mod/core/host.c); each change below must be seen by
+the very next packet, in both directions and for both families."""
+
+from scapy.layers.inet import IP
+from scapy.layers.inet6 import IPv6
+
+from ternlib import (H4_6, H6, H6_4, SINK4, SINK4_6, SINK6, SINK6_4, is_ip4,
+                     is_ip6, none_on, udp4, udp6, xlat46, xlat64)
+
+
+def not_out(topo, send, expected):
+    """SEND(topo) bumps the EXPECTED counters and nothing is translated."""
+    c = topo.counters()
+    with topo.cap4() as cap4, topo.cap6() as cap6:
+        send(topo)
+        none_on(lambda: c.expect(expected),
+                (cap4, is_ip4(dst=SINK4)),
+                (cap6, is_ip6(src=H4_6, dst=SINK6)))
+
+
+def translated(topo):
+    c = topo.counters()
+    out4 = xlat64(topo, udp6())
+    out6 = xlat46(topo, udp4())
+    assert (out4[IP].src, out4[IP].dst) == (H6_4, SINK4)
+    assert (out6[IPv6].src, out6[IPv6].dst) == (H4_6, SINK6)
+    c.expect({"xlat-6to4": 1, "xlat-4to6": 1})
+
+
+def test_ipv6_destination_becomes_local_and_back(xlat):
+    """6->4: a pool6 destination assigned to the host is delivered to it."""
+    for _ in range(2):
+        translated(xlat)
+        xlat.xl.ip("addr", "add", SINK4_6 + "/128", "dev", "v6", "nodad")
+        try:
+            not_out(xlat, lambda t: t.send6(udp6(dst=SINK4_6)),
+                    {"pass-local": 1})
+        finally:
+            xlat.xl.ip("addr", "del", SINK4_6 + "/128", "dev", "v6")
+    translated(xlat)
+
+
+def test_ipv4_destination_becomes_local_and_back(xlat):
+    """4->6: a destination assigned to the host is delivered to it."""
+    for _ in range(2):
+        translated(xlat)
+        xlat.xl.ip("addr", "add", SINK6_4 + "/32", "dev", "lo")
+        try:
+            not_out(xlat, lambda t: t.send4(udp4(dst=SINK6_4)),
+                    {"pass-local": 1})
+        finally:
+            xlat.xl.ip("addr", "del", SINK6_4 + "/32", "dev", "lo")
+    translated(xlat)
+
+
+def test_translated_source_becomes_host_and_back(xlat):
+    """6->4: a source that maps to one of the host's IPv4 addresses would
+    be a martian on the IPv4 side (RFC 7915 5.1): dropped, until the
+    address goes away."""
+    for _ in range(2):
+        translated(xlat)
+        xlat.xl.ip("addr", "add", H6_4 + "/32", "dev", "lo")
+        try:
+            not_out(xlat, lambda t: t.send6(udp6(src=H6)),
+                    {"drop-special4": 1})
+        finally:
+            xlat.xl.ip("addr", "del", H6_4 + "/32", "dev", "lo")
+    translated(xlat)
+
+
+def test_local_route_added_and_removed(xlat):
+    """A route of type local (no address: AnyIP) makes a destination the
+    host's too, and deleting it gives the destination back."""
+    route = ["local", SINK6_4 + "/32", "dev", "lo", "table", "local"]
+    for _ in range(2):
+        translated(xlat)
+        xlat.xl.ip("route", "add", *route)
+        try:
+            not_out(xlat, lambda t: t.send4(udp4(dst=SINK6_4)),
+                    {"pass-local": 1})
+        finally:
+            xlat.xl.ip("route", "del", *route)
+    translated(xlat)
