@@ -92,7 +92,7 @@ static bool tern_nat64_nosyn_bib(const struct tern_xlat *x, int l4,
 			      tern_tcp_flags_of(x->id.tcp_flags)).ok;
 }
 
-static int tern_nat64_dest6(struct tern_xlat *x, const struct in6_addr *daddr)
+int tern_nat64_dest6(struct tern_xlat *x, const struct in6_addr *daddr)
 {
 	const struct tern_config *cfg = x->cfg;
 
@@ -149,7 +149,7 @@ static struct tern_session *tern_nat64_new6(struct tern_xlat *x, u8 l4,
 	return s;
 }
 
-static int tern_nat64_source6(struct tern_xlat *x,
+int tern_nat64_source6(struct tern_xlat *x,
 			      const struct in6_addr *saddr)
 {
 	struct tern_tables *t = x->inst->nat64->tables;
@@ -214,7 +214,7 @@ static bool tern_nat64_error_dest_ok6(const struct tern_xlat *x)
  * IPv4 and back: its source becomes the pool6 address of the sender's
  * IPv4 transport address, its destination the IPv6 host the BIB names.
  */
-static bool tern_nat64_hairpins(const struct tern_xlat *x,
+bool tern_nat64_hairpins(const struct tern_xlat *x,
 				const struct in6_addr *daddr6)
 {
 	return tern_pool4_has_addr(rcu_dereference(x->inst->pool4), x->a4[1]);
@@ -231,7 +231,7 @@ static void tern_nat64_hairpin_prepare(struct tern_xlat *x,
 }
 
 /* Only what pool4 holds is the mode's. */
-static int tern_nat64_dest4(struct tern_xlat *x, __be32 daddr)
+int tern_nat64_dest4(struct tern_xlat *x, __be32 daddr)
 {
 	if (!tern_pool4_has_addr(rcu_dereference(x->inst->pool4), daddr))
 		return TERN_STAT_PASS_NO_MAPPING;
@@ -329,7 +329,7 @@ static int tern_nat64_keep4(struct tern_xlat *x, struct sk_buff *skb)
 	return ret ? TERN_STAT_DROP_NOMEM : TERN_STAT_SYN_STORED;
 }
 
-static int tern_nat64_source4(struct tern_xlat *x, __be32 saddr,
+int tern_nat64_source4(struct tern_xlat *x, __be32 saddr,
 			      __be32 daddr)
 {
 	struct tern_tables *t = x->inst->nat64->tables;

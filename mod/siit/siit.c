@@ -19,14 +19,14 @@ static int tern_siit_map4(const struct tern_xlat *x, __be32 a4,
 				x->n_by_pool6);
 }
 
-static int tern_siit_dest6(struct tern_xlat *x, const struct in6_addr *daddr)
+int tern_siit_dest6(struct tern_xlat *x, const struct in6_addr *daddr)
 {
 	x->dvia = tern_map_6to4(x->inst, x->cfg, daddr, &x->a4[1]);
 	return x->dvia == TERN_VIA_NONE ? TERN_STAT_PASS_NO_MAPPING : 0;
 }
 
 /* The source, and the checks on both IPv4 addresses (RFC 7915 5.1). */
-static int tern_siit_source6(struct tern_xlat *x, const struct in6_addr *saddr)
+int tern_siit_source6(struct tern_xlat *x, const struct in6_addr *saddr)
 {
 	__be32 daddr = x->a4[1];
 
@@ -51,14 +51,14 @@ static bool tern_siit_error_dest_ok6(const struct tern_xlat *x)
 	       !tern_map_wkp_refuses(x->cfg, x->dvia, x->a4[1]);
 }
 
-static int tern_siit_dest4(struct tern_xlat *x, __be32 daddr)
+int tern_siit_dest4(struct tern_xlat *x, __be32 daddr)
 {
 	x->dvia = tern_siit_map4(x, daddr, &x->a6[1]);
 	return x->dvia == TERN_VIA_NONE ? TERN_STAT_PASS_NO_MAPPING : 0;
 }
 
 /* The source, and the Well-Known Prefix rule for both addresses. */
-static int tern_siit_source4(struct tern_xlat *x, __be32 saddr, __be32 daddr)
+int tern_siit_source4(struct tern_xlat *x, __be32 saddr, __be32 daddr)
 {
 	x->svia = tern_siit_map4(x, saddr, &x->a6[0]);
 	if (x->svia == TERN_VIA_NONE)

@@ -3,6 +3,7 @@
 #define _TERN_MODE_H
 
 #include <linux/in6.h>
+#include <linux/indirect_call_wrapper.h>
 #include <linux/skbuff.h>
 #include "core/instance.h"
 #include "xlat/packet.h"
@@ -166,6 +167,29 @@ struct tern_mode_ops {
 
 extern const struct tern_mode_ops tern_siit_mode;
 extern const struct tern_mode_ops tern_nat64_mode;
+
+/*
+ * The callbacks every packet makes, named here so that the packet path
+ * calls the two modes' directly (INDIRECT_CALL_2, as the kernel's own
+ * receive path does) instead of through a retpoline.
+ */
+int tern_siit_dest6(struct tern_xlat *x, const struct in6_addr *daddr);
+int tern_siit_source6(struct tern_xlat *x, const struct in6_addr *saddr);
+bool tern_siit_hairpins(const struct tern_xlat *x,
+			const struct in6_addr *daddr6);
+int tern_siit_dest4(struct tern_xlat *x, __be32 daddr);
+int tern_siit_source4(struct tern_xlat *x, __be32 saddr, __be32 daddr);
+int tern_nat64_dest6(struct tern_xlat *x, const struct in6_addr *daddr);
+int tern_nat64_source6(struct tern_xlat *x, const struct in6_addr *saddr);
+bool tern_nat64_hairpins(const struct tern_xlat *x,
+			 const struct in6_addr *daddr6);
+int tern_nat64_dest4(struct tern_xlat *x, __be32 daddr);
+int tern_nat64_source4(struct tern_xlat *x, __be32 saddr, __be32 daddr);
+
+/* x->mode->@op(x, ...), a direct call for SIIT and NAT64. */
+#define tern_mode_call(x, op, ...)					\
+	INDIRECT_CALL_2((x)->mode->op, tern_siit_##op, tern_nat64_##op,	\
+			x, __VA_ARGS__)
 
 /* The ops of @inst's mode. */
 static inline const struct tern_mode_ops *

@@ -57,7 +57,7 @@ static int tern_4to6_daddr(struct tern_xlat *x, const struct sk_buff *skb,
 	    (tern_addr4_never_translated(iph->saddr) &&
 	     !tern_is_icmp4_error(skb, iph)))
 		return TERN_STAT_PASS_SPECIAL4;
-	why = x->mode->dest4(x, iph->daddr);
+	why = tern_mode_call(x, dest4, iph->daddr);
 	if (why)
 		return why;
 	/*
@@ -247,7 +247,7 @@ unsigned int tern_4to6_translate(struct tern_xlat *x, struct sk_buff *skb)
 	}
 	tern_l4id_read(skb, p, &x->id);
 	x->mark = skb->mark;
-	why = x->mode->source4(x, ip4.saddr, ip4.daddr);
+	why = tern_mode_call(x, source4, ip4.saddr, ip4.daddr);
 	if (why == TERN_STAT_PASS_LOCAL)
 		return tern_pass(inst, why);
 	if (why == TERN_STAT_SYN_STORED) {

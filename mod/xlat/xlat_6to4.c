@@ -141,7 +141,7 @@ unsigned int tern_6to4_translate(struct tern_xlat *x, struct sk_buff *skb)
 
 	ip6 = *ipv6_hdr(skb);
 	/* Is the destination the mode's? Then not one of this host's. */
-	why = x->mode->dest6(x, &ip6.daddr);
+	why = tern_mode_call(x, dest6, &ip6.daddr);
 	if (why)
 		return tern_pass(inst, why);
 	if (tern_addr6_is_host(inst, &ip6.daddr))
@@ -180,7 +180,7 @@ unsigned int tern_6to4_translate(struct tern_xlat *x, struct sk_buff *skb)
 	}
 	tern_l4id_read(skb, p, &x->id);
 	x->mark = skb->mark;
-	why = x->mode->source6(x, &ip6.saddr);
+	why = tern_mode_call(x, source6, &ip6.saddr);
 	if (why && x->err && p->proto != IPPROTO_ICMPV6)
 		tern_icmp6_error(skb, x->err_type, x->err_code, 0);
 	if (why)
@@ -208,7 +208,7 @@ unsigned int tern_6to4_translate(struct tern_xlat *x, struct sk_buff *skb)
 	tos = cfg->override_tos ? cfg->tos : ipv6_get_dsfield(&ip6);
 
 	/* A hairpin goes back to IPv6: an IPv4 route is optional. */
-	hairpin = x->mode->hairpins(x, &ip6.daddr);
+	hairpin = tern_mode_call(x, hairpins, &ip6.daddr);
 	dst = tern_route4(inst->net, skb, addrs[0], addrs[1], tos, proto);
 	if (!dst && !hairpin) {
 		tern_icmp6_error(skb, ICMPV6_DEST_UNREACH, ICMPV6_NOROUTE, 0);
