@@ -40,8 +40,9 @@ int tern_kt_inst_init(struct tern_kt_inst *ki)
 	ki->inst.net = &init_net;
 	strscpy(ki->inst.name, "kunit", sizeof(ki->inst.name));
 	ki->inst.stats = tern_stats_alloc();
+	ki->inst.host = tern_host_cache_alloc();
 	ki->cfg = kzalloc(sizeof(*ki->cfg), GFP_KERNEL);
-	if (!ki->inst.stats || !ki->cfg) {
+	if (!ki->inst.stats || !ki->inst.host || !ki->cfg) {
 		tern_kt_inst_fini(ki);
 		return -ENOMEM;
 	}
@@ -61,6 +62,8 @@ void tern_kt_inst_fini(struct tern_kt_inst *ki)
 	if (ki->inst.stats)
 		tern_stats_free(ki->inst.stats);
 	ki->inst.stats = NULL;
+	tern_host_cache_free(ki->inst.host);
+	ki->inst.host = NULL;
 }
 
 u64 tern_kt_stats_total(struct tern_kt_inst *ki, u64 *out)

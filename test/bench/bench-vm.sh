@@ -16,7 +16,7 @@
 # Usage: bench-vm.sh OUTDIR
 # Settings: BENCH_SYSTEMS ("fwd tern-siit tern-nat64 jool-siit jool-nat64
 # tayga"), BENCH_REPS (3), BENCH_STEPS (3, binary search steps after the
-# first trial at the overload rate), BENCH_TRIAL (0.5, seconds of traffic
+# first trial at the overload rate), BENCH_TRIAL (2, seconds of traffic
 # per trial), BENCH_SECONDS (1, overload window), BENCH_FLOWS (64),
 # BENCH_TCP_SECONDS (3), BENCH_PINGS (50), BENCH_SMOKE=1 (a tiny run).
 set -euo pipefail
@@ -36,7 +36,7 @@ fi
 systems=${BENCH_SYSTEMS:-fwd tern-siit tern-nat64 jool-siit jool-nat64 tayga}
 reps=${BENCH_REPS:-3}
 steps=${BENCH_STEPS:-3}
-trial_s=${BENCH_TRIAL:-0.5}
+trial_s=${BENCH_TRIAL:-2}
 secs=${BENCH_SECONDS:-1}
 NFLOWS=${BENCH_FLOWS:-64}
 tcp_s=${BENCH_TCP_SECONDS:-3}
