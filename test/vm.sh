@@ -54,6 +54,7 @@ cmd=$(printf '%q ' "$top/test/in-vm.sh" "$@")
 for v in VM_TAG VM_KUNIT VM_KO BENCH_NAT64 BENCH_PERF BENCH_PERF_OFF; do
 	[ -n "${!v:-}" ] && cmd="env $v=$(printf '%q' "${!v}") $cmd"
 done
-timeout "${VM_TIMEOUT:-2400}" vng --run "$kernel" --disable-kvm "${fs[@]}" \
+# VM_VERBOSE=1: the guest's kernel log on the console too.
+timeout "${VM_TIMEOUT:-2400}" vng ${VM_VERBOSE:+--verbose} --run "$kernel" --disable-kvm "${fs[@]}" \
 	"${append[@]}" --cpus "${VM_CPUS:-2}" --memory "${VM_MEMORY:-2G}" \
 	--user root --rwdir="$top/.build/results" -- "$cmd"
