@@ -133,6 +133,15 @@ pgset() {
 		done' pgset "$PG/$f" "$@" || { say "pktgen ($ns $f)"; exit 1; }
 }
 
+# pg_pps NS: the rate (pps) pktgen reports for its last run in NS, or 0.
+pg_pps() {
+	nsx "$1" cat "$PG/eth0" 2>/dev/null | awk '
+		/^Result: OK:/ { f = 1 }
+		f { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+pps$/) {
+			sub("pps", "", $i); print $i; found = 1; exit } }
+		END { if (!found) print 0 }'
+}
+
 pg_init() {
 	local ns
 	for ns in h6 h4; do
