@@ -38,12 +38,8 @@ if [ "${VM_FS:-}" != 9p ]; then
 fi
 # VM_UDEV=0: no udev in the guest (test/vm-tools/init-noudev runs before
 # virtme-ng-init); it takes minutes on the debug kernel.
-# virtme-ng 1.42 (what deps.sh gets today) leaves such a guest idle before
-# the command when the console is quiet; with the kernel log on the console
-# (--verbose) it runs: VM_UDEV=0 implies VM_VERBOSE=1.
 append=()
 if [ "${VM_UDEV:-1}" = 0 ]; then
-	VM_VERBOSE=1
 	rm "$guest/bin/virtme-ng-init"
 	ln -s "$top/test/vm-tools/init-noudev" "$guest/bin/virtme-ng-init"
 	append=(--append "tern_init=$real/bin/virtme-ng-init")
