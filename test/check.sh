@@ -84,12 +84,17 @@ report_vm() {
 		grep -E 'WARNING:|BUG:|Oops|KASAN|lockdep|leak' "$res/dmesg-$tag.log" 2>/dev/null |
 			head -n 20 | sed 's/^/      | /'
 	fi
+	# What test/vm.sh's watchdogs said (a guest stopped or booted again).
+	grep '^vm.sh: ' "$console" 2>/dev/null | tail -n 45 | sed 's/^/      | /'
 	record "$what" "$([ "$st" = ok ] && echo 0 || echo 1)" "$console"
 }
 
 # Two VMs at a time, one virtual CPU each: a test run keeps about one
 # emulated CPU busy, so two runs side by side take the time of one.
 export VM_CPUS=1
+# A guest that stops making progress (test/vm.sh's watchdogs): stopped
+# after 15 minutes without output or kernel log, its log shown.
+export VM_STALL_TIMEOUT=900
 
 # The debug kernel (built only when its cache is missing: ~20 minutes of
 # both CPUs) builds at the lowest priority while the VMs below run, in the
@@ -142,8 +147,12 @@ if wait "$kbuild" && tree=$(cat "$log/kernel-tree") && [ -n "$tree" ]; then
 	rc2=$?
 	grep -qi 'warning:' "$log/build-$krel.log" && rc2=1
 	record "build tern.ko W=1 for the debug kernel $krel" "$rc2" "$log/build-$krel.log"
-	# No udev in these VMs: it alone takes minutes to boot there.
-	export VM_KERNEL=$tree/arch/x86/boot/bzImage VM_MEMORY=3G VM_UDEV=0 VM_TIMEOUT=4800
+	# No udev in these VMs: it alone takes minutes to boot there. A half
+	# takes about 20 minutes; 40 is its limit, so that a guest that stops
+	# fails this run instead of running past CI's time. A guest that has
+	# not booted in 5 minutes is booted again (test/vm.sh).
+	export VM_KERNEL=$tree/arch/x86/boot/bzImage VM_MEMORY=3G VM_UDEV=0 VM_TIMEOUT=2400 \
+		VM_BOOT_TIMEOUT=300
 	kunit=0 klog=$log/vm-$krel-a.log
 	[ "$rc" = 0 ] && kunit=1
 	if [ "$rc2" = 0 ]; then
@@ -160,7 +169,7 @@ if wait "$kbuild" && tree=$(cat "$log/kernel-tree") && [ -n "$tree" ]; then
 		bash test/vm.sh "$krel" test/run-kunit.sh >"$klog" 2>&1 &
 	fi
 	wait
-	unset VM_KERNEL VM_MEMORY VM_UDEV VM_TIMEOUT
+	unset VM_KERNEL VM_MEMORY VM_UDEV VM_TIMEOUT VM_BOOT_TIMEOUT
 	if [ "$kunit" = 1 ]; then
 		echo "-- KUnit on $krel"
 		[ -s "$res/kunit-$krel.ktap" ] ||

@@ -11,6 +11,8 @@
 # the debug kernel for both. VM_TAG names CMD's results (default KREL).
 # VM_KO: the tern.ko to load for CMD instead of .build/KREL/mod/tern.ko.
 set -u
+# test/vm.sh's sign that the guest booted (its boot watchdog).
+[ -n "${VM_STARTED:-}" ] && : >"$VM_STARTED"
 top=$(cd "$(dirname "$0")/.." && pwd)
 krel=$(uname -r)
 tag=${VM_TAG:-$krel}
@@ -69,6 +71,12 @@ if [ -d /sys/kernel/debug ] && ! mountpoint -q /sys/kernel/debug; then
 	mount -t debugfs none /sys/kernel/debug 2>/dev/null || true
 fi
 
+# The kernel log as it comes, where the host can read it while the VM
+# runs: what a VM that stopped making progress logged last.
+dmesg -w >"$results/dmesg-live-$tag.log" 2>/dev/null &
+follower=$!
+stamp "started"
+
 status=ok rc=0
 kstatus=ok krc=0
 boot_lines=$(dmesg | wc -l)
@@ -120,6 +128,7 @@ if [ -n "$problem" ]; then
 	[ "$kstatus" = ok ] && kstatus=$problem
 	rc=1 krc=1
 fi
+kill "$follower" 2>/dev/null
 echo "$status" >"$results/vm-$tag.status"
 dmesg >"$results/dmesg-$tag.log"
 if [ "$kunit" = 1 ]; then

@@ -54,7 +54,67 @@ cmd=$(printf '%q ' "$top/test/in-vm.sh" "$@")
 for v in VM_TAG VM_KUNIT VM_KO BENCH_NAT64 BENCH_PERF BENCH_PERF_OFF; do
 	[ -n "${!v:-}" ] && cmd="env $v=$(printf '%q' "${!v}") $cmd"
 done
-# VM_VERBOSE=1: the guest's kernel log on the console too.
-timeout "${VM_TIMEOUT:-2400}" vng ${VM_VERBOSE:+--verbose} --run "$kernel" --disable-kvm "${fs[@]}" \
-	"${append[@]}" --cpus "${VM_CPUS:-2}" --memory "${VM_MEMORY:-2G}" \
-	--user root --rwdir="$top/.build/results" -- "$cmd"
+# VM_VERBOSE=1: the guest's kernel log on the console too. VM_APPEND: more
+# kernel command line. VM_QEMU_OPTS: more QEMU arguments (e.g. "-monitor
+# unix:SOCK,server,nowait" to look at a guest that stopped).
+[ -n "${VM_APPEND:-}" ] && append+=(--append "$VM_APPEND")
+[ -n "${VM_QEMU_OPTS:-}" ] && append+=("--qemu-opts=$VM_QEMU_OPTS")
+
+# Watchdogs. An emulated guest can stop for good, idle, with every task
+# waiting for a timer that never fires (seen with the debug kernel on a
+# loaded host, at boot or later; docs/testing.md). So:
+# - VM_BOOT_TIMEOUT (s): a guest that has not started test/in-vm.sh by
+#   then is stopped and booted again, up to VM_BOOT_TRIES boots;
+# - VM_STALL_TIMEOUT (s; default 0, off): a guest whose output (this
+#   script's stdout, when that is a file) and kernel log (in-vm.sh's
+#   dmesg-live) stand still that long is stopped, the last of its kernel
+#   log printed;
+# - VM_TIMEOUT (s): the limit of one boot, whatever it does.
+started=$(mktemp "$top/.build/results/.started.XXXXXX")
+trap 'rm -rf "$guest" "$started"' EXIT
+cmd="env VM_STARTED=$(printf '%q' "$started") $cmd"
+out=$(readlink -f /proc/$$/fd/1 2>/dev/null || true)
+[ -f "$out" ] || out=''
+live=$top/.build/results/dmesg-live-${VM_TAG:-$krel}.log
+[ "$(basename "${1:-}")" = run-kunit.sh ] && live=$top/.build/results/dmesg-live-$krel-kunit.log
+progress() {
+	{ [ -n "$out" ] && stat -c %s "$out"; stat -c %s "$live"; } 2>/dev/null | tr '\n' ' ' || true
+}
+boot_timeout=${VM_BOOT_TIMEOUT:-600} tries=${VM_BOOT_TRIES:-3}
+stall_timeout=${VM_STALL_TIMEOUT:-0}
+rc=1
+for try in $(seq "$tries"); do
+	rm -f "$started" "$live"
+	timeout "${VM_TIMEOUT:-2400}" vng ${VM_VERBOSE:+--verbose} --run "$kernel" --disable-kvm "${fs[@]}" \
+		"${append[@]}" --cpus "${VM_CPUS:-2}" --memory "${VM_MEMORY:-2G}" \
+		--user root --rwdir="$top/.build/results" -- "$cmd" </dev/null &
+	pid=$!
+	t0=$SECONDS last=$SECONDS seen='' why=''
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 2
+		if [ ! -e "$started" ]; then
+			[ $((SECONDS - t0)) -ge "$boot_timeout" ] && why=boot && break
+			continue
+		fi
+		now=$(progress)
+		[ "$now" != "$seen" ] && seen=$now last=$SECONDS
+		[ "$stall_timeout" -gt 0 ] && [ $((SECONDS - last)) -ge "$stall_timeout" ] &&
+			why=stall && break
+	done
+	if [ -z "$why" ]; then
+		rc=0
+		wait "$pid" || rc=$?
+		break
+	fi
+	kill "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	if [ "$why" = stall ]; then
+		echo "vm.sh: the guest made no progress for ${stall_timeout}s; stopped. Its kernel log ended:" >&2
+		tail -n 40 "$live" 2>/dev/null | sed 's/^/vm.sh: | /' >&2
+		rc=124
+		break
+	fi
+	echo "vm.sh: the guest had not started the command after ${boot_timeout}s (boot $try of $tries); stopped" >&2
+	rc=124
+done
+exit "$rc"
