@@ -18,7 +18,9 @@
 # tayga"), BENCH_REPS (3), BENCH_STEPS (3, binary search steps after the
 # first trial at the overload rate), BENCH_TRIAL (2, seconds of traffic
 # per trial), BENCH_SECONDS (1, overload window), BENCH_FLOWS (64),
-# BENCH_TCP_SECONDS (3), BENCH_PINGS (50), BENCH_SMOKE=1 (a tiny run).
+# BENCH_TCP_SECONDS (3), BENCH_PINGS (50), BENCH_SMOKE=1 (a tiny run),
+# BENCH_DIRS ("6to4 4to6 bidir"), BENCH_PERF=1 (a perf profile of both
+# CPUs in every overload window, by CPU and symbol, in OUTDIR/perf.txt).
 set -euo pipefail
 outdir=$1
 # The generators busy CPU 0 and xl's receive work CPU 1: this script (and
@@ -101,13 +103,21 @@ overload() {
 	for ns in $(gens "$dir"); do nsx "$ns" sh -c "echo start >$PG/pgctrl" & done
 	sleep $warm
 	t0=$(now); read -r a0 b0 < <(snap "$dir")
-	sleep "$secs"
+	if [ -n "${BENCH_PERF:-}" ]; then
+		# cpu-clock samples (no PMU under emulation) of both CPUs.
+		perf record -q -e cpu-clock -C 0,1 -o /tmp/bench-perf.data -- sleep "$secs" >/dev/null 2>&1
+	else
+		sleep "$secs"
+	fi
 	t1=$(now); read -r a1 b1 < <(snap "$dir")
 	for ns in $(gens "$dir"); do nsx "$ns" sh -c "echo stop >$PG/pgctrl"; done
 	wait || true
 	sleep 0.3
 	ov_rx=$(((b1 - b0) * 1000000000 / (t1 - t0)))
 	ov_tx=$(((a1 - a0) * 1000000000 / (t1 - t0) / n))
+	[ -n "${BENCH_PERF:-}" ] || return 0
+	perf report -q -i /tmp/bench-perf.data --stdio --sort cpu,sym --percent-limit 0.7 \
+		2>/dev/null | grep . | sed "s/^/$cur $dir $ov_rx pps: /" >>"$outdir/perf.txt" || true
 }
 
 # trial DIR RATE: each generator of DIR sends RATE pps for trial_s seconds
@@ -144,6 +154,7 @@ trial() {
 # search between 0 and what pktgen offered at overload.
 throughput() {
 	local s=$1 dir=$2 flows=$3 rep=$4 lo=0 lo_rate=0 hi mid i
+	cur="$s $flows"
 	conf "$s" "$dir" "$flows"
 	overload "$dir"
 	emit tput_overload "$s" "$dir" "$flows" "$rep" "$ov_rx" pps
@@ -220,7 +231,7 @@ for ((rep = 1; rep <= reps; rep++)); do
 		fi
 		sinks_drop on
 		case $s in *nat64*) preliminary "$s" ;; esac
-		for dir in 6to4 4to6 bidir; do
+		for dir in ${BENCH_DIRS:-6to4 4to6 bidir}; do
 			for flows in 1 "$NFLOWS"; do
 				throughput "$s" $dir "$flows" $rep
 			done
