@@ -80,6 +80,9 @@ live=$top/.build/results/dmesg-live-${VM_TAG:-$krel}.log
 progress() {
 	{ [ -n "$out" ] && stat -c %s "$out"; stat -c %s "$live"; } 2>/dev/null | tr '\n' ' ' || true
 }
+# What the watchdogs did, printed when the last boot is over: QEMU opens
+# this script's stdout again, truncating it, at every boot.
+notes=()
 boot_timeout=${VM_BOOT_TIMEOUT:-600} tries=${VM_BOOT_TRIES:-3}
 stall_timeout=${VM_STALL_TIMEOUT:-0}
 rc=1
@@ -109,12 +112,20 @@ for try in $(seq "$tries"); do
 	kill "$pid" 2>/dev/null || true
 	wait "$pid" 2>/dev/null || true
 	if [ "$why" = stall ]; then
-		echo "vm.sh: the guest made no progress for ${stall_timeout}s; stopped. Its kernel log ended:" >&2
-		tail -n 40 "$live" 2>/dev/null | sed 's/^/vm.sh: | /' >&2
+		notes+=("the guest made no progress for ${stall_timeout}s; stopped. Its kernel log ended:")
+		mapfile -t -O ${#notes[@]} notes < <(tail -n 40 "$live" 2>/dev/null | sed 's/^/| /')
 		rc=124
 		break
 	fi
-	echo "vm.sh: the guest had not started the command after ${boot_timeout}s (boot $try of $tries); stopped" >&2
+	notes+=("the guest had not started the command after ${boot_timeout}s (boot $try of $tries); stopped")
 	rc=124
 done
+if [ ${#notes[@]} -gt 0 ]; then
+	err=$(readlink -f /proc/$$/fd/2 2>/dev/null || true)
+	if [ -f "$err" ]; then
+		printf 'vm.sh: %s\n' "${notes[@]}" >>"$err"
+	else
+		printf 'vm.sh: %s\n' "${notes[@]}" >&2
+	fi
+fi
 exit "$rc"
