@@ -170,12 +170,15 @@ void tern_tbl_where(const struct tern_tables *t, u8 l4,
 	w->b4 = tern_tbl_hash_bib4(t, l4, t4) & t->bib_mask;
 }
 
-void tern_tbl_where_sess(const struct tern_tables *t,
-			 const struct tern_session *s, struct tern_tbl_where *w)
+void tern_tbl_where_sess(const struct tern_session *s, u32 h6,
+			 struct tern_tbl_where *w)
 {
 	const struct tern_bib *b = s->bib;
 
-	tern_tbl_where(t, b->l4, &b->t6, &b->t4, &s->remote, w);
+	w->s6 = h6 % TERN_TBL_NLOCKS;
+	w->s4 = s->lk4;
+	w->b6 = b->lk6;
+	w->b4 = b->lk4;
 }
 
 void tern_tbl_where_bib(const struct tern_tables *t, const struct tern_bib *b,

@@ -67,6 +67,7 @@ struct tern_bib {
 	u8 l4;				/* enum tern_l4 */
 	bool is_static;
 	u8 sub_plen;			/* prefix length of its subscriber */
+	u16 lk6, lk4;			/* lock indices of its two chains */
 	refcount_t ref;			/* its sessions, +1 if static */
 };
 
@@ -82,6 +83,7 @@ struct tern_session {
 	struct tern_bib *bib;
 	struct tern_ta4 remote;		/* the IPv4 peer (ICMP: port 0) */
 	u8 state;			/* enum tern_tcp_state; 0 otherwise */
+	u16 lk4;			/* lock index of its n4 chain */
 	u32 expires;			/* jiffies; READ_ONCE/WRITE_ONCE */
 };
 

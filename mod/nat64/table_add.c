@@ -19,6 +19,7 @@
 static void tern_tbl_link_sess(struct tern_tables *t, struct tern_session *s,
 			       const struct tern_tbl_where *w)
 {
+	s->lk4 = w->s4 % TERN_TBL_NLOCKS;
 	hlist_nulls_add_head_rcu(&s->n6, &t->sess6[w->s6]);
 	hlist_nulls_add_head_rcu(&s->n4, &t->sess4[w->s4]);
 }
@@ -26,6 +27,8 @@ static void tern_tbl_link_sess(struct tern_tables *t, struct tern_session *s,
 static void tern_tbl_link_bib(struct tern_tables *t, struct tern_bib *b,
 			      const struct tern_tbl_where *w)
 {
+	b->lk6 = w->b6 % TERN_TBL_NLOCKS;
+	b->lk4 = w->b4 % TERN_TBL_NLOCKS;
 	hlist_nulls_add_head_rcu(&b->n6, &t->bib6[w->b6]);
 	hlist_nulls_add_head_rcu(&b->n4, &t->bib4[w->b4]);
 	atomic_inc(&t->nbib);

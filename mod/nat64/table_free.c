@@ -65,13 +65,20 @@ void tern_tbl_reap_all(struct tern_tables *t)
 
 /* Unlinking, under the locks (nat64/table_int.h) */
 
-void tern_tbl_bib_unlink(struct tern_tables *t, struct tern_bib *b)
+/* Unlinks @b, and uncharges it with @sessions sessions of its own. */
+static void tern_tbl_bib_drop(struct tern_tables *t, struct tern_bib *b,
+			      u32 sessions)
 {
 	hlist_nulls_del_init_rcu(&b->n6);
 	hlist_nulls_del_init_rcu(&b->n4);
 	atomic_dec(&t->nbib);
-	tern_sub_uncharge(t, b, 0, 1);
+	tern_sub_uncharge(t, b, sessions, 1);
 	tern_tbl_gone(t, &b->gone, &t->gone_bib);
+}
+
+void tern_tbl_bib_unlink(struct tern_tables *t, struct tern_bib *b)
+{
+	tern_tbl_bib_drop(t, b, 0);
 }
 
 bool tern_tbl_sess_unlink(struct tern_tables *t, struct tern_session *s,
@@ -85,24 +92,26 @@ bool tern_tbl_sess_unlink(struct tern_tables *t, struct tern_session *s,
 	hlist_nulls_del_init_rcu(&s->n6);
 	hlist_nulls_del_init_rcu(&s->n4);
 	atomic_dec(&t->nsess);
-	tern_sub_uncharge(t, b, 1, 0);
+	/* Its last session: one uncharge for both (one hash, one lock). */
 	if (refcount_dec_and_test(&b->ref)) {
-		tern_tbl_bib_unlink(t, b);
+		tern_tbl_bib_drop(t, b, 1);
 		*bib_gone = true;
+	} else {
+		tern_sub_uncharge(t, b, 1, 0);
 	}
 	tern_tbl_gone(t, &s->gone, &t->gone_sess);
 	return true;
 }
 
 bool tern_tbl_sess_remove(struct tern_tables *t, struct tern_session *s,
-			  bool if_expired)
+			  u32 h6, bool if_expired)
 {
 	bool done = false, bib_gone = false;
 	struct tern_tbl_where w;
 	struct tern_lockset ls;
 
 	rcu_read_lock();
-	tern_tbl_where_sess(t, s, &w);
+	tern_tbl_where_sess(s, h6, &w);
 	tern_tbl_lock(t, &ls, &w);
 	if (!if_expired || tern_sess_expired(s, (u32)jiffies))
 		done = tern_tbl_sess_unlink(t, s, &bib_gone);

@@ -33,7 +33,8 @@
  * tern_table_events, tcp_expire): its new state and lifetime. Under
  * rcu_read_lock(). Returns false if it is to be removed.
  */
-static bool tern_tbl_tcp_keep(struct tern_tables *t, struct tern_session *s)
+static bool tern_tbl_tcp_keep(struct tern_tables *t, struct tern_session *s,
+			      u32 h6)
 {
 	const struct tern_table_events *ev = READ_ONCE(t->ev);
 	struct tern_tbl_where w;
@@ -48,7 +49,7 @@ static bool tern_tbl_tcp_keep(struct tern_tables *t, struct tern_session *s)
 	state = old;
 	if (!ev->tcp_expire(ev->arg, &state, &timeout))
 		return false;
-	tern_tbl_where_sess(t, s, &w);
+	tern_tbl_where_sess(s, h6, &w);
 	tern_tbl_lock(t, &ls, &w);
 	/* Not if a packet or another remover came first. */
 	if (!hlist_nulls_unhashed(&s->n6) && READ_ONCE(s->state) == old &&
@@ -79,8 +80,9 @@ static unsigned int tern_tbl_sweep(struct tern_tables *t, u32 h,
 	rcu_read_lock();
 	/* An unlinked node keeps its next: the walk goes on from it. */
 	hlist_nulls_for_each_entry_rcu(s, n, &t->sess6[h], n6)
-		if (match(s, arg) && !(if_expired && tern_tbl_tcp_keep(t, s)))
-			done += tern_tbl_sess_remove(t, s, if_expired);
+		if (match(s, arg) &&
+		    !(if_expired && tern_tbl_tcp_keep(t, s, h)))
+			done += tern_tbl_sess_remove(t, s, h, if_expired);
 	rcu_read_unlock();
 	return done;
 }

@@ -161,8 +161,12 @@ struct tern_tbl_where {
 void tern_tbl_where(const struct tern_tables *t, u8 l4,
 		    const struct tern_ta6 *t6, const struct tern_ta4 *t4,
 		    const struct tern_ta4 *remote, struct tern_tbl_where *w);
-void tern_tbl_where_sess(const struct tern_tables *t,
-			 const struct tern_session *s,
+/*
+ * The locks of a linked session in chain @h6 of t->sess6, from the lock
+ * indices it and its BIB entry keep (no hashing): @w then holds lock
+ * indices, not buckets, good for tern_tbl_lock() only.
+ */
+void tern_tbl_where_sess(const struct tern_session *s, u32 h6,
 			 struct tern_tbl_where *w);
 void tern_tbl_where_bib(const struct tern_tables *t, const struct tern_bib *b,
 			struct tern_tbl_where *w);
@@ -182,7 +186,7 @@ bool tern_tbl_sess_unlink(struct tern_tables *t, struct tern_session *s,
  * tells the events callback after unlocking.
  */
 bool tern_tbl_sess_remove(struct tern_tables *t, struct tern_session *s,
-			  bool if_expired);
+			  u32 h6, bool if_expired);
 /* The session of a key in chain @h of t->sess6, expired or not. */
 struct tern_session *tern_tbl_sess6(struct tern_tables *t, u32 h, u8 l4,
 				    const struct tern_ta6 *t6,
