@@ -147,14 +147,12 @@ if wait "$kbuild" && tree=$(cat "$log/kernel-tree") && [ -n "$tree" ]; then
 	rc2=$?
 	grep -qi 'warning:' "$log/build-$krel.log" && rc2=1
 	record "build tern.ko W=1 for the debug kernel $krel" "$rc2" "$log/build-$krel.log"
-	# No udev in these VMs: it alone takes minutes to boot there. They
-	# run on single-threaded TCG: with QEMU's default (MTTCG) a debug
-	# guest booted beside a busy one stopped for good. A half takes
-	# about 20 minutes; 40 is its limit, so that a guest that stops fails
-	# this run instead of running past CI's time. A guest that has not
-	# booted in 5 minutes is booted again (test/vm.sh).
+	# No udev in these VMs: it alone takes minutes to boot there. A half
+	# takes about 20 minutes; 40 is its limit, so that a guest that stops
+	# fails this run instead of running past CI's time. A guest that has
+	# not booted in 5 minutes is booted again (test/vm.sh).
 	export VM_KERNEL=$tree/arch/x86/boot/bzImage VM_MEMORY=3G VM_UDEV=0 VM_TIMEOUT=2400 \
-		VM_BOOT_TIMEOUT=300 VM_TCG_SINGLE=1
+		VM_BOOT_TIMEOUT=300
 	kunit=0 klog=$log/vm-$krel-a.log
 	[ "$rc" = 0 ] && kunit=1
 	if [ "$rc2" = 0 ]; then
@@ -171,7 +169,7 @@ if wait "$kbuild" && tree=$(cat "$log/kernel-tree") && [ -n "$tree" ]; then
 		bash test/vm.sh "$krel" test/run-kunit.sh >"$klog" 2>&1 &
 	fi
 	wait
-	unset VM_KERNEL VM_MEMORY VM_UDEV VM_TIMEOUT VM_BOOT_TIMEOUT VM_TCG_SINGLE
+	unset VM_KERNEL VM_MEMORY VM_UDEV VM_TIMEOUT VM_BOOT_TIMEOUT
 	if [ "$kunit" = 1 ]; then
 		echo "-- KUnit on $krel"
 		[ -s "$res/kunit-$krel.ktap" ] ||

@@ -58,12 +58,6 @@ done
 # kernel command line. VM_QEMU_OPTS: more QEMU arguments (e.g. "-monitor
 # unix:SOCK,server,nowait" to look at a guest that stopped).
 [ -n "${VM_APPEND:-}" ] && append+=(--append "$VM_APPEND")
-# VM_TCG_SINGLE=1: single-threaded TCG (QEMU's default is a thread per
-# vCPU, MTTCG). With MTTCG, QEMU 7.2 guests of the debug kernel booted
-# beside a busy VM stopped at their first timed sleep (docs/testing.md);
-# with one thread they did not. For 1-vCPU guests: with more, it would
-# run them all on one host CPU.
-[ "${VM_TCG_SINGLE:-0}" = 1 ] && VM_QEMU_OPTS="-accel tcg,thread=single ${VM_QEMU_OPTS:-}"
 [ -n "${VM_QEMU_OPTS:-}" ] && append+=("--qemu-opts=$VM_QEMU_OPTS")
 
 # Watchdogs. An emulated guest can stop for good, idle, with every task
