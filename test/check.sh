@@ -156,13 +156,28 @@ if wait "$kbuild" && tree=$(cat "$log/kernel-tree") && [ -n "$tree" ]; then
 	kunit=0 klog=$log/vm-$krel-a.log
 	[ "$rc" = 0 ] && kunit=1
 	if [ "$rc2" = 0 ]; then
+		# One boot at a time: an emulated debug kernel booted beside a
+		# busy VM stopped for good in its boot, time and again
+		# (docs/testing.md). Each guest, once up, holds (VM_HOLD) until
+		# the other is up too (or 10 minutes have passed).
+		go=$res/.go-$krel
+		rm -f "$go"
 		for h in a b; do
 			if [ $h = a ]; then files=("${half_a[@]}"); else files=("${half_b[@]}"); fi
 			echo "-- $krel, half $h: ${files[*]}$([ $h = a ] && [ $kunit = 1 ] && echo ', after KUnit') (the log is in $log/vm-$krel-$h.log)"
-			VM_TAG=$krel-$h VM_KUNIT=$([ $h = a ] && echo $kunit || echo 0) \
+			up=$res/.started-$krel-$h
+			rm -f "$up"
+			VM_STARTED_FILE=$up VM_HOLD=$go VM_TAG=$krel-$h \
+				VM_KUNIT=$([ $h = a ] && echo $kunit || echo 0) \
 				bash test/vm.sh "$krel" test/run-functional.sh \
 				"${files[@]/#/test/functional/}" >"$log/vm-$krel-$h.log" 2>&1 &
+			vm=$!
+			for _ in $(seq 300); do
+				[ -e "$up" ] || ! kill -0 $vm 2>/dev/null && break
+				sleep 2
+			done
 		done
+		: >"$go"
 	elif [ "$kunit" = 1 ]; then
 		klog=$log/vm-$krel-kunit.log
 		echo "-- KUnit only (the log is in $klog)"

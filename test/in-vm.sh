@@ -13,6 +13,14 @@
 set -u
 # test/vm.sh's sign that the guest booted (its boot watchdog).
 [ -n "${VM_STARTED:-}" ] && : >"$VM_STARTED"
+# VM_HOLD=FILE: wait (up to 20 minutes) for FILE before anything else, so
+# that another VM can boot while this one sits idle (test/check.sh).
+if [ -n "${VM_HOLD:-}" ]; then
+	for _ in $(seq 1200); do
+		[ -e "$VM_HOLD" ] && break
+		sleep 1
+	done
+fi
 top=$(cd "$(dirname "$0")/.." && pwd)
 krel=$(uname -r)
 tag=${VM_TAG:-$krel}
