@@ -148,10 +148,11 @@ if wait "$kbuild" && tree=$(cat "$log/kernel-tree") && [ -n "$tree" ]; then
 	grep -qi 'warning:' "$log/build-$krel.log" && rc2=1
 	record "build tern.ko W=1 for the debug kernel $krel" "$rc2" "$log/build-$krel.log"
 	# No udev in these VMs: it alone takes minutes to boot there. A half
-	# takes about 20 minutes; 45 (with the wait for the other boot) is its limit, so that a guest that stops
-	# fails this run instead of running past CI's time. A guest that has
-	# not started its command 3 minutes after power-on (a healthy one
-	# does in 40-90 s) is booted again, up to 5 times (test/vm.sh).
+	# takes about 20 minutes; 45 (with the wait for the other boot) is
+	# its limit, so that a guest that stops fails this run instead of
+	# running past CI's time. A guest that has not started its command
+	# 3 minutes after power-on (a healthy one does in 40-90 s) is booted
+	# again, up to 5 times (test/vm.sh).
 	export VM_KERNEL=$tree/arch/x86/boot/bzImage VM_MEMORY=3G VM_UDEV=0 VM_TIMEOUT=2700 \
 		VM_BOOT_TIMEOUT=180 VM_BOOT_TRIES=5
 	kunit=0 klog=$log/vm-$krel-a.log
