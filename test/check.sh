@@ -158,9 +158,9 @@ if wait "$kbuild" && tree=$(cat "$log/kernel-tree") && [ -n "$tree" ]; then
 	kunit=0 klog=$log/vm-$krel-a.log
 	[ "$rc" = 0 ] && kunit=1
 	if [ "$rc2" = 0 ]; then
-		# One boot at a time: an emulated debug kernel booted beside a
-		# busy VM stopped for good in its boot, time and again
-		# (docs/testing.md). Each guest, once up, holds (VM_HOLD) until
+		# One boot at a time (a loaded host once made the kernel's own
+		# boot self test deadlock, docs/testing.md; boots alone are
+		# quicker anyway). Each guest, once up, holds (VM_HOLD) until
 		# the other is up too (or 12 minutes have passed: less than the
 		# stall watchdog's 15).
 		go=$res/.go-$krel

@@ -60,9 +60,10 @@ done
 [ -n "${VM_APPEND:-}" ] && append+=(--append "$VM_APPEND")
 [ -n "${VM_QEMU_OPTS:-}" ] && append+=("--qemu-opts=$VM_QEMU_OPTS")
 
-# Watchdogs. An emulated guest can stop for good, idle, with every task
-# waiting for a timer that never fires (seen with the debug kernel on a
-# loaded host, at boot or later; docs/testing.md). So:
+# Watchdogs. An emulated guest can stop for good, idle, every task
+# waiting (seen with the debug kernel on a loaded host: a deadlock of the
+# kernel's RCU-tasks boot self test, now configured out; docs/testing.md).
+# So:
 # - VM_BOOT_TIMEOUT (s): a guest that has not started test/in-vm.sh by
 #   then is stopped and booted again, up to VM_BOOT_TRIES boots;
 # - VM_STALL_TIMEOUT (s; default 0, off): a guest whose output (this
