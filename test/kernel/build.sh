@@ -5,6 +5,9 @@
 # outside the repository, keyed by the config fragment, the recipe below and
 # the source package version; it is rebuilt only when one of them changes.
 # Prints the tree's path on stdout.
+# debug.config builds PREEMPT_VOLUNTARY without PREEMPT_DYNAMIC, hence
+# without Tasks RCU: 6.1's RCU-tasks boot self test (PROVE_RCU) can
+# deadlock under emulation (docs/testing.md, "Guests that stop").
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=/usr/src/linux-source-6.1.tar.xz
