@@ -55,7 +55,9 @@
 # Environment: BENCH_SMOKE=1 (2,000 sessions, one repetition),
 #   BENCH_REPS (3), BENCH_CONN_N (20000), BENCH_SESSIONS
 #   ("10000 100000 1000000"), BENCH_TPUT_SECS (5), BENCH_STEPS (8),
-#   BENCH_CHUNK (50000).
+#   BENCH_CHUNK (50000), BENCH_PERF=1 (the full flush of tput_teardown
+#   under `perf record -a -g`, its profile in OUTDIR/perf-teardown-SYSTEM-
+#   REP.txt; perf's own cost is then in that teardown figure).
 set -euo pipefail
 outdir=${1:?usage: stateful-vm.sh OUTDIR [SYSTEMS...]}
 shift
@@ -324,7 +326,19 @@ tput_teardown() {	# SYSTEM REP
 		emit tput_offered "$1" 6to4 "$s" "$2" "$(awk '{ printf "%.0f", $1 / $(NF - 1) }' \
 			"$outdir/gen.out")" pps
 	done
-	t1=$(now); sys_flush "$1"; t2=$(now)
+	if [ -n "${BENCH_PERF:-}" ]; then
+		perf record -q -a -g -e cpu-clock -o /tmp/st-perf.data -- \
+			sleep 600 >/dev/null 2>&1 &
+		sleep 6
+		t1=$(now); sys_flush "$1"; t2=$(now)
+		kill -INT $! 2>/dev/null || true
+		wait $! || true
+		perf report -q -i /tmp/st-perf.data --stdio --no-children \
+			--sort sym --percent-limit 0.5 -g none 2>/dev/null | grep . \
+			>"$outdir/perf-teardown-$1-$2.txt" || true
+	else
+		t1=$(now); sys_flush "$1"; t2=$(now)
+	fi
 	t_full=$((t2 - t1))
 	say "$1: after flush: sessions $(sys_sessions "$1")"
 	# The same command on the emptied table, three times: the least is
