@@ -116,7 +116,7 @@ overload() {
 	ov_rx=$(((b1 - b0) * 1000000000 / (t1 - t0)))
 	ov_tx=$(((a1 - a0) * 1000000000 / (t1 - t0) / n))
 	[ -n "${BENCH_PERF:-}" ] || return 0
-	perf report -q -i /tmp/bench-perf.data --stdio --sort cpu,sym --percent-limit 0.7 \
+	perf report -q -i /tmp/bench-perf.data --stdio --sort cpu,sym --percent-limit 0.3 \
 		2>/dev/null | grep . | sed "s/^/$cur $dir $ov_rx pps: /" >>"$outdir/perf.txt" || true
 }
 

@@ -55,9 +55,10 @@
 # Environment: BENCH_SMOKE=1 (2,000 sessions, one repetition),
 #   BENCH_REPS (3), BENCH_CONN_N (20000), BENCH_SESSIONS
 #   ("10000 100000 1000000"), BENCH_TPUT_SECS (5), BENCH_STEPS (8),
-#   BENCH_CHUNK (50000), BENCH_PERF=1 (the full flush of tput_teardown
-#   under `perf record -a -g`, its profile in OUTDIR/perf-teardown-SYSTEM-
-#   REP.txt; perf's own cost is then in that teardown figure).
+#   BENCH_CHUNK (50000), BENCH_PERF=1 (perf profiles: of both CPUs in
+#   each tput_sessions window, OUTDIR/perf-sessions-SYSTEM-S-REP.txt; of
+#   the full flush of tput_teardown, perf-teardown-SYSTEM-REP.txt, perf's
+#   own cost then in that teardown figure).
 set -euo pipefail
 outdir=${1:?usage: stateful-vm.sh OUTDIR [SYSTEMS...]}
 shift
@@ -313,10 +314,20 @@ tput_teardown() {	# SYSTEM REP
 		done
 		sleep 1
 		c1=$(count sink) t1=$(now)
-		sleep "$tput_secs"
+		if [ -n "${BENCH_PERF:-}" ]; then
+			# Both CPUs: gen6's (0) and the translator's (1).
+			perf record -q -C 0,1 -e cpu-clock -o /tmp/st-perf.data -- \
+				sleep "$tput_secs" >/dev/null 2>&1
+		else
+			sleep "$tput_secs"
+		fi
 		c2=$(count sink) t2=$(now)
 		wait $pid
 		pps=$(((c2 - c1) * 1000000000 / (t2 - t1)))
+		[ -z "${BENCH_PERF:-}" ] ||
+			perf report -q -i /tmp/st-perf.data --stdio --sort cpu,sym \
+				--percent-limit 0.3 2>/dev/null | grep . \
+				>"$outdir/perf-sessions-$1-$s-$2.txt" || true
 		c2=$(settle sink)
 		say "$1: $s flows (sessions $(sys_sessions "$1" "$s")): $pps pps;" \
 			"gen6: $(cat "$outdir/gen.out"); $((c2 - c0)) arrived in all"
@@ -327,14 +338,14 @@ tput_teardown() {	# SYSTEM REP
 			"$outdir/gen.out")" pps
 	done
 	if [ -n "${BENCH_PERF:-}" ]; then
-		perf record -q -a -g -e cpu-clock -o /tmp/st-perf.data -- \
+		perf record -q -a -e cpu-clock -o /tmp/st-perf.data -- \
 			sleep 600 >/dev/null 2>&1 &
 		sleep 6
 		t1=$(now); sys_flush "$1"; t2=$(now)
 		kill -INT $! 2>/dev/null || true
 		wait $! || true
 		perf report -q -i /tmp/st-perf.data --stdio --no-children \
-			--sort sym --percent-limit 0.5 -g none 2>/dev/null | grep . \
+			--sort sym --percent-limit 0.5 2>/dev/null | grep . \
 			>"$outdir/perf-teardown-$1-$2.txt" || true
 	else
 		t1=$(now); sys_flush "$1"; t2=$(now)
