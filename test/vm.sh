@@ -51,7 +51,7 @@ cmd=$(printf '%q ' "$top/test/in-vm.sh" "$@")
 # kernel release), so that two VMs on the same kernel can run side by side;
 # VM_KUNIT=1 runs the KUnit suites first; VM_KO loads that tern.ko instead
 # of .build/KREL/mod/tern.ko (not for the KUnit build).
-for v in VM_TAG VM_KUNIT VM_KO VM_HOLD BENCH_NAT64 BENCH_PERF BENCH_PERF_OFF; do
+for v in VM_TAG VM_KUNIT VM_KO VM_HOLD TERN_FUZZ_REQUESTS BENCH_NAT64 BENCH_PERF BENCH_PERF_OFF; do
 	[ -n "${!v:-}" ] && cmd="env $v=$(printf '%q' "${!v}") $cmd"
 done
 # VM_VERBOSE=1: the guest's kernel log on the console too. VM_APPEND: more
