@@ -22,10 +22,12 @@
  * A frame the kernel refuses (veth's peer backlog full: ENOBUFS) is sent
  * again, so that by default every frame goes out and the sending rate
  * follows what the receiver takes (closed loop: fills). With -o (open
- * loop, for rates) a refused frame is counted as lost and not resent.
+ * loop, for rates) a refused frame is counted as lost and not resent;
+ * with -o -x gen6 also never waits for its socket's send buffer (64 MB,
+ * MSG_DONTWAIT): its rate does not follow the translator's.
  *
  * Usage: gen6 -i IFACE -m DSTMAC -n COUNT [-f FIRST] [-r PPS]
- *	       [-F FLOWS] [-t SECS] [-o] [-s SRC96] [-d DST]
+ *	       [-F FLOWS] [-t SECS] [-o [-x]] [-s SRC96] [-d DST]
  * Defaults: FIRST 1, SRC96 2001:db8:6::, DST 2001:db8:64::cb00:7163
  * (203.0.113.99 in pool6 2001:db8:64::/96).
  */
@@ -115,7 +117,7 @@ int main(int argc, char **argv)
 	const char *s96 = "2001:db8:6::", *d6 = "2001:db8:64::cb00:7163";
 	unsigned long count = 0, first = 1, rate = 0, sent = 0, i;
 	unsigned long flows = 0, refused = 0;
-	int open_loop = 0;
+	int open_loop = 0, nowait = 0;
 	double secs = 0;
 	uint8_t dmac[6], smac[6];
 	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
@@ -125,7 +127,7 @@ int main(int argc, char **argv)
 	char path[64];
 	FILE *fp;
 
-	while ((c = getopt(argc, argv, "i:m:n:f:r:F:t:os:d:")) != -1) {
+	while ((c = getopt(argc, argv, "i:m:n:f:r:F:t:oxs:d:")) != -1) {
 		switch (c) {
 		case 'i': ifname = optarg; break;
 		case 'm': mac = optarg; break;
@@ -135,6 +137,7 @@ int main(int argc, char **argv)
 		case 'F': flows = strtoul(optarg, NULL, 0); break;
 		case 't': secs = strtod(optarg, NULL); break;
 		case 'o': open_loop = 1; break;
+		case 'x': nowait = 1; break;
 		case 's': s96 = optarg; break;
 		case 'd': d6 = optarg; break;
 		default: usage();
@@ -164,6 +167,18 @@ int main(int argc, char **argv)
 		die("bind");
 	/* No qdisc: the frames go straight to the driver (veth). */
 	setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one));
+	/*
+	 * Open loop: never wait for the socket's send buffer. A frame holds
+	 * its share of it until freed, so a slow translator (its backlog
+	 * full of our frames) made sendmmsg() sleep, and gen6 sent at the
+	 * translator's pace with both CPUs half idle. With -x: a large
+	 * buffer, and a frame that finds it full anyway is refused (lost).
+	 */
+	if (nowait) {
+		int big = 64 << 20;
+
+		setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &big, sizeof(big));
+	}
 
 	memset(msg, 0, sizeof(msg));
 	for (i = 0; i < BATCH; i++) {
@@ -181,7 +196,7 @@ int main(int argc, char **argv)
 		for (i = 0; i < n; i++)
 			fill(frames[i], dmac, smac, &src, &dst,
 			     first + flow_of(sent + i, flows));
-		r = sendmmsg(fd, msg, n, 0);
+		r = sendmmsg(fd, msg, n, nowait ? MSG_DONTWAIT : 0);
 		if (r < 0) {
 			if (errno != ENOBUFS && errno != EAGAIN)
 				die("sendmmsg");
