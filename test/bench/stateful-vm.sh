@@ -223,6 +223,28 @@ gen() { nsx gen taskset -c 0 "$gen6" -i eth0 -m $XL6_MAC -s $SRC96 "$@"; }
 ox=-o
 [ "${BENCH_SMOKE:-0}" = 1 ] || ox="-o -x"
 now() { date +%s%N; }
+# perf_on PERF-RECORD-ARGS...: with BENCH_PERF, perf records (in the
+# background, until perf_off) into /tmp/st-perf.data; it takes seconds to
+# start under emulation, hence the wait. perf_off FILE REPORT-ARGS...:
+# stops it and writes its report to FILE.
+perf_pid=
+perf_on() {
+	[ -n "${BENCH_PERF:-}" ] || return 0
+	perf record -q "$@" -e cpu-clock -o /tmp/st-perf.data -- \
+		sleep 600 >/dev/null 2>&1 &
+	perf_pid=$!
+	sleep 6
+}
+perf_off() {
+	local f=$1
+	shift
+	[ -n "$perf_pid" ] || return 0
+	kill -INT "$perf_pid" 2>/dev/null || true
+	wait "$perf_pid" || true
+	perf_pid=
+	perf report -q -i /tmp/st-perf.data --stdio "$@" 2>/dev/null | grep . \
+		>"$f" || true
+}
 
 # --- 1. connection establishment rate -----------------------------------------
 # conn_step SYSTEM RATE (0: unpaced): 0 when all conn_n frames reached sink.
@@ -305,20 +327,14 @@ fill_to() {	# SYSTEM FROM TO: flows FROM..TO made (new sessions)
 	sysctl -qw net.core.netdev_max_backlog="$backlog0"
 }
 tput_teardown() {	# SYSTEM REP
-	local filled=0 s c0 c1 c2 t1 t2 pid pps t_full t_empty net i perf_pid
+	local filled=0 s c0 c1 c2 t1 t2 pid pps t_full t_empty net i
 	sys_up "$1"
 	for s in $sizes; do
 		fill_to "$1" $((filled + 1)) "$s"
 		filled=$s
-		c0=$(count sink) perf_pid=
-		if [ -n "${BENCH_PERF:-}" ]; then
-			# Both CPUs (gen6's 0, the translator's 1) over the window,
-			# started first: perf takes seconds to start under emulation.
-			perf record -q -C 0,1 -e cpu-clock -o /tmp/st-perf.data -- \
-				sleep 600 >/dev/null 2>&1 &
-			perf_pid=$!
-			sleep 6
-		fi
+		c0=$(count sink)
+		# Both CPUs: gen6's (0) and the translator's (1).
+		perf_on -C 0,1
 		gen $ox -n 4000000000 -F "$s" -t $((tput_secs + 4)) >"$outdir/gen.out" &
 		pid=$!
 		# The window opens a second after the first frames reach sink:
@@ -330,16 +346,9 @@ tput_teardown() {	# SYSTEM REP
 		c1=$(count sink) t1=$(now)
 		sleep "$tput_secs"
 		c2=$(count sink) t2=$(now)
-		if [ -n "$perf_pid" ]; then
-			kill -INT "$perf_pid" 2>/dev/null || true
-			wait "$perf_pid" || true
-		fi
+		perf_off "$outdir/perf-sessions-$1-$s-$2.txt" --sort cpu,sym --percent-limit 0.3
 		wait $pid
 		pps=$(((c2 - c1) * 1000000000 / (t2 - t1)))
-		[ -z "${BENCH_PERF:-}" ] ||
-			perf report -q -i /tmp/st-perf.data --stdio --sort cpu,sym \
-				--percent-limit 0.3 2>/dev/null | grep . \
-				>"$outdir/perf-sessions-$1-$s-$2.txt" || true
 		c2=$(settle sink)
 		say "$1: $s flows (sessions $(sys_sessions "$1" "$s")): $pps pps;" \
 			"gen6: $(cat "$outdir/gen.out"); $((c2 - c0)) arrived in all"
@@ -349,19 +358,9 @@ tput_teardown() {	# SYSTEM REP
 		emit tput_offered "$1" 6to4 "$s" "$2" "$(awk '{ printf "%.0f", $1 / $(NF - 1) }' \
 			"$outdir/gen.out")" pps
 	done
-	if [ -n "${BENCH_PERF:-}" ]; then
-		perf record -q -a -e cpu-clock -o /tmp/st-perf.data -- \
-			sleep 600 >/dev/null 2>&1 &
-		sleep 6
-		t1=$(now); sys_flush "$1"; t2=$(now)
-		kill -INT $! 2>/dev/null || true
-		wait $! || true
-		perf report -q -i /tmp/st-perf.data --stdio --no-children \
-			--sort sym --percent-limit 0.5 2>/dev/null | grep . \
-			>"$outdir/perf-teardown-$1-$2.txt" || true
-	else
-		t1=$(now); sys_flush "$1"; t2=$(now)
-	fi
+	perf_on -a
+	t1=$(now); sys_flush "$1"; t2=$(now)
+	perf_off "$outdir/perf-teardown-$1-$2.txt" --no-children --sort sym --percent-limit 0.5
 	t_full=$((t2 - t1))
 	say "$1: after flush: sessions $(sys_sessions "$1")"
 	# The same command on the emptied table, three times: the least is
