@@ -104,7 +104,7 @@ static unsigned long flow_of(unsigned long k, unsigned long flows)
 static void usage(void)
 {
 	fprintf(stderr, "usage: gen6 -i IFACE -m DSTMAC -n COUNT [-f FIRST] "
-		"[-r PPS] [-F FLOWS] [-t SECS] [-o] [-s SRC96] [-d DST]\n");
+		"[-r PPS] [-F FLOWS] [-t SECS] [-o [-x]] [-s SRC96] [-d DST]\n");
 	exit(2);
 }
 
