@@ -38,11 +38,11 @@ if [ "${VM_FS:-}" != 9p ]; then
 fi
 # VM_UDEV=0: no udev in the guest (test/vm-tools/init-noudev runs before
 # virtme-ng-init); it takes minutes on the debug kernel.
-append=()
+kopts=
 if [ "${VM_UDEV:-1}" = 0 ]; then
 	rm "$guest/bin/virtme-ng-init"
 	ln -s "$top/test/vm-tools/init-noudev" "$guest/bin/virtme-ng-init"
-	append=(--append "tern_init=$real/bin/virtme-ng-init")
+	kopts="tern_init=$real/bin/virtme-ng-init"
 fi
 cd "$top"
 # The guest gets the command line as one string: quote each word.
@@ -57,7 +57,10 @@ done
 # VM_VERBOSE=1: the guest's kernel log on the console too. VM_APPEND: more
 # kernel command line. VM_QEMU_OPTS: more QEMU arguments (e.g. "-monitor
 # unix:SOCK,server,nowait" to look at a guest that stopped).
-[ -n "${VM_APPEND:-}" ] && append+=(--append "$VM_APPEND")
+# (vng keeps only one --append: all of it goes in one.)
+kopts="$kopts ${VM_APPEND:-}"
+append=()
+[ -n "${kopts// /}" ] && append+=(--append "${kopts# }")
 [ -n "${VM_QEMU_OPTS:-}" ] && append+=("--qemu-opts=$VM_QEMU_OPTS")
 
 # Watchdogs. An emulated guest can stop for good, idle, every task

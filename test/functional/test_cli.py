@@ -17,6 +17,10 @@ import ternlib
 from ternlib import (GLOBAL_KINDS, POOL6, STAT_NAMES, Netns, assert_error,
                      cli, cli_ok, globals_, instances, stats)
 
+# The CLI's own behaviour (parsing, output, messages): not run on the
+# debug kernel, except the tests marked kernel (conftest.py).
+pytestmark = pytest.mark.cli
+
 DEFAULT_PLATEAUS = [65535, 32000, 17914, 8166, 4352, 2002, 1492, 1006, 508,
                     296, 68]
 DEFAULTS = {"enabled": True, "pool6": POOL6, "strict-wkp": True,
@@ -79,6 +83,7 @@ def test_usage_error_exit2_nothing_added(ns, args):
 # --- Instances -------------------------------------------------------------
 
 
+@pytest.mark.kernel
 def test_instance_add_list_remove(ns):
     assert_no_instances(ns)
     cli_ok(ns, "instance", "add", "t", "--siit", "--pool6", POOL6,
@@ -173,6 +178,7 @@ def test_duplicate_name_refused(ns):
     assert same_prefix(globals_(ns, "t")["pool6"], POOL6)
 
 
+@pytest.mark.kernel
 def test_second_netfilter_instance_refused(ns):
     cli_ok(ns, "instance", "add", "t", "--siit", "--pool6", POOL6)
     before = instances(ns)
@@ -181,6 +187,7 @@ def test_second_netfilter_instance_refused(ns):
     assert_error(cli(ns, "-i", "u", "stats"), 1)
 
 
+@pytest.mark.kernel
 def test_instances_are_per_namespace(ns):
     other = Netns("cli")
     try:
@@ -336,6 +343,7 @@ def test_stats_plain_matches_json(ns):
 # --- Rights and namespaces -------------------------------------------------
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("args", [
     ["instance", "list"],
     ["instance", "add", "u", "--siit", "--pool6", POOL6],
@@ -352,6 +360,7 @@ def test_no_cap_net_admin_refused(ns, args):
     assert globals_(ns, "t") == DEFAULTS
 
 
+@pytest.mark.kernel
 def test_user_namespace_owner_may_add():
     """Root of a user namespace may configure a network namespace that
     user namespace owns."""
@@ -370,6 +379,7 @@ def test_user_namespace_owner_may_add():
     assert g["tos"] == 7
 
 
+@pytest.mark.kernel
 def test_instance_dies_with_its_namespace():
     """Deleting a namespace removes its instance; the module stays usable
     (and the kernel log stays clean, see conftest)."""

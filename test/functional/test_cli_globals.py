@@ -53,6 +53,10 @@ CHANGED = {"lowest-ipv6-mtu": ("1500", 1500),
            "eam-hairpin-mode": ("simple", "simple"),
            "icmp-on-drop": ("false", False)}
 
+# The CLI's own behaviour (parsing, output, messages): not run on the
+# debug kernel, except the tests marked kernel (conftest.py).
+pytestmark = pytest.mark.cli
+
 
 def change_all(ns):
     """Sets every new global to a non-default value; returns the JSON."""
@@ -147,6 +151,7 @@ def test_rfc6791_prefix_unset(inst, key, value, word):
     assert globals_(inst, "t") == DEFAULTS
 
 
+@pytest.mark.kernel
 def test_new_globals_all_changed_then_back(inst):
     change_all(inst)
     t = show_text(inst)
@@ -224,6 +229,7 @@ def test_new_global_refused_by_kernel_unchanged(inst, key, value, message):
         assert globals_(inst, "t") == before
 
 
+@pytest.mark.kernel
 def test_too_many_plateaus_refused_unchanged(inst):
     """65 distinct values: the attribute is longer than the policy allows
     (the kernel's generic policy message; the CLI does not count)."""
@@ -282,6 +288,7 @@ def test_hairpin_mode_out_of_range_refused(inst, genl, mode):
     assert globals_(inst, "t") == before
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("payload", [b"\xdc", b"\xdc\x05\x00"])
 def test_plateaus_odd_length_refused(inst, genl, payload):
     before = change_all(inst)
@@ -290,6 +297,7 @@ def test_plateaus_odd_length_refused(inst, genl, payload):
     assert globals_(inst, "t") == before
 
 
+@pytest.mark.kernel
 def test_rfc6791_prefix_half_refused(inst, genl):
     before = change_all(inst)
     half = nla(PFX["TERN_PREFIX_LEN"], b"\x18")
@@ -299,6 +307,7 @@ def test_rfc6791_prefix_half_refused(inst, genl):
     assert globals_(inst, "t") == before
 
 
+@pytest.mark.kernel
 def test_global_set_all_or_nothing(inst, genl):
     """One refused global in a request: none of the others is applied."""
     before = change_all(inst)

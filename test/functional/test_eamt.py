@@ -116,6 +116,7 @@ SUFFIX = ("the IPv6 suffix must be at least as long as the IPv4 suffix: "
           "IPv6 length <= 96 + IPv4 length (RFC 7757)")
 
 
+@pytest.mark.cli
 @pytest.mark.parametrize("p6,p4,message", [
     ("2001:db8:7::/124", "198.51.100.16/28", OVERLAP4),    # inside
     ("2001:db8:7::/112", "198.51.0.0/16", OVERLAP4),       # around
@@ -138,6 +139,7 @@ def test_eamt_add_refused(inst, p6, p4, message):
     assert eamt(inst) == [{"prefix6": EAM6, "prefix4": EAM4}]
 
 
+@pytest.mark.cli
 @pytest.mark.parametrize("p6,p4", [
     ("2001:db8:7::/120", "192.0.2.0/25"),
     ("2001:db8:7::/64", "192.0.2.0/24"),
@@ -150,6 +152,7 @@ def test_eamt_add_longer_ipv6_suffix(inst, p6, p4):
     assert eamt(inst) == [{"prefix6": p6, "prefix4": p4}]
 
 
+@pytest.mark.cli
 @pytest.mark.parametrize("args,message", [
     (["198.51.100.0/25"], "no EAMT entry has this IPv4 prefix"),
     (["203.0.113.0/24"], "no EAMT entry has this IPv4 prefix"),
@@ -171,6 +174,7 @@ def test_eamt_remove_from_empty_table(inst):
             EAM6)
 
 
+@pytest.mark.cli
 @pytest.mark.parametrize("args", [
     ["eamt", "add", "192.0.2.0/24", "198.51.100.0/24"],
     ["eamt", "add", EAM6, "2001:db8:7::/120"],
@@ -220,6 +224,7 @@ def test_eamt_needs_both_prefixes_kernel(inst):
     assert eamt(inst) == []
 
 
+@pytest.mark.cli
 def test_tables_need_an_instance(ns):
     for args in (["eamt", "add", EAM6, EAM4], ["eamt", "list"],
                  ["eamt", "flush"], ["denylist4", "add", "192.0.2.0/24"],
@@ -283,6 +288,7 @@ def test_denylist4_add_list_remove_flush(inst):
     assert deny(inst) == []
 
 
+@pytest.mark.cli
 @pytest.mark.parametrize("args,message", [
     (["add", "198.51.100.128/25"],
      "the prefix overlaps denylist4 entry 198.51.100.0/24"),
@@ -302,6 +308,7 @@ def test_denylist4_refused(inst, args, message):
 # --- tern address query ----------------------------------------------------
 
 
+@pytest.mark.cli
 @pytest.mark.parametrize("addr,out", [
     ("198.51.100.2", "198.51.100.2 -> 2001:db8:64::c633:6402 via pool6 "
      "2001:db8:64::/96"),
@@ -336,6 +343,7 @@ def test_address_query(inst, addr, out):
     assert cli_ok(inst, "address", "query", addr) == out + "\n"
 
 
+@pytest.mark.cli
 def test_address_query_json(inst):
     cli_ok(inst, "eamt", "add", "2001:db8:6::/120", "192.0.2.0/24")
     cli_ok(inst, "denylist4", "add", "198.18.0.0/15")
@@ -381,6 +389,7 @@ def test_address_query_local(inst):
         False
 
 
+@pytest.mark.cli
 def test_address_query_wkp_nonglobal(ns):
     cli_ok(ns, "instance", "add", "w", "--siit", "--pool6", "64:ff9b::/96")
     assert cli_ok(ns, "address", "query", "10.1.2.3") == (
@@ -822,6 +831,7 @@ def test_hairpin_error_without_ipv4_route(tables):
                 (cap4, is_ip4(proto=1)), (cap6, is_ip6(dst=H6_LINK, nh=58)))
 
 
+@pytest.mark.cli
 def test_tables_cli_in_traffic_namespace_json_consistent(tables):
     t = tables
     cli_ok(t.xl, "eamt", "add", EAM6, EAM4)

@@ -59,6 +59,10 @@ def pool4_add(ns, addr, plen, proto, pmin, pmax):
     assert err == 0, "pool4 add %s/%d: errno %d (%s)" % (addr, plen, err,
                                                           text)
 
+# The CLI's own behaviour (parsing, output, messages): not run on the
+# debug kernel, except the tests marked kernel (conftest.py).
+pytestmark = pytest.mark.cli
+
 
 def bib_nest(proto, a6=None, p6=None, a4=None, p4=None):
     parts = [nla(BIB["TERN_BIB_PROTO"], bytes([proto]))]
@@ -123,6 +127,7 @@ def siit(ns):
 # BIB.
 
 
+@pytest.mark.kernel
 def test_bib_add_list_remove(nat64):
     assert bib(nat64) == []
     assert cli_ok(nat64, "bib", "list") == ""
@@ -199,6 +204,7 @@ def test_bib_remove_refused(nat64):
     assert bib(nat64) == before
 
 
+@pytest.mark.kernel
 def test_bib_dump_in_parts(nat64):
     """More entries than one dump message buffer holds: each is listed
     once, whichever part carries it."""
@@ -229,6 +235,7 @@ def test_bib_dump_in_parts(nat64):
 # Sessions.
 
 
+@pytest.mark.kernel
 def test_session_list_empty_and_flush(nat64):
     assert sessions(nat64) == []
     for p in ("--tcp", "--udp", "--icmp"):
@@ -249,6 +256,7 @@ def test_session_list_empty_and_flush(nat64):
 # Stats.
 
 
+@pytest.mark.kernel
 def test_stats_table_sizes(nat64):
     s = cli_json(nat64, "stats")
     for k in TABLES:

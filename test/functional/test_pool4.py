@@ -17,6 +17,10 @@ from genl import ATTR, nest, nla, prefix, enum
 from ternlib import POOL6, assert_error, cli, cli_json, cli_ok
 from ternlib.nsenter import in_netns
 
+# The CLI's own behaviour (parsing, output, messages): not run on the
+# debug kernel, except the tests marked kernel (conftest.py).
+pytestmark = pytest.mark.cli
+
 P4 = enum("tern_pool4_attr")
 
 TCP = {"protocol": "tcp", "port_min": 1024, "port_max": 65535, "mark": 0}
@@ -79,6 +83,7 @@ def set_port_range(ns, lo, hi):
 # --- add, list, remove, flush -----------------------------------------------
 
 
+@pytest.mark.kernel
 def test_pool4_add_list_remove_flush(nat64):
     ns = nat64
     assert pool(ns) == []
@@ -114,6 +119,7 @@ def test_pool4_add_list_remove_flush(nat64):
     cli_ok(ns, "pool4", "flush")        # flushing nothing is fine
 
 
+@pytest.mark.kernel
 def test_pool4_several_ranges(nat64):
     ns = nat64
     cli_ok(ns, "pool4", "add", "203.0.113.0/24", "1024-2047", "--tcp")
@@ -215,6 +221,7 @@ def ephemeral(lo, hi, addr="192.0.2.1"):
             % (lo, hi, addr))
 
 
+@pytest.mark.kernel
 def test_pool4_host_ephemeral_ports_refused(local4):
     ns = local4
     set_port_range(ns, 32768, 60999)
@@ -277,6 +284,7 @@ def u16(attr, v):
 PFX = prefix(P4["TERN_POOL4_PREFIX"], "203.0.113.0", 24)
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("cmd,parts,message", [
     ("TERN_CMD_POOL4_ADD", [PFX, proto(2)],
      "the protocol must be TCP (6), UDP (17) or ICMP (1)"),
@@ -293,6 +301,7 @@ def test_pool4_netlink_refusals(nat64, cmd, parts, message):
     assert pool(nat64) == []
 
 
+@pytest.mark.kernel
 def test_pool4_netlink_defaults(nat64):
     """Without ports, TCP/UDP get 1024-65535 and ICMP 0-65535."""
     for n in (6, 17, 1):
