@@ -38,7 +38,11 @@
 #    it did not reach sink); then gen6 sends unpaced over the S flows in
 #    scrambled order (gen6 -F) for TPUT_SECS + 4 s and the rate received
 #    at sink over TPUT_SECS seconds, from one second after the first
-#    frames arrived, is the value.
+#    frames arrived, is the value (tput_sessions). Then the highest rate
+#    without loss over those S flows (tput_sessions_zero_loss): a binary
+#    search of BENCH_STEPS trials of BENCH_ZL_SECS seconds each below the
+#    rate gen6 offered unpaced; a trial passes when all its frames reach
+#    sink.
 # 4. teardown: with the largest S in the table, the time of `tern session
 #    flush --udp` (Tern) and of `jool pool4 flush` (Jool 4.1.9 has no
 #    session flush; pool4 flush without --quick flushes the BIB, and the
@@ -55,7 +59,7 @@
 # Environment: BENCH_SMOKE=1 (2,000 sessions, one repetition),
 #   BENCH_REPS (3), BENCH_CONN_N (20000), BENCH_SESSIONS
 #   ("10000 100000 1000000"), BENCH_TPUT_SECS (5), BENCH_STEPS (8),
-#   BENCH_CHUNK (50000), BENCH_PERF=1 (perf profiles: of both CPUs in
+#   BENCH_CHUNK (50000), BENCH_ZL_SECS (2), BENCH_PERF=1 (perf profiles: of both CPUs in
 #   each tput_sessions window, OUTDIR/perf-sessions-SYSTEM-S-REP.txt; of
 #   the full flush of tput_teardown, perf-teardown-SYSTEM-REP.txt, perf's
 #   own cost then in that teardown figure).
@@ -69,11 +73,12 @@ tern=${TERN:-$top/usr/cli/tern}
 gen6=$top/.build/gen6
 resp=$top/.build/resp
 if [ "${BENCH_SMOKE:-0}" = 1 ]; then
-	reps=1 conn_n=2000 sizes="2000" tput_secs=1 steps=2 chunk=2000
+	reps=1 conn_n=2000 sizes="2000" tput_secs=1 steps=2 chunk=2000 zl_secs=1
 else
 	reps=${BENCH_REPS:-3} conn_n=${BENCH_CONN_N:-20000}
 	sizes=${BENCH_SESSIONS:-10000 100000 1000000}
 	tput_secs=${BENCH_TPUT_SECS:-5} steps=${BENCH_STEPS:-8}
+	zl_secs=${BENCH_ZL_SECS:-2}
 	chunk=${BENCH_CHUNK:-50000}
 fi
 largest=0
@@ -260,20 +265,27 @@ conn_step() {
 	say "$1: $conn_n new flows offered at ${2:-0} pps (gen6: $out): $got arrived"
 	[ "$got" = "$conn_n" ]
 }
+# bisect HI CMD...: the highest RATE below HI for which `CMD... RATE`
+# passes, in BENCH_STEPS halvings (0 if none did); sets found.
+bisect() {
+	local lo=0 hi=$1 mid i
+	shift
+	for ((i = 0; i < steps; i++)); do
+		mid=$(((lo + hi) / 2))
+		((mid > 0)) || break
+		if "$@" "$mid"; then lo=$mid; else hi=$mid; fi
+	done
+	found=$lo
+}
 conn_rate() {	# SYSTEM REP: sets conn_pps
-	local lo=0 hi mid i
 	conn_bound=0
 	if conn_step "$1" 0; then
 		say "$1: no loss even unpaced: the rate is gen6's, a lower bound"
 		conn_pps=$step_rate
 		conn_bound=1
 	else
-		hi=$step_rate
-		for ((i = 0; i < steps; i++)); do
-			mid=$(((lo + hi) / 2))
-			if conn_step "$1" "$mid"; then lo=$mid; else hi=$mid; fi
-		done
-		conn_pps=$lo
+		bisect "$step_rate" conn_step "$1"
+		conn_pps=$found
 	fi
 	emit conn_rate "$1" 6to4 "$conn_n" "$2" "$conn_pps" sessions/s
 	# 1: no step lost a frame, gen6 (unpaced) set conn_rate: a lower bound.
@@ -326,8 +338,24 @@ fill_to() {	# SYSTEM FROM TO: flows FROM..TO made (new sessions)
 	done
 	sysctl -qw net.core.netdev_max_backlog="$backlog0"
 }
+# zl_trial SYSTEM S RATE: 0 when all of RATE x zl_secs frames over the S
+# flows (scrambled, as in the overload window) reached sink.
+zl_trial() {
+	local n=$(($3 * zl_secs)) c0 got out
+	c0=$(count sink)
+	out=$(gen $ox -n "$n" -F "$2" -r "$3")
+	got=$(($(settle sink) - c0))
+	say "$1: $2 sessions, $n frames at $3 pps (gen6: $out): $got arrived"
+	[ "$got" = "$n" ]
+}
+# zero_loss SYSTEM S REP HI: the highest rate of zl_trial without loss
+# below HI (what gen6 offered unpaced).
+zero_loss() {
+	bisect "$4" zl_trial "$1" "$2"
+	emit tput_sessions_zero_loss "$1" 6to4 "$2" "$3" "$found" pps
+}
 tput_teardown() {	# SYSTEM REP
-	local filled=0 s c0 c1 c2 t1 t2 pid pps t_full t_empty net i
+	local filled=0 s c0 c1 c2 t1 t2 pid pps t_full t_empty net i offered
 	sys_up "$1"
 	for s in $sizes; do
 		fill_to "$1" $((filled + 1)) "$s"
@@ -355,8 +383,9 @@ tput_teardown() {	# SYSTEM REP
 		emit tput_sessions "$1" 6to4 "$s" "$2" "$pps" pps
 		# What gen6 sent a second over its whole run: when not above
 		# tput_sessions, the generator, not the translator, set it.
-		emit tput_offered "$1" 6to4 "$s" "$2" "$(awk '{ printf "%.0f", $1 / $(NF - 1) }' \
-			"$outdir/gen.out")" pps
+		offered=$(awk '{ printf "%.0f", $1 / $(NF - 1) }' "$outdir/gen.out")
+		emit tput_offered "$1" 6to4 "$s" "$2" "$offered" pps
+		zero_loss "$1" "$s" "$2" "$offered"
 	done
 	perf_on -a
 	t1=$(now); sys_flush "$1"; t2=$(now)

@@ -12,7 +12,7 @@
 #   SYSTEMS: default tern-nat64 jool-nat64 (Jool needs
 #   test/compare/install-jool.sh).
 #   BENCH_SMOKE, BENCH_REPS, BENCH_CONN_N, BENCH_SESSIONS, BENCH_TPUT_SECS,
-#   BENCH_STEPS, BENCH_CHUNK, BENCH_PERF: see stateful-vm.sh.
+#   BENCH_STEPS, BENCH_CHUNK, BENCH_ZL_SECS, BENCH_PERF: see stateful-vm.sh.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$top/.build"
@@ -42,7 +42,7 @@ rm -rf "$out"
 mkdir -p "$out"
 envs=()
 for v in BENCH_SMOKE BENCH_REPS BENCH_CONN_N BENCH_SESSIONS BENCH_TPUT_SECS \
-	BENCH_STEPS BENCH_CHUNK BENCH_PERF; do
+	BENCH_STEPS BENCH_CHUNK BENCH_ZL_SECS BENCH_PERF; do
 	[ -n "${!v:-}" ] && envs+=("$v=${!v}")
 done
 rc=0
