@@ -18,7 +18,7 @@ from ternlib import (GLOBAL_KINDS, POOL6, STAT_NAMES, Netns, assert_error,
                      cli, cli_ok, globals_, instances, stats)
 
 # The CLI's own behaviour (parsing, output, messages): not run on the
-# debug kernel, except the tests marked kernel (conftest.py).
+# debug kernel, except the tests marked kernel (pytest.ini).
 pytestmark = pytest.mark.cli
 
 DEFAULT_PLATEAUS = [65535, 32000, 17914, 8166, 4352, 2002, 1492, 1006, 508,

@@ -54,7 +54,7 @@ CHANGED = {"lowest-ipv6-mtu": ("1500", 1500),
            "icmp-on-drop": ("false", False)}
 
 # The CLI's own behaviour (parsing, output, messages): not run on the
-# debug kernel, except the tests marked kernel (conftest.py).
+# debug kernel, except the tests marked kernel (pytest.ini).
 pytestmark = pytest.mark.cli
 
 

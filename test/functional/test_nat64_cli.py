@@ -60,7 +60,7 @@ def pool4_add(ns, addr, plen, proto, pmin, pmax):
                                                           text)
 
 # The CLI's own behaviour (parsing, output, messages): not run on the
-# debug kernel, except the tests marked kernel (conftest.py).
+# debug kernel, except the tests marked kernel (pytest.ini).
 pytestmark = pytest.mark.cli
 
 

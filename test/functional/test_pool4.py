@@ -18,7 +18,7 @@ from ternlib import POOL6, assert_error, cli, cli_json, cli_ok
 from ternlib.nsenter import in_netns
 
 # The CLI's own behaviour (parsing, output, messages): not run on the
-# debug kernel, except the tests marked kernel (conftest.py).
+# debug kernel, except the tests marked kernel (pytest.ini).
 pytestmark = pytest.mark.cli
 
 P4 = enum("tern_pool4_attr")
