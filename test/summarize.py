@@ -37,6 +37,18 @@ def ktap_cases(path):
             yield suite_stack[-1][1], m.group(3), outcome
 
 
+def why(case):
+    """The reason pytest gave for a failed case, on one line: its message
+    and the last line of the test files its traceback went through (CI
+    keeps only this summary)."""
+    el = case.find("failure")
+    if el is None:
+        el = case.find("error")
+    msg = " ".join((el.get("message") or "").split())[:400]
+    where = re.findall(r"^(\S*test_\w+\.py:\d+):", el.text or "", re.M)
+    return "%s%s" % (msg, " (at %s)" % where[-1] if where else "")
+
+
 def main(resdir):
     passed, failed, skipped, failures = 0, 0, 0, []
     host = os.path.join(resdir, "host.tsv")
@@ -54,7 +66,7 @@ def main(resdir):
             name = "%s: %s::%s" % (suite_name, case.get("classname"), case.get("name"))
             if case.find("failure") is not None or case.find("error") is not None:
                 failed += 1
-                failures.append(name)
+                failures.append(name + "\n    " + why(case))
             elif case.find("skipped") is not None:
                 skipped += 1
                 failures.append("skipped (counted as failed): " + name)

@@ -3,9 +3,9 @@
  * A NAT64 instance's state: its tables, created with it and freed after
  * it; IPv4 and IPv6 defragmentation in its namespace (fragments are
  * translated with their session, so they arrive whole); the worker that
- * expires sessions in bounded slices (an established TCP one is probed
- * and kept in TRANS instead: nat64/probe.c) and answers the IPv4 SYNs
- * stored for a simultaneous open when their 6 s are up.
+ * expires sessions in bounded runs (an established TCP one is probed and
+ * kept in TRANS instead: nat64/probe.c). The IPv4 SYNs stored for a
+ * simultaneous open have their own (nat64/synstore.c).
  */
 
 #include <linux/mm.h>
@@ -16,7 +16,10 @@
 #include "nat64/nat64.h"
 #include "nat64/probe.h"
 
-/* Expiry: a slice per run, the next when the tables say. */
+/*
+ * Expiry: a run of the collector, the next when the tables say. Unbound:
+ * not on the CPU that translates just because it ran there first.
+ */
 static void tern_nat64_gc(struct work_struct *work)
 {
 	struct tern_nat64 *n = container_of(to_delayed_work(work),
@@ -24,10 +27,7 @@ static void tern_nat64_gc(struct work_struct *work)
 	unsigned long next;
 
 	tern_tables_gc(n->tables, &next);
-
-	tern_syn_expire(&n->syns, n->net);
-
-	queue_delayed_work(system_power_efficient_wq, &n->gc, next);
+	queue_delayed_work(system_unbound_wq, &n->gc, next);
 }
 
 /*
@@ -65,7 +65,7 @@ int tern_nat64_create(struct tern_instance *inst,
 	n->net = inst->net;
 	n->auto_max_sessions = tern_nat64_auto_max();
 	get_random_bytes(&n->port_key, sizeof(n->port_key));
-	tern_syn_init(&n->syns);
+	tern_syn_init(&n->syns, inst->net);
 	n->tables = tern_tables_alloc(cfg->max_sessions ?:
 				      n->auto_max_sessions);
 	if (!n->tables) {
@@ -92,7 +92,7 @@ int tern_nat64_create(struct tern_instance *inst,
 	tern_tables_set_events(n->tables, &n->events);
 	INIT_DELAYED_WORK(&n->gc, tern_nat64_gc);
 	inst->nat64 = n;
-	queue_delayed_work(system_power_efficient_wq, &n->gc, HZ / 2);
+	queue_delayed_work(system_unbound_wq, &n->gc, HZ / 2);
 	return 0;
 
 err_defrag:

@@ -26,11 +26,15 @@ struct tern_syn {
 	int ifindex;
 };
 
-void tern_syn_init(struct tern_synstore *ss)
+static void tern_syn_expire(struct work_struct *work);
+
+void tern_syn_init(struct tern_synstore *ss, struct net *net)
 {
 	spin_lock_init(&ss->lock);
 	INIT_LIST_HEAD(&ss->list);
 	ss->n = 0;
+	ss->net = net;
+	INIT_DELAYED_WORK(&ss->expiry, tern_syn_expire);
 }
 
 /* Under ss->lock. */
@@ -78,6 +82,9 @@ int tern_syn_store(struct tern_synstore *ss, u32 max,
 			e->ifindex = ifindex;
 			list_add_tail(&e->node, &ss->list);
 			WRITE_ONCE(ss->n, ss->n + 1);
+			/* Unless it runs already, for an older SYN. */
+			queue_delayed_work(system_unbound_wq, &ss->expiry,
+					   e->expires - jiffies + 1);
 		}
 	}
 	spin_unlock_bh(&ss->lock);
@@ -109,30 +116,45 @@ void tern_syn_forget(struct tern_synstore *ss, const struct tern_ta4 *local,
 	}
 }
 
-/* Takes the entries expired by now (all if @all) off the list, into @out. */
-static void tern_syn_take(struct tern_synstore *ss, bool all,
-			  struct list_head *out)
+/*
+ * Takes the entries expired by now (all if @all) off the list, into @out.
+ * Returns in how many jiffies the oldest one left expires (0: none left).
+ */
+static unsigned long tern_syn_take(struct tern_synstore *ss, bool all,
+				   struct list_head *out)
 {
+	unsigned long next = 0;
 	struct tern_syn *e, *tmp;
 
 	spin_lock_bh(&ss->lock);
 	list_for_each_entry_safe(e, tmp, &ss->list, node) {
-		if (!all && time_before(jiffies, e->expires))
+		if (!all && time_before(jiffies, e->expires)) {
+			next = e->expires - jiffies + 1;
 			break;
+		}
 		list_move_tail(&e->node, out);
 		WRITE_ONCE(ss->n, ss->n - 1);
 	}
+	/* A SYN stored from now on queues the work again. */
+	if (next)
+		queue_delayed_work(system_unbound_wq, &ss->expiry, next);
 	spin_unlock_bh(&ss->lock);
+	return next;
 }
 
-void tern_syn_expire(struct tern_synstore *ss, struct net *net)
+/*
+ * Answers (Port Unreachable, out of the device it came in on, if still
+ * there) and frees the SYNs kept 6 s.
+ */
+static void tern_syn_expire(struct work_struct *work)
 {
+	struct tern_synstore *ss = container_of(to_delayed_work(work),
+						struct tern_synstore, expiry);
+	struct net *net = ss->net;
 	struct tern_syn *e, *tmp;
 	struct net_device *dev;
 	LIST_HEAD(done);
 
-	if (!tern_syn_count(ss))
-		return;
 	tern_syn_take(ss, false, &done);
 	list_for_each_entry_safe(e, tmp, &done, node) {
 		/* As on the packet path: a route looked up under RCU, BHs off. */
@@ -158,6 +180,7 @@ void tern_syn_free(struct tern_synstore *ss)
 	struct tern_syn *e, *tmp;
 	LIST_HEAD(done);
 
+	cancel_delayed_work_sync(&ss->expiry);
 	tern_syn_take(ss, true, &done);
 	list_for_each_entry_safe(e, tmp, &done, node) {
 		kfree_skb(e->skb);

@@ -12,21 +12,27 @@
  *
  * Only for SYNs without BIB entry, at most max-stored-syns: a list under
  * one spinlock, in arrival order (so expiry order). Established flows
- * never touch it: the IPv6 side checks a count (READ_ONCE) first.
+ * never touch it: the IPv6 side checks a count (READ_ONCE) first. A work
+ * item of its own answers them when their time is up: it runs only while
+ * SYNs are stored, for the oldest.
  */
 
 #include <linux/list.h>
 #include <linux/skbuff.h>
 #include <linux/spinlock.h>
+#include <linux/workqueue.h>
 #include "nat64/table.h"
 
 struct tern_synstore {
 	spinlock_t lock;
 	struct list_head list;		/* oldest first */
 	u32 n;				/* entries; READ_ONCE outside the lock */
+	struct delayed_work expiry;	/* tern_syn_expire(), for the oldest */
+	struct net *net;		/* where the SYNs came in */
 };
 
-void tern_syn_init(struct tern_synstore *ss);
+/* For SYNs that come in namespace @net. */
+void tern_syn_init(struct tern_synstore *ss, struct net *net);
 /*
  * Keeps @skb, the SYN from @remote to @local: 0 (@skb is the store's now),
  * -ENOSPC with @max entries already (@skb is still the caller's). A SYN
@@ -40,11 +46,9 @@ int tern_syn_store(struct tern_synstore *ss, u32 max,
 void tern_syn_forget(struct tern_synstore *ss, const struct tern_ta4 *local,
 		     const struct tern_ta4 *remote);
 /*
- * Answers (Port Unreachable, out of the device of namespace @net it came
- * in on, if still there) and frees the SYNs kept 6 s. Process context.
+ * Frees every SYN, unanswered (the instance goes: no SYN can be stored
+ * any more). Waits for the work item.
  */
-void tern_syn_expire(struct tern_synstore *ss, struct net *net);
-/* Frees every SYN, unanswered (the instance goes). */
 void tern_syn_free(struct tern_synstore *ss);
 
 static inline u32 tern_syn_count(const struct tern_synstore *ss)

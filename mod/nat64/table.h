@@ -246,7 +246,10 @@ int tern_bib_add_static(struct tern_tables *t, u8 l4,
 int tern_bib_del(struct tern_tables *t, u8 l4, const struct tern_ta6 *t6,
 		 const struct tern_ta4 *t4);
 
-/* Removes every session and dynamic BIB entry of @l4 (TERN_L4_N: all). */
+/*
+ * Removes every session and dynamic BIB entry of @l4 (TERN_L4_N: all),
+ * with a worker per CPU on a big table; may sleep.
+ */
 void tern_tables_flush(struct tern_tables *t, u8 l4);
 
 /*
@@ -274,10 +277,12 @@ struct tern_tables_count {
 void tern_tables_count(struct tern_tables *t, struct tern_tables_count *c);
 
 /*
- * Expiry: removes the expired sessions of a bounded slice of the table
- * (and BIB entries left without session); returns true if the sweep has
- * more to do, and in @next (if not NULL) the jiffies until the next slice
- * is due. Called by the instance's worker (nat64/nat64.c).
+ * Expiry: removes the expired sessions of a run of the sweep, a bucket at
+ * least and a couple of milliseconds at most (and BIB entries left
+ * without session); returns true if the sweep has more to do, and in
+ * @next (if not NULL) the jiffies until the next run is due: 1 within a
+ * sweep, a pause after it (nat64/table_gc.c). Called by the instance's
+ * worker (nat64/nat64.c).
  */
 bool tern_tables_gc(struct tern_tables *t, unsigned long *next);
 

@@ -9,24 +9,30 @@
 #include <linux/rculist.h>
 #include <linux/rculist_nulls.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 #include "nat64/table_int.h"
 
 /*
- * A slice of tern_tables_gc(): a 1/TERN_GC_SLICES of the table (at least
- * TERN_GC_BUCKETS buckets), cut after TERN_GC_MSECS. A sweep is
- * TERN_GC_SLICES slices TERN_GC_PACE apart, then a pause of TERN_GC_IDLE:
- * a few dozen runs a second whatever the size of the table, not one a
- * jiffy, and none while the table is empty (lookups expire what they
- * meet; the sweep frees the rest).
+ * The expiry collector, tern_tables_gc(), run by the instance's work item.
+ * A sweep walks the whole session table in runs of at most TERN_GC_RUN_NS
+ * a jiffy apart. After a sweep it pauses TERN_GC_DUTY times what the sweep
+ * cost in CPU, and TERN_GC_PAUSE at least: a sweep a second on a small
+ * table, about 1/(TERN_GC_DUTY + 1) of one CPU on a big one, however many
+ * sessions expire (not one sweep after another, which on a big table of
+ * long-lived sessions took a sixth of the translator's CPU). Lookups treat
+ * an expired session as gone meanwhile; only its memory, its place under
+ * max-sessions, its port and its expiry event wait for the sweep.
  */
-#define TERN_GC_BUCKETS		1024
-#define TERN_GC_SLICES		32
-#define TERN_GC_MSECS		2
-#define TERN_GC_PACE		(HZ / 50 ?: 1)
-#define TERN_GC_IDLE		HZ
-/* Removing this many sessions in a slice asks for the next one at once. */
-#define TERN_GC_BUSY		64
+#define TERN_GC_RUN_NS		(2 * NSEC_PER_MSEC)
+#define TERN_GC_DUTY		32
+#define TERN_GC_PAUSE		HZ
+#define TERN_GC_PAUSE_MAX	(60 * HZ)
+/* Buckets between two looks at the clock. */
+#define TERN_GC_CLOCK_EVERY	16
+/* Buckets between two cond_resched() of a whole walk. */
+#define TERN_GC_RESCHED		1024
 
 /*
  * An expired TCP session the events callback keeps (struct
@@ -92,41 +98,44 @@ static bool tern_match_expired(const struct tern_session *s, const void *arg)
 	return tern_sess_expired(s, *(const u32 *)arg);
 }
 
+unsigned long tern_tables_gc_pause(u64 cost_ns)
+{
+	u64 pause = div_u64(cost_ns * TERN_GC_DUTY, NSEC_PER_SEC / HZ);
+
+	return clamp_t(u64, pause, TERN_GC_PAUSE, TERN_GC_PAUSE_MAX);
+}
+
 bool tern_tables_gc(struct tern_tables *t, unsigned long *next)
 {
-	unsigned long stop = jiffies + msecs_to_jiffies(TERN_GC_MSECS);
-	u32 slice = max_t(u32, TERN_GC_BUCKETS,
-			  (t->sess_mask + 1) / TERN_GC_SLICES);
-	unsigned int i, removed = 0;
-	unsigned long delay;
+	u64 start = local_clock(), now_ns = start;
 	u32 h = t->gc_cursor;
 	u32 now = (u32)jiffies;
-	bool cut = false;
+	unsigned int i = 0;
+	bool more;
 
 	/* An empty table has nothing to expire: a sweep starts over later. */
 	if (!atomic_read(&t->nsess)) {
 		t->gc_cursor = 0;
+		t->gc_cost_ns = 0;
 		if (next)
-			*next = TERN_GC_IDLE;
+			*next = TERN_GC_PAUSE;
 		return false;
 	}
-	for (i = 0; i < slice && i <= t->sess_mask; i++) {
-		removed += tern_tbl_sweep(t, h, tern_match_expired, &now, true);
+	/* A bucket at least, the rest of the sweep at most. */
+	do {
+		tern_tbl_sweep(t, h, tern_match_expired, &now, true);
 		h = (h + 1) & t->sess_mask;
-		if (time_after(jiffies, stop)) {
-			cut = true;
-			break;
-		}
-	}
+		if (!(++i % TERN_GC_CLOCK_EVERY))
+			now_ns = local_clock();
+	} while (h && now_ns - start < TERN_GC_RUN_NS);
 	t->gc_cursor = h;
-	/* A sweep goes on, slice by slice, until it is back at bucket 0. */
-	if (cut || removed >= TERN_GC_BUSY)
-		delay = 1;
-	else
-		delay = h ? TERN_GC_PACE : TERN_GC_IDLE;
+	t->gc_cost_ns += local_clock() - start;
+	more = h;
 	if (next)
-		*next = delay;
-	return cut || removed >= TERN_GC_BUSY || h;
+		*next = more ? 1 : tern_tables_gc_pause(t->gc_cost_ns);
+	if (!more)
+		t->gc_cost_ns = 0;
+	return more;
 }
 
 static bool tern_match_l4(const struct tern_session *s, const void *arg)
@@ -136,15 +145,77 @@ static bool tern_match_l4(const struct tern_session *s, const void *arg)
 	return l4 == TERN_L4_N || s->bib->l4 == l4;
 }
 
-void tern_tables_flush(struct tern_tables *t, u8 l4)
+/* Removes the sessions of @l4 in buckets [@from, @to) of t->sess6. */
+static void tern_flush_range(struct tern_tables *t, u8 l4, u32 from, u32 to)
 {
 	u32 h;
 
-	for (h = 0; h <= t->sess_mask; h++) {
+	for (h = from; h < to; h++) {
 		tern_tbl_sweep(t, h, tern_match_l4, &l4, false);
-		if (!(h % TERN_GC_BUCKETS))
+		if (!(h % TERN_GC_RESCHED))
 			cond_resched();
 	}
+}
+
+/*
+ * A flush is split between the CPUs: a part of the table each, a worker
+ * each but the caller's part. The bucket locks serialize the removals
+ * that meet (as they do with packets); a flush of a million sessions
+ * takes seconds of one CPU otherwise. Below TERN_FLUSH_PART buckets a
+ * part is not worth a worker.
+ */
+#define TERN_FLUSH_PART		(1U << 16)
+#define TERN_FLUSH_PARTS_MAX	8
+
+struct tern_flush_part {
+	struct work_struct work;
+	struct tern_tables *t;
+	u32 from, to;
+	u8 l4;
+};
+
+static void tern_flush_part_work(struct work_struct *work)
+{
+	struct tern_flush_part *p = container_of(work, struct tern_flush_part,
+						 work);
+
+	tern_flush_range(p->t, p->l4, p->from, p->to);
+}
+
+void tern_tables_flush_in(struct tern_tables *t, u8 l4, unsigned int parts)
+{
+	u64 buckets = (u64)t->sess_mask + 1;
+	struct tern_flush_part *p = NULL;
+	unsigned int i;
+
+	parts = clamp_t(u64, parts, 1, buckets);
+	if (parts > 1)
+		p = kcalloc(parts, sizeof(*p), GFP_KERNEL);
+	if (!p) {
+		tern_flush_range(t, l4, 0, buckets);
+		return;
+	}
+	for (i = 0; i < parts; i++) {
+		p[i].t = t;
+		p[i].l4 = l4;
+		p[i].from = div_u64(buckets * i, parts);
+		p[i].to = div_u64(buckets * (i + 1), parts);
+		INIT_WORK(&p[i].work, tern_flush_part_work);
+		if (i)
+			queue_work(system_unbound_wq, &p[i].work);
+	}
+	tern_flush_range(t, l4, p[0].from, p[0].to);
+	for (i = 1; i < parts; i++)
+		flush_work(&p[i].work);
+	kfree(p);
+}
+
+void tern_tables_flush(struct tern_tables *t, u8 l4)
+{
+	unsigned int parts = min3(num_online_cpus(), TERN_FLUSH_PARTS_MAX,
+				  (t->sess_mask + 1) / TERN_FLUSH_PART);
+
+	tern_tables_flush_in(t, l4, parts);
 }
 
 static bool tern_match_bib(const struct tern_session *s, const void *arg)
@@ -189,7 +260,7 @@ int tern_bib_del(struct tern_tables *t, u8 l4, const struct tern_ta6 *t6,
 
 	for (h = 0; h <= t->sess_mask; h++) {
 		tern_tbl_sweep(t, h, tern_match_bib, b, false);
-		if (!(h % TERN_GC_BUCKETS))
+		if (!(h % TERN_GC_RESCHED))
 			cond_resched();
 	}
 

@@ -57,6 +57,7 @@ struct tern_tables {
 	atomic_t nbib;
 	atomic_t nsess;
 	u32 gc_cursor;			/* next session-by-6 bucket to scan */
+	u64 gc_cost_ns;			/* CPU of the sweep under way */
 	const struct tern_table_events *ev;	/* READ_ONCE; may be NULL */
 	struct llist_head gone_sess;	/* unlinked, to free (gone) */
 	struct llist_head gone_bib;
@@ -212,5 +213,16 @@ int tern_sub_charge(struct tern_tables *t, const struct tern_bib *b,
 		    const struct tern_limits *lim);
 void tern_sub_uncharge(struct tern_tables *t, const struct tern_bib *b,
 		       u32 sessions, u32 bibs);
+/*
+ * The collector's pause after a sweep that cost @cost_ns of CPU, in
+ * jiffies (nat64/table_gc.c).
+ */
+unsigned long tern_tables_gc_pause(u64 cost_ns);
+/*
+ * tern_tables_flush() in @parts parts, all but the first by workers of
+ * system_unbound_wq (tern_tables_flush() picks a part per CPU on a big
+ * table); may sleep.
+ */
+void tern_tables_flush_in(struct tern_tables *t, u8 l4, unsigned int parts);
 
 #endif /* _TERN_NAT64_TABLE_INT_H */

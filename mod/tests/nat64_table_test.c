@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit: the NAT64 BIB and session tables (nat64/table.c): inserts and
- * lookups, the picker, limits, subscribers, expiry.
+ * lookups, the picker, limits, subscribers, expiry and its pace.
  */
 
 #include <kunit/test.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include "kt_nat64.h"
+#include "nat64/table_int.h"
 
 static void table_insert_lookup(struct kunit *test)
 {
@@ -239,12 +240,99 @@ static void table_expiry(struct kunit *test)
 	tern_tables_free(t);
 }
 
+/*
+ * The collector's pace (nat64/table_gc.c): a second's pause on an empty
+ * table and after the sweep of a small one, a jiffy between the runs of a
+ * sweep; after a sweep, 32 times its cost, within [1 s, 60 s].
+ */
+static void table_gc_pace(struct kunit *test)
+{
+	struct tern_tables *t = kt_tables(test, 2048);
+	struct kt_picker p = { .base = 2000, .max = 100 };
+	struct tern_limits lim = {};
+	unsigned long next = 0;
+	struct tern_session *s;
+	unsigned int runs = 0;
+	bool more;
+
+	KUNIT_EXPECT_FALSE(test, tern_tables_gc(t, &next));
+	KUNIT_EXPECT_EQ(test, next, (unsigned long)HZ);
+	s = kt_add6(t, TERN_L4_UDP, KT6(1, 1, 1000), KT4(KT_REMOTE(1), 80),
+		    &lim, &p);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
+	WRITE_ONCE(s->expires, (u32)jiffies - 1);
+	do {
+		next = 0;
+		more = tern_tables_gc(t, &next);
+		if (more)
+			KUNIT_EXPECT_EQ(test, next, 1UL);
+	} while (more && ++runs <= t->sess_mask);
+	KUNIT_EXPECT_FALSE(test, more);
+	KUNIT_EXPECT_EQ(test, next, (unsigned long)HZ);
+	KT_EXPECT_COUNT(test, t, 0, 0);
+	KUNIT_EXPECT_EQ(test, t->gc_cursor, 0U);
+	KUNIT_EXPECT_EQ(test, t->gc_cost_ns, 0ULL);
+
+	KUNIT_EXPECT_EQ(test, tern_tables_gc_pause(0), (unsigned long)HZ);
+	KUNIT_EXPECT_EQ(test, tern_tables_gc_pause(NSEC_PER_SEC / 32),
+			(unsigned long)HZ);
+	KUNIT_EXPECT_EQ(test, tern_tables_gc_pause(NSEC_PER_SEC / 8),
+			(unsigned long)(4 * HZ));
+	KUNIT_EXPECT_EQ(test, tern_tables_gc_pause(NSEC_PER_SEC),
+			(unsigned long)(32 * HZ));
+	KUNIT_EXPECT_EQ(test, tern_tables_gc_pause(10 * NSEC_PER_SEC),
+			(unsigned long)(60 * HZ));
+	tern_tables_free(t);
+}
+
+/*
+ * A flush in parts (workers beside the caller): uneven parts, then more
+ * parts than there are CPUs; each removes what it is asked and no more.
+ */
+static void table_flush_parts(struct kunit *test)
+{
+	struct tern_tables *t = kt_tables(test, 4096);
+	struct kt_picker pu = { .base = 2000, .max = 1000 };
+	struct kt_picker pt = { .base = 2000, .max = 1000 };
+	struct tern_ta6 st = kt_t6(9, 9, 9);
+	struct tern_ta4 ls = kt_t4(KT_POOL4, 9);
+	struct tern_limits lim = {};
+	struct tern_session *s;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, tern_bib_add_static(t, TERN_L4_UDP, &st, &ls), 0);
+	for (i = 0; i < 600; i++) {
+		s = kt_add6(t, TERN_L4_UDP, KT6(1, i % 7, 1000 + i),
+			    KT4(KT_REMOTE(1 + i % 3), 80), &lim, &pu);
+		KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
+	}
+	for (i = 0; i < 400; i++) {
+		s = kt_add6(t, TERN_L4_TCP, KT6(2, i % 5, 1000 + i),
+			    KT4(KT_REMOTE(1), 443), &lim, &pt);
+		KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
+	}
+	KT_EXPECT_COUNT(test, t, 1001, 1000);
+	tern_tables_flush_in(t, TERN_L4_UDP, 3);
+	KT_EXPECT_COUNT(test, t, 401, 400);
+	rcu_read_lock();
+	KUNIT_EXPECT_NOT_NULL(test, tern_bib_find6(t, TERN_L4_UDP, &st));
+	KUNIT_EXPECT_NOT_NULL(test, tern_sess_find6(t, TERN_L4_TCP,
+						    KT6(2, 1, 1001),
+						    KT4(KT_REMOTE(1), 443)));
+	rcu_read_unlock();
+	tern_tables_flush_in(t, TERN_L4_N, 16);
+	KT_EXPECT_COUNT(test, t, 1, 0);
+	tern_tables_free(t);
+}
+
 static struct kunit_case tern_nat64_table_cases[] = {
 	KUNIT_CASE(table_insert_lookup),
 	KUNIT_CASE(table_pick),
 	KUNIT_CASE(table_max_sessions),
 	KUNIT_CASE(table_subscriber),
 	KUNIT_CASE(table_expiry),
+	KUNIT_CASE(table_gc_pace),
+	KUNIT_CASE(table_flush_parts),
 	{}
 };
 
