@@ -138,7 +138,8 @@ step "debug kernel (KUnit, KASAN, lockdep, kmemleak): KUnit, then the functional
 debug_sel=(-m "not cli or kernel")
 half_a=(test_cli.py test_cli_globals.py test_eamt.py test_netlink.py test_nat64_cli.py
 	test_pool4.py test_nat64_events.py test_nat64_simopen.py test_drop_errors.py
-	test_traffic.py test_nat64_malformed.py test_topology.py test_invalid_input.py)
+	test_traffic.py test_nat64_malformed.py test_topology.py test_invalid_input.py
+	test_route_changes.py)
 half_b=()
 for f in test/functional/test_*.py; do
 	f=${f##*/}

@@ -14,6 +14,7 @@
 #include "fw/hook.h"
 #include "nat64/nat64.h"
 #include "core/instance.h"
+#include "core/route_cache.h"
 
 static unsigned int tern_net_id __read_mostly;
 
@@ -88,7 +89,8 @@ int tern_instance_add(struct net *net, const char *name, u8 type, u8 framework,
 	}
 	inst->stats = tern_stats_alloc();
 	inst->host = tern_host_cache_alloc();
-	if (!inst->stats || !inst->host) {
+	inst->routes = tern_route_cache_alloc();
+	if (!inst->stats || !inst->host || !inst->routes) {
 		ret = -ENOMEM;
 		goto err_stats;
 	}
@@ -122,6 +124,7 @@ err_nat64:
 err_stats:
 	tern_stats_free(inst->stats);
 	tern_host_cache_free(inst->host);
+	tern_route_cache_free(inst->routes);
 	kfree(c);
 err_inst:
 	kfree(inst);
@@ -142,6 +145,7 @@ static void tern_instance_free(struct tern_instance *inst)
 	tern_pool4_free_rcu(rcu_dereference_protected(inst->pool4, true));
 	tern_stats_free(inst->stats);
 	tern_host_cache_free(inst->host);
+	tern_route_cache_free(inst->routes);
 	kfree(inst);
 }
 

@@ -72,6 +72,7 @@ struct tern_instance {
 	struct tern_nat64 *nat64;	/* NAT64 state; NULL for SIIT */
 	struct tern_stats __percpu *stats;
 	struct tern_host_cache __percpu *host;	/* core/host.c */
+	struct tern_route_cache __percpu *routes; /* core/route_cache.c */
 	struct nf_hook_ops hook_ops[2];
 };
 

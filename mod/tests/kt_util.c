@@ -14,6 +14,7 @@
 #include <net/ip6_checksum.h>
 #include <net/ipv6.h>
 #include <net/net_namespace.h>
+#include "core/route_cache.h"
 #include "xlat/ipid.h"
 #include "xlat/xlat.h"
 #include "kt_util.h"
@@ -41,8 +42,10 @@ int tern_kt_inst_init(struct tern_kt_inst *ki)
 	strscpy(ki->inst.name, "kunit", sizeof(ki->inst.name));
 	ki->inst.stats = tern_stats_alloc();
 	ki->inst.host = tern_host_cache_alloc();
+	ki->inst.routes = tern_route_cache_alloc();
 	ki->cfg = kzalloc(sizeof(*ki->cfg), GFP_KERNEL);
-	if (!ki->inst.stats || !ki->inst.host || !ki->cfg) {
+	if (!ki->inst.stats || !ki->inst.host || !ki->inst.routes ||
+	    !ki->cfg) {
 		tern_kt_inst_fini(ki);
 		return -ENOMEM;
 	}
@@ -64,6 +67,8 @@ void tern_kt_inst_fini(struct tern_kt_inst *ki)
 	ki->inst.stats = NULL;
 	tern_host_cache_free(ki->inst.host);
 	ki->inst.host = NULL;
+	tern_route_cache_free(ki->inst.routes);
+	ki->inst.routes = NULL;
 }
 
 u64 tern_kt_stats_total(struct tern_kt_inst *ki, u64 *out)

@@ -10,6 +10,8 @@
 #include <net/ip6_fib.h>
 #include <net/ip6_route.h>
 #include <net/route.h>
+#include "core/instance.h"
+#include "core/route_cache.h"
 #include "xlat/route.h"
 
 /*
@@ -67,6 +69,42 @@ struct dst_entry *tern_route6(struct net *net, const struct sk_buff *skb,
 		dst_release(dst);
 		return NULL;
 	}
+	return dst;
+}
+
+struct dst_entry *tern_route4_fast(const struct tern_instance *inst,
+				   const struct sk_buff *skb, __be32 saddr,
+				   __be32 daddr, u8 tos, u8 proto)
+{
+	struct tern_rt4_key k = { .saddr = saddr, .daddr = daddr,
+				  .mark = skb->mark, .tos = RT_TOS(tos),
+				  .proto = proto };
+	struct dst_entry *dst;
+
+	dst = tern_rtc4_get(inst->routes, inst->net, &k);
+	if (dst)
+		return dst;
+	dst = tern_route4(inst->net, skb, saddr, daddr, tos, proto);
+	if (dst)
+		tern_rtc4_put(inst->routes, inst->net, &k, dst);
+	return dst;
+}
+
+struct dst_entry *tern_route6_fast(const struct tern_instance *inst,
+				   const struct sk_buff *skb,
+				   const struct in6_addr *saddr,
+				   const struct in6_addr *daddr, u8 proto)
+{
+	struct tern_rt6_key k = { .saddr = *saddr, .daddr = *daddr,
+				  .mark = skb->mark, .proto = proto };
+	struct dst_entry *dst;
+
+	dst = tern_rtc6_get(inst->routes, inst->net, &k);
+	if (dst)
+		return dst;
+	dst = tern_route6(inst->net, skb, saddr, daddr, proto);
+	if (dst)
+		tern_rtc6_put(inst->routes, inst->net, &k, dst);
 	return dst;
 }
 

@@ -285,7 +285,7 @@ unsigned int tern_4to6_translate(struct tern_xlat *x, struct sk_buff *skb)
 	if (segment)
 		return TERN_XLAT_SEGMENT;
 
-	dst = tern_route6(inst->net, skb, &a6[0], &a6[1], proto);
+	dst = tern_route6_fast(inst, skb, &a6[0], &a6[1], proto);
 	if (!dst) {
 		tern_icmp4_error(skb, ICMP_DEST_UNREACH, ICMP_HOST_UNREACH, 0);
 		return tern_drop(inst, TERN_STAT_DROP_NO_ROUTE);

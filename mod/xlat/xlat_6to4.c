@@ -209,7 +209,7 @@ unsigned int tern_6to4_translate(struct tern_xlat *x, struct sk_buff *skb)
 
 	/* A hairpin goes back to IPv6: an IPv4 route is optional. */
 	hairpin = tern_mode_call(x, hairpins, &ip6.daddr);
-	dst = tern_route4(inst->net, skb, addrs[0], addrs[1], tos, proto);
+	dst = tern_route4_fast(inst, skb, addrs[0], addrs[1], tos, proto);
 	if (!dst && !hairpin) {
 		tern_icmp6_error(skb, ICMPV6_DEST_UNREACH, ICMPV6_NOROUTE, 0);
 		return tern_drop(inst, TERN_STAT_DROP_NO_ROUTE);

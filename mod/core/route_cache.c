@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The output routes of the translated packets, kept per instance and CPU
+ * for the flows seen last (a few direct-mapped slots per family), as a
+ * socket keeps its route: a slot holds a reference on the route the kernel
+ * gave, and the route is used again while dst_check() says it is valid.
+ * That is the kernel's own test for a cached route: an IPv4 route dies
+ * with any change of the FIB (net->ipv4.rt_genid) and when a PMTU
+ * exception or the removal of its nexthop marks it; an IPv6 one when its
+ * fib6 node changes (the cookie). A route whose device went away points
+ * at another namespace's device: it dies too.
+ *
+ * A slot is looked up by all the lookup depends on: addresses, mark, TOS
+ * and protocol. Only where that is all: no policy routing rule of one's
+ * own (the default rules only), multipath hashing on addresses (policy 0,
+ * the default), and for IPv4 no IPsec output policy (the kernel's lookup
+ * also asks xfrm). Otherwise every packet asks the kernel, as before.
+ *
+ * Replacing a slot releases its route: dst_release() frees it after a
+ * grace period, and packets in flight hold references of their own.
+ */
+
+#include <linux/hash.h>
+#include <linux/netdevice.h>
+#include <linux/percpu.h>
+#include <linux/xfrm.h>
+#include <net/dst.h>
+#include <net/ip6_fib.h>
+#include <net/ipv6.h>
+#include <net/net_namespace.h>
+#include "core/route_cache.h"
+
+#define TERN_RTC4_BITS 3
+#define TERN_RTC6_BITS 2
+
+struct tern_rtc4_slot {
+	struct tern_rt4_key key;
+	struct dst_entry *dst;		/* a reference of its own; or NULL */
+};
+
+struct tern_rtc6_slot {
+	struct tern_rt6_key key;
+	u32 cookie;
+	struct dst_entry *dst;
+};
+
+struct tern_route_cache {
+	struct tern_rtc4_slot s4[1 << TERN_RTC4_BITS];
+	struct tern_rtc6_slot s6[1 << TERN_RTC6_BITS];
+};
+
+struct tern_route_cache __percpu *tern_route_cache_alloc(void)
+{
+	return alloc_percpu_gfp(struct tern_route_cache,
+				GFP_KERNEL_ACCOUNT);
+}
+
+void tern_route_cache_free(struct tern_route_cache __percpu *rc)
+{
+	struct tern_route_cache *c;
+	unsigned int i;
+	int cpu;
+
+	if (!rc)
+		return;
+	for_each_possible_cpu(cpu) {
+		c = per_cpu_ptr(rc, cpu);
+		for (i = 0; i < ARRAY_SIZE(c->s4); i++)
+			dst_release(c->s4[i].dst);
+		for (i = 0; i < ARRAY_SIZE(c->s6); i++)
+			dst_release(c->s6[i].dst);
+	}
+	free_percpu(rc);
+}
+
+static bool tern_rtc4_usable(const struct net *net)
+{
+#ifdef CONFIG_IP_MULTIPLE_TABLES
+	if (READ_ONCE(net->ipv4.fib_has_custom_rules))
+		return false;
+#endif
+#ifdef CONFIG_IP_ROUTE_MULTIPATH
+	if (READ_ONCE(net->ipv4.sysctl_fib_multipath_hash_policy))
+		return false;
+#endif
+#ifdef CONFIG_XFRM
+	if (READ_ONCE(net->xfrm.policy_count[XFRM_POLICY_OUT]))
+		return false;
+#endif
+	return true;
+}
+
+static bool tern_rtc6_usable(const struct net *net)
+{
+#ifdef CONFIG_IPV6_MULTIPLE_TABLES
+	if (READ_ONCE(net->ipv6.fib6_has_custom_rules))
+		return false;
+#endif
+	return !ip6_multipath_hash_policy(net);
+}
+
+static struct tern_rtc4_slot *tern_rtc4_slot(struct tern_route_cache *c,
+					     const struct tern_rt4_key *k)
+{
+	u32 h = (__force u32)k->saddr ^ (__force u32)k->daddr ^ k->mark;
+
+	return &c->s4[hash_32(h, TERN_RTC4_BITS)];
+}
+
+static struct tern_rtc6_slot *tern_rtc6_slot(struct tern_route_cache *c,
+					     const struct tern_rt6_key *k)
+{
+	u32 h = (__force u32)(k->saddr.s6_addr32[3] ^ k->daddr.s6_addr32[2] ^
+			      k->daddr.s6_addr32[3]) ^ k->mark;
+
+	return &c->s6[hash_32(h, TERN_RTC6_BITS)];
+}
+
+/* A slot's route, held for the caller if still good, else dropped. */
+static struct dst_entry *tern_rtc_take(struct dst_entry **slot,
+				       struct net *net, bool usable,
+				       u32 cookie)
+{
+	struct dst_entry *dst = *slot;
+
+	if (!usable || !dst_check(dst, cookie) ||
+	    !net_eq(dev_net(dst->dev), net)) {
+		*slot = NULL;
+		dst_release(dst);
+		return NULL;
+	}
+	dst_hold(dst);
+	return dst;
+}
+
+static void tern_rtc_keep(struct dst_entry **slot, struct dst_entry *dst)
+{
+	struct dst_entry *old = *slot;
+
+	dst_hold(dst);
+	*slot = dst;
+	dst_release(old);
+}
+
+struct dst_entry *tern_rtc4_get(struct tern_route_cache __percpu *rc,
+				struct net *net, const struct tern_rt4_key *k)
+{
+	struct tern_rtc4_slot *s = tern_rtc4_slot(this_cpu_ptr(rc), k);
+
+	if (!s->dst || s->key.daddr != k->daddr ||
+	    s->key.saddr != k->saddr || s->key.mark != k->mark ||
+	    s->key.tos != k->tos || s->key.proto != k->proto)
+		return NULL;
+	return tern_rtc_take(&s->dst, net, tern_rtc4_usable(net), 0);
+}
+
+struct dst_entry *tern_rtc6_get(struct tern_route_cache __percpu *rc,
+				struct net *net, const struct tern_rt6_key *k)
+{
+	struct tern_rtc6_slot *s = tern_rtc6_slot(this_cpu_ptr(rc), k);
+
+	if (!s->dst || !ipv6_addr_equal(&s->key.daddr, &k->daddr) ||
+	    !ipv6_addr_equal(&s->key.saddr, &k->saddr) ||
+	    s->key.mark != k->mark || s->key.proto != k->proto)
+		return NULL;
+	return tern_rtc_take(&s->dst, net, tern_rtc6_usable(net), s->cookie);
+}
+
+void tern_rtc4_put(struct tern_route_cache __percpu *rc, struct net *net,
+		   const struct tern_rt4_key *k, struct dst_entry *dst)
+{
+	struct tern_rtc4_slot *s;
+
+	if (!tern_rtc4_usable(net))
+		return;
+	s = tern_rtc4_slot(this_cpu_ptr(rc), k);
+	tern_rtc_keep(&s->dst, dst);
+	s->key = *k;
+}
+
+void tern_rtc6_put(struct tern_route_cache __percpu *rc, struct net *net,
+		   const struct tern_rt6_key *k, struct dst_entry *dst)
+{
+	struct tern_rtc6_slot *s;
+
+	if (!tern_rtc6_usable(net))
+		return;
+	s = tern_rtc6_slot(this_cpu_ptr(rc), k);
+	tern_rtc_keep(&s->dst, dst);
+	s->key = *k;
+	s->cookie = rt6_get_cookie((const struct rt6_info *)dst);
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _TERN_ROUTE_CACHE_H
+#define _TERN_ROUTE_CACHE_H
+
+#include <linux/in6.h>
+#include <linux/types.h>
+
+struct net;
+struct dst_entry;
+struct tern_route_cache;
+
+/* What an output route is looked up by (the rest of the flow is fixed). */
+struct tern_rt4_key {
+	__be32 saddr, daddr;
+	u32 mark;
+	u8 tos, proto;
+};
+
+struct tern_rt6_key {
+	struct in6_addr saddr, daddr;
+	u32 mark;
+	u8 proto;
+};
+
+struct tern_route_cache __percpu *tern_route_cache_alloc(void);
+/* Drops the routes kept; once no packet can reach @rc any more. */
+void tern_route_cache_free(struct tern_route_cache __percpu *rc);
+
+/*
+ * The route kept for @k on this CPU, with a reference for the caller, if
+ * it is still valid (dst_check()) and may be used in @net; otherwise
+ * NULL. BHs off.
+ */
+struct dst_entry *tern_rtc4_get(struct tern_route_cache __percpu *rc,
+				struct net *net, const struct tern_rt4_key *k);
+struct dst_entry *tern_rtc6_get(struct tern_route_cache __percpu *rc,
+				struct net *net, const struct tern_rt6_key *k);
+/*
+ * Keeps @dst (a reference of its own), the route the kernel gave for @k,
+ * if the routes of @net depend on @k only. BHs off, under RCU.
+ */
+void tern_rtc4_put(struct tern_route_cache __percpu *rc, struct net *net,
+		   const struct tern_rt4_key *k, struct dst_entry *dst);
+void tern_rtc6_put(struct tern_route_cache __percpu *rc, struct net *net,
+		   const struct tern_rt6_key *k, struct dst_entry *dst);
+
+#endif /* _TERN_ROUTE_CACHE_H */
