@@ -13,8 +13,10 @@
  * A slot is looked up by all the lookup depends on: addresses, mark, TOS
  * and protocol. Only where that is all: no policy routing rule of one's
  * own (the default rules only), multipath hashing on addresses (policy 0,
- * the default), and for IPv4 no IPsec output policy (the kernel's lookup
- * also asks xfrm). Otherwise every packet asks the kernel, as before.
+ * the default) and not by neighbour state, IPv6 forwarding on (otherwise
+ * router reachability chooses), and for IPv4 no IPsec output policy nor a
+ * default that blocks (the kernel's lookup also asks xfrm). Otherwise
+ * every packet asks the kernel, as before.
  *
  * Replacing a slot releases its route: dst_release() frees it after a
  * grace period, and packets in flight hold references of their own.
@@ -80,11 +82,15 @@ static bool tern_rtc4_usable(const struct net *net)
 		return false;
 #endif
 #ifdef CONFIG_IP_ROUTE_MULTIPATH
-	if (READ_ONCE(net->ipv4.sysctl_fib_multipath_hash_policy))
+	/* Nexthops chosen by neighbour state change no generation count. */
+	if (READ_ONCE(net->ipv4.sysctl_fib_multipath_hash_policy) ||
+	    READ_ONCE(net->ipv4.sysctl_fib_multipath_use_neigh))
 		return false;
 #endif
 #ifdef CONFIG_XFRM
-	if (READ_ONCE(net->xfrm.policy_count[XFRM_POLICY_OUT]))
+	if (READ_ONCE(net->xfrm.policy_count[XFRM_POLICY_OUT]) ||
+	    READ_ONCE(net->xfrm.policy_default[XFRM_POLICY_OUT]) !=
+	    XFRM_USERPOLICY_ACCEPT)
 		return false;
 #endif
 	return true;
@@ -96,7 +102,12 @@ static bool tern_rtc6_usable(const struct net *net)
 	if (READ_ONCE(net->ipv6.fib6_has_custom_rules))
 		return false;
 #endif
-	return !ip6_multipath_hash_policy(net);
+	/*
+	 * Not forwarding, a lookup prefers reachable routers and takes
+	 * turns between them (RT6_LOOKUP_F_REACHABLE): no cookie changes.
+	 */
+	return !ip6_multipath_hash_policy(net) &&
+	       READ_ONCE(net->ipv6.devconf_all->forwarding);
 }
 
 static struct tern_rtc4_slot *tern_rtc4_slot(struct tern_route_cache *c,

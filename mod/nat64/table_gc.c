@@ -26,6 +26,8 @@
  * max-sessions, its port and its expiry event wait for the sweep.
  */
 #define TERN_GC_RUN_NS		(2 * NSEC_PER_MSEC)
+/* What a run counts at most (softirqs that interrupt it count too). */
+#define TERN_GC_RUN_MAX_NS	(10 * TERN_GC_RUN_NS)
 #define TERN_GC_DUTY		32
 #define TERN_GC_PAUSE		HZ
 #define TERN_GC_PAUSE_MAX	(60 * HZ)
@@ -129,7 +131,9 @@ bool tern_tables_gc(struct tern_tables *t, unsigned long *next)
 			now_ns = local_clock();
 	} while (h && now_ns - start < TERN_GC_RUN_NS);
 	t->gc_cursor = h;
-	t->gc_cost_ns += local_clock() - start;
+	/* Bounded: local_clock() may step back on another CPU. */
+	t->gc_cost_ns += min_t(u64, local_clock() - start,
+			       TERN_GC_RUN_MAX_NS);
 	more = h;
 	if (next)
 		*next = more ? 1 : tern_tables_gc_pause(t->gc_cost_ns);

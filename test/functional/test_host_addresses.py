@@ -3,30 +3,8 @@ traffic flows. The packet path remembers its answers to "is this address
 the host's?" per CPU (mod/core/host.c); each change below must be seen by
 the very next packet, in both directions and for both families."""
 
-from scapy.layers.inet import IP
-from scapy.layers.inet6 import IPv6
-
-from ternlib import (H4_6, H6, H6_4, SINK4, SINK4_6, SINK6, SINK6_4, is_ip4,
-                     is_ip6, none_on, udp4, udp6, xlat46, xlat64)
-
-
-def not_out(topo, send, expected):
-    """SEND(topo) bumps the EXPECTED counters and nothing is translated."""
-    c = topo.counters()
-    with topo.cap4() as cap4, topo.cap6() as cap6:
-        send(topo)
-        none_on(lambda: c.expect(expected),
-                (cap4, is_ip4(dst=SINK4)),
-                (cap6, is_ip6(src=H4_6, dst=SINK6)))
-
-
-def translated(topo):
-    c = topo.counters()
-    out4 = xlat64(topo, udp6())
-    out6 = xlat46(topo, udp4())
-    assert (out4[IP].src, out4[IP].dst) == (H6_4, SINK4)
-    assert (out6[IPv6].src, out6[IPv6].dst) == (H4_6, SINK6)
-    c.expect({"xlat-6to4": 1, "xlat-4to6": 1})
+from ternlib import (H6, H6_4, SINK4_6, SINK6_4, both_translated, nothing_out,
+                     udp4, udp6)
 
 
 def toggled(topo, add, delete, send, expected):
@@ -34,13 +12,13 @@ def toggled(topo, add, delete, send, expected):
     EXPECTED counters and nothing is translated; DELETE. Then translated
     again."""
     for _ in range(2):
-        translated(topo)
+        both_translated(topo)
         topo.xl.ip(*add)
         try:
-            not_out(topo, send, expected)
+            nothing_out(topo, send, expected)
         finally:
             topo.xl.ip(*delete)
-    translated(topo)
+    both_translated(topo)
 
 
 def test_ipv6_destination_becomes_local_and_back(xlat):

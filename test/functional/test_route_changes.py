@@ -7,32 +7,11 @@ device of the route removed, a route deleted."""
 
 import contextlib
 
-from scapy.layers.inet import IP
-from scapy.layers.inet6 import IPv6
-
-from ternlib import (H4_6, H6_4, H6_LINK, SINK4, SINK6, XL4, Capture, embed,
-                     is_ip4, is_ip6, none_on, run, udp4, udp6, xlat46,
-                     xlat64)
+from ternlib import (H4_6, H6_4, H6_LINK, SINK4, SINK6, XL4, Capture,
+                     both_translated, embed, is_ip4, is_ip6, none_on,
+                     nothing_out, run, udp4, udp6)
 
 D1_MAC = "02:00:00:00:d1:01"
-
-
-def both_translated(topo):
-    c = topo.counters()
-    out4 = xlat64(topo, udp6())
-    out6 = xlat46(topo, udp4())
-    assert (out4[IP].src, out4[IP].dst) == (H6_4, SINK4)
-    assert (out6[IPv6].src, out6[IPv6].dst) == (H4_6, SINK6)
-    c.expect({"xlat-6to4": 1, "xlat-4to6": 1})
-
-
-def not_out(topo, send, expected):
-    """SEND(topo) bumps the EXPECTED counters; nothing reaches h4 or h6."""
-    c = topo.counters()
-    with topo.cap4() as cap4, topo.cap6() as cap6:
-        send(topo)
-        none_on(lambda: c.expect(expected),
-                (cap4, is_ip4(dst=SINK4)), (cap6, is_ip6(dst=SINK6)))
 
 
 def send6(t):
@@ -83,8 +62,8 @@ def test_blackhole_routes_added_and_removed(xlat):
         xlat.xl.ip("route", "add", "blackhole", SINK4 + "/32")
         xlat.xl.ip("-6", "route", "add", "blackhole", SINK6 + "/128")
         try:
-            not_out(xlat, send6, {"drop-no-route": 1})
-            not_out(xlat, send4, {"drop-no-route": 1})
+            nothing_out(xlat, send6, {"drop-no-route": 1})
+            nothing_out(xlat, send4, {"drop-no-route": 1})
         finally:
             xlat.xl.ip("route", "del", "blackhole", SINK4 + "/32")
             xlat.xl.ip("-6", "route", "del", "blackhole", SINK6 + "/128")
@@ -116,13 +95,13 @@ def test_route_deleted_and_added_back(xlat):
     both_translated(xlat)
     xlat.xl.ip("-6", "route", "del", prefix6)
     try:
-        not_out(xlat, send4, {"drop-no-route": 1})
+        nothing_out(xlat, send4, {"drop-no-route": 1})
     finally:
         xlat.xl.ip("-6", "route", "add", prefix6, "via", H6_LINK, "dev", "v6")
     both_translated(xlat)
     xlat.xl.ip("route", "del", "203.0.113.0/24", "dev", "v4")
     try:
-        not_out(xlat, send6, {"drop-no-route": 1})
+        nothing_out(xlat, send6, {"drop-no-route": 1})
     finally:
         xlat.xl.ip("route", "add", "203.0.113.0/24", "dev", "v4", "proto",
                    "kernel", "scope", "link", "src", XL4)
@@ -143,8 +122,8 @@ def test_policy_rule_added_and_removed(xlat):
                    "pref", "100")
         try:
             for _ in range(2):
-                not_out(xlat, send6, {"drop-no-route": 1})
-                not_out(xlat, send4, {"drop-no-route": 1})
+                nothing_out(xlat, send6, {"drop-no-route": 1})
+                nothing_out(xlat, send4, {"drop-no-route": 1})
         finally:
             xlat.xl.ip("rule", "del", "pref", "100")
             xlat.xl.ip("-6", "rule", "del", "pref", "100")

@@ -22,7 +22,8 @@ importing only modules listed above it:
   checks    received frames read from the bytes on the wire, asserts of
             their fields and checksums, fragments
   counters  Counters: exact counter deltas of an instance
-  topology  Topology (h6 -- xl -- h4), xlat64, xlat46
+  topology  Topology (h6 -- xl -- h4), xlat64, xlat46, both_translated,
+            nothing_out
   traffic   Thread, tcp_exchange
   pktgen    Pktgen, PktgenRig: pktgen into a translator namespace made
             and unmade under traffic (lifetime tests)
@@ -61,5 +62,6 @@ from .checks import (  # noqa: F401
     fragment6_parts, ip_bytes, ipv4_fields, ipv6_fields, l4_bytes, l4_payload,
     reassemble)
 from .counters import Counters  # noqa: F401
-from .topology import Topology, xlat46, xlat64  # noqa: F401
+from .topology import (  # noqa: F401
+    Topology, both_translated, nothing_out, xlat46, xlat64)
 from .traffic import Thread, recv_all, sha256, tcp_exchange  # noqa: F401

@@ -8,12 +8,16 @@ send one packet through it and return the translated frame.
 
 import time
 
+from scapy.layers.inet import IP
+from scapy.layers.inet6 import IPv6
+
 from .commands import cli, kstats, run
 from .counters import Counters
-from .frames import Capture, Sender, is_ip4, is_ip6
+from .frames import Capture, Sender, is_ip4, is_ip6, none_on
 from .names import (H4, H4_6, H4_MAC, H6, H6_4, H6_LINK, H6_MAC, POOL6,
                     SINK4, SINK6, XL4, XL4_MAC, XL6, XL6_MAC, embed)
 from .netns import Netns, tx_checksum
+from .packets import udp4, udp6
 
 
 class Topology:
@@ -197,3 +201,24 @@ def xlat46(topo, pkt, match=None):
     with topo.cap6() as cap:
         topo.send4(pkt)
         return cap.one(match or is_ip6(src=H4_6, dst=SINK6))
+
+
+def both_translated(topo):
+    """A UDP datagram each way (udp6(), udp4()): each translated with the
+    standard addresses and counted once."""
+    c = topo.counters()
+    out4 = xlat64(topo, udp6())
+    out6 = xlat46(topo, udp4())
+    assert (out4[IP].src, out4[IP].dst) == (H6_4, SINK4)
+    assert (out6[IPv6].src, out6[IPv6].dst) == (H4_6, SINK6)
+    c.expect({"xlat-6to4": 1, "xlat-4to6": 1})
+
+
+def nothing_out(topo, send, expected):
+    """SEND(topo) bumps the EXPECTED counters, and nothing translated
+    reaches h4 or h6."""
+    c = topo.counters()
+    with topo.cap4() as cap4, topo.cap6() as cap6:
+        send(topo)
+        none_on(lambda: c.expect(expected),
+                (cap4, is_ip4(dst=SINK4)), (cap6, is_ip6(dst=SINK6)))
