@@ -16,7 +16,7 @@ import subprocess
 from collections import namedtuple
 
 import genl
-from .names import STAT_ENUMS, TERN
+from .names import CLI_TIMEOUT, STAT_ENUMS, TERN
 from .nsenter import _genl, in_netns
 
 
@@ -38,7 +38,7 @@ def module_loaded():
     return os.path.isdir("/sys/module/tern")
 
 
-def cli(ns, *args, timeout=30, prefix=()):
+def cli(ns, *args, timeout=CLI_TIMEOUT, prefix=()):
     """Runs `tern ARGS` in namespace NS (None: this one); returns Result.
 
     Like `ip netns exec NS tern ARGS`, minus a process: the child inherits

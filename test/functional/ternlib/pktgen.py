@@ -13,7 +13,8 @@ import threading
 import time
 
 from .commands import kstats, run
-from .names import (H4, H4_MAC, H6, H6_MAC, SINK4, SINK4_6, SINK6_4, XL4,
+from .names import (DEBUG_KERNEL, H4, H4_MAC, H6, H6_MAC, SINK4, SINK4_6,
+                    SINK6_4, XL4,
                     XL4_MAC, XL6, XL6_MAC)
 from .netns import Netns
 from .nsenter import genl_in, in_netns
@@ -22,7 +23,6 @@ CPUS = os.cpu_count() or 1
 # Between two packets of one pktgen thread: keeps the emulated CPUs able
 # to run the test itself (the debug kernel, KASAN and all, is ten times
 # slower: its release has no Debian flavour suffix).
-DEBUG_KERNEL = not os.uname().release.endswith("-amd64")
 DELAY_NS = 4000000 if DEBUG_KERNEL else 200000
 PGDIR = "/proc/net/pktgen/"
 
