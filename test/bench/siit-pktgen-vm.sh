@@ -230,7 +230,7 @@ declare -A pps gen cpu1
 systems="fwd tern${BENCH_NAT64:+ nat64}"
 if [ -n "$ko_b" ]; then
 	[ -n "$ko_a" ] || { say "KO_B needs VM_KO (the first tern.ko)"; exit 1; }
-	systems="fwd tern ternb"
+	systems="fwd tern ternb${BENCH_NAT64:+ nat64}"
 	say "tern-b: $ko_b ($(modinfo -F srcversion "$ko_b"))"
 fi
 say "$(uname -r), $(nproc) CPUs, tern.ko $(cat /sys/module/tern/srcversion 2>/dev/null), $reps x (${secs}s + ${warm}s warm-up) per system"
