@@ -130,8 +130,8 @@ static void tern_lockset_add(struct tern_lockset *ls, u32 bucket)
 	ls->n++;
 }
 
-void tern_tbl_lock(struct tern_tables *t, struct tern_lockset *ls,
-		   const struct tern_tbl_where *w)
+void __tern_tbl_lock(struct tern_tables *t, struct tern_lockset *ls,
+		     const struct tern_tbl_where *w)
 {
 	unsigned int i;
 
@@ -142,17 +142,28 @@ void tern_tbl_lock(struct tern_tables *t, struct tern_lockset *ls,
 	}
 	tern_lockset_add(ls, w->b6);
 	tern_lockset_add(ls, w->b4);
-	local_bh_disable();
 	for (i = 0; i < ls->n; i++)
 		spin_lock_nested(&t->locks[ls->idx[i]], i);
 }
 
-void tern_tbl_unlock(struct tern_tables *t, const struct tern_lockset *ls)
+void __tern_tbl_unlock(struct tern_tables *t, const struct tern_lockset *ls)
 {
 	unsigned int i = ls->n;
 
 	while (i--)
 		spin_unlock(&t->locks[ls->idx[i]]);
+}
+
+void tern_tbl_lock(struct tern_tables *t, struct tern_lockset *ls,
+		   const struct tern_tbl_where *w)
+{
+	local_bh_disable();
+	__tern_tbl_lock(t, ls, w);
+}
+
+void tern_tbl_unlock(struct tern_tables *t, const struct tern_lockset *ls)
+{
+	__tern_tbl_unlock(t, ls);
 	local_bh_enable();
 }
 

@@ -65,12 +65,31 @@ void tern_tbl_reap_all(struct tern_tables *t)
 
 /* Unlinking, under the locks (nat64/table_int.h) */
 
-/* Unlinks @b, and uncharges it with @sessions sessions of its own. */
+/* Chains @n on @bt's list (*@first, *@last), to hand over later. */
+static void tern_tbl_batch_add(struct llist_node *n, struct llist_node **first,
+			       struct llist_node **last)
+{
+	n->next = *first;
+	if (!*first)
+		*last = n;
+	*first = n;
+}
+
+/*
+ * Unlinks @b, and uncharges it with @sessions sessions of its own; counts
+ * it and hands it to the reaper now, or later by @bt if not NULL.
+ */
 static void tern_tbl_bib_drop(struct tern_tables *t, struct tern_bib *b,
-			      u32 sessions)
+			      u32 sessions, struct tern_tbl_batch *bt)
 {
 	hlist_nulls_del_init_rcu(&b->n6);
 	hlist_nulls_del_init_rcu(&b->n4);
+	if (bt) {
+		bt->nbib++;
+		tern_sub_defer(t, &bt->sub, b, sessions, 1);
+		tern_tbl_batch_add(&b->gone, &bt->bib, &bt->bib_last);
+		return;
+	}
 	atomic_dec(&t->nbib);
 	tern_sub_uncharge(t, b, sessions, 1);
 	tern_tbl_gone(t, &b->gone, &t->gone_bib);
@@ -78,11 +97,11 @@ static void tern_tbl_bib_drop(struct tern_tables *t, struct tern_bib *b,
 
 void tern_tbl_bib_unlink(struct tern_tables *t, struct tern_bib *b)
 {
-	tern_tbl_bib_drop(t, b, 0);
+	tern_tbl_bib_drop(t, b, 0, NULL);
 }
 
 bool tern_tbl_sess_unlink(struct tern_tables *t, struct tern_session *s,
-			  bool *bib_gone)
+			  bool *bib_gone, struct tern_tbl_batch *bt)
 {
 	struct tern_bib *b = s->bib;
 
@@ -91,16 +110,45 @@ bool tern_tbl_sess_unlink(struct tern_tables *t, struct tern_session *s,
 		return false;
 	hlist_nulls_del_init_rcu(&s->n6);
 	hlist_nulls_del_init_rcu(&s->n4);
-	atomic_dec(&t->nsess);
 	/* Its last session: one uncharge for both (one hash, one lock). */
 	if (refcount_dec_and_test(&b->ref)) {
-		tern_tbl_bib_drop(t, b, 1);
+		tern_tbl_bib_drop(t, b, 1, bt);
 		*bib_gone = true;
+	} else if (bt) {
+		tern_sub_defer(t, &bt->sub, b, 1, 0);
 	} else {
 		tern_sub_uncharge(t, b, 1, 0);
 	}
-	tern_tbl_gone(t, &s->gone, &t->gone_sess);
+	if (bt) {
+		bt->nsess++;
+		tern_tbl_batch_add(&s->gone, &bt->sess, &bt->sess_last);
+	} else {
+		atomic_dec(&t->nsess);
+		tern_tbl_gone(t, &s->gone, &t->gone_sess);
+	}
 	return true;
+}
+
+void tern_tbl_batch_end(struct tern_tables *t, struct tern_tbl_batch *bt)
+{
+	bool run = false;
+
+	if (bt->nsess)
+		atomic_sub(bt->nsess, &t->nsess);
+	if (bt->nbib)
+		atomic_sub(bt->nbib, &t->nbib);
+	tern_sub_settle(t, &bt->sub);
+	/* The first on an empty list asks for a run (another may be on). */
+	if (bt->sess)
+		run |= llist_add_batch(bt->sess, bt->sess_last, &t->gone_sess);
+	if (bt->bib)
+		run |= llist_add_batch(bt->bib, bt->bib_last, &t->gone_bib);
+	if (run)
+		queue_work(system_unbound_wq, &t->reap);
+	bt->sess = NULL;
+	bt->bib = NULL;
+	bt->nsess = 0;
+	bt->nbib = 0;
 }
 
 bool tern_tbl_sess_remove(struct tern_tables *t, struct tern_session *s,
@@ -114,7 +162,7 @@ bool tern_tbl_sess_remove(struct tern_tables *t, struct tern_session *s,
 	tern_tbl_where_sess(s, h6, &w);
 	tern_tbl_lock(t, &ls, &w);
 	if (!if_expired || tern_sess_expired(s, (u32)jiffies))
-		done = tern_tbl_sess_unlink(t, s, &bib_gone);
+		done = tern_tbl_sess_unlink(t, s, &bib_gone, NULL);
 	tern_tbl_unlock(t, &ls);
 	/* Freed after a grace period: both are still readable. */
 	if (done)

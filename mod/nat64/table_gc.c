@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * NAT64 tables: expiry, flush, removal of a BIB entry, walks, counts and
- * freeing the tables (nat64/table_int.h has the locking; the entries are
- * freed by nat64/table_free.c).
+ * NAT64 tables: expiry, removal of a BIB entry, walks, counts and freeing
+ * the tables (nat64/table_int.h has the locking; nat64/table_flush.c
+ * flushes; the entries are freed by nat64/table_free.c).
  */
 
 #include <linux/jiffies.h>
@@ -140,86 +140,6 @@ bool tern_tables_gc(struct tern_tables *t, unsigned long *next)
 	if (!more)
 		t->gc_cost_ns = 0;
 	return more;
-}
-
-static bool tern_match_l4(const struct tern_session *s, const void *arg)
-{
-	u8 l4 = *(const u8 *)arg;
-
-	return l4 == TERN_L4_N || s->bib->l4 == l4;
-}
-
-/* Removes the sessions of @l4 in buckets [@from, @to) of t->sess6. */
-static void tern_flush_range(struct tern_tables *t, u8 l4, u32 from, u32 to)
-{
-	u32 h;
-
-	for (h = from; h < to; h++) {
-		tern_tbl_sweep(t, h, tern_match_l4, &l4, false);
-		if (!(h % TERN_GC_RESCHED))
-			cond_resched();
-	}
-}
-
-/*
- * A flush is split between the CPUs: a part of the table each, a worker
- * each but the caller's part. The bucket locks serialize the removals
- * that meet (as they do with packets); a flush of a million sessions
- * takes seconds of one CPU otherwise. Below TERN_FLUSH_PART buckets a
- * part is not worth a worker.
- */
-#define TERN_FLUSH_PART		(1U << 16)
-#define TERN_FLUSH_PARTS_MAX	8
-
-struct tern_flush_part {
-	struct work_struct work;
-	struct tern_tables *t;
-	u32 from, to;
-	u8 l4;
-};
-
-static void tern_flush_part_work(struct work_struct *work)
-{
-	struct tern_flush_part *p = container_of(work, struct tern_flush_part,
-						 work);
-
-	tern_flush_range(p->t, p->l4, p->from, p->to);
-}
-
-void tern_tables_flush_in(struct tern_tables *t, u8 l4, unsigned int parts)
-{
-	u64 buckets = (u64)t->sess_mask + 1;
-	struct tern_flush_part *p = NULL;
-	unsigned int i;
-
-	parts = clamp_t(u64, parts, 1, buckets);
-	if (parts > 1)
-		p = kcalloc(parts, sizeof(*p), GFP_KERNEL);
-	if (!p) {
-		tern_flush_range(t, l4, 0, buckets);
-		return;
-	}
-	for (i = 0; i < parts; i++) {
-		p[i].t = t;
-		p[i].l4 = l4;
-		p[i].from = div_u64(buckets * i, parts);
-		p[i].to = div_u64(buckets * (i + 1), parts);
-		INIT_WORK(&p[i].work, tern_flush_part_work);
-		if (i)
-			queue_work(system_unbound_wq, &p[i].work);
-	}
-	tern_flush_range(t, l4, p[0].from, p[0].to);
-	for (i = 1; i < parts; i++)
-		flush_work(&p[i].work);
-	kfree(p);
-}
-
-void tern_tables_flush(struct tern_tables *t, u8 l4)
-{
-	unsigned int parts = min3(num_online_cpus(), TERN_FLUSH_PARTS_MAX,
-				  (t->sess_mask + 1) / TERN_FLUSH_PART);
-
-	tern_tables_flush_in(t, l4, parts);
 }
 
 static bool tern_match_bib(const struct tern_session *s, const void *arg)

@@ -66,6 +66,30 @@ struct tern_tables {
 	spinlock_t sub_locks[TERN_TBL_SUB_NLOCKS];
 };
 
+/*
+ * Uncharges of one subscriber not yet taken from its record (a flush
+ * gathers them: nat64/table_flush.c). Its record stays meanwhile: it
+ * counts them still.
+ */
+struct tern_sub_pending {
+	struct in6_addr prefix;
+	u8 plen;
+	u32 sessions;
+	u32 bibs;
+};
+
+/*
+ * What a flush unlinked and has not yet counted or handed to the reaper:
+ * one atomic, one list operation and one subscriber lock a batch, not one
+ * each an entry (tern_tbl_batch_end()). The lists are chained by @gone.
+ */
+struct tern_tbl_batch {
+	struct llist_node *sess, *sess_last;
+	struct llist_node *bib, *bib_last;
+	int nsess, nbib;
+	struct tern_sub_pending sub;
+};
+
 struct tern_lockset {
 	u16 idx[TERN_TBL_MAX_LOCKS];
 	unsigned int n;
@@ -175,13 +199,20 @@ void tern_tbl_where_bib(const struct tern_tables *t, const struct tern_bib *b,
 void tern_tbl_lock(struct tern_tables *t, struct tern_lockset *ls,
 		   const struct tern_tbl_where *w);
 void tern_tbl_unlock(struct tern_tables *t, const struct tern_lockset *ls);
+/* The same, BHs already off. */
+void __tern_tbl_lock(struct tern_tables *t, struct tern_lockset *ls,
+		     const struct tern_tbl_where *w);
+void __tern_tbl_unlock(struct tern_tables *t, const struct tern_lockset *ls);
 /*
  * Under the locks of @s's four chains: unlinks @s if still linked (returns
  * false if someone did first), its BIB entry too if that was its last
  * session (*@bib_gone true then), and frees them after a grace period.
+ * @bt not NULL: counted and handed to the reaper by tern_tbl_batch_end().
  */
 bool tern_tbl_sess_unlink(struct tern_tables *t, struct tern_session *s,
-			  bool *bib_gone);
+			  bool *bib_gone, struct tern_tbl_batch *bt);
+/* Counts and hands over what @bt holds, and empties it; BHs off. */
+void tern_tbl_batch_end(struct tern_tables *t, struct tern_tbl_batch *bt);
 /*
  * Takes the locks and calls tern_tbl_sess_unlink() (if expired, maybe);
  * tells the events callback after unlocking.
@@ -213,6 +244,11 @@ int tern_sub_charge(struct tern_tables *t, const struct tern_bib *b,
 		    const struct tern_limits *lim);
 void tern_sub_uncharge(struct tern_tables *t, const struct tern_bib *b,
 		       u32 sessions, u32 bibs);
+/* The same, gathered in @pd while @b's subscriber stays the same. */
+void tern_sub_defer(struct tern_tables *t, struct tern_sub_pending *pd,
+		    const struct tern_bib *b, u32 sessions, u32 bibs);
+/* Takes what @pd gathered; BHs off, no bucket lock needed. */
+void tern_sub_settle(struct tern_tables *t, struct tern_sub_pending *pd);
 /*
  * The collector's pause after a sweep that cost @cost_ns of CPU, in
  * jiffies (nat64/table_gc.c).

@@ -16,15 +16,21 @@ static spinlock_t *tern_sub_lock(struct tern_tables *t, u32 bucket)
 	return &t->sub_locks[bucket % TERN_TBL_SUB_NLOCKS];
 }
 
+/* The bucket of prefix @p of length @plen. */
+static u32 tern_sub_hash(const struct tern_tables *t, const struct in6_addr *p,
+			 u8 plen)
+{
+	const u64 *a = (const u64 *)p;
+
+	return (u32)siphash_3u64(a[0], a[1], plen, &t->key) & t->sub_mask;
+}
+
 /* The prefix of @b's subscriber, and its bucket. */
 static u32 tern_sub_key(const struct tern_tables *t, const struct tern_bib *b,
 			struct in6_addr *p)
 {
-	const u64 *a = (const u64 *)p;
-
 	ipv6_addr_prefix(p, &b->t6.addr, b->sub_plen);
-	return (u32)siphash_3u64(a[0], a[1], b->sub_plen, &t->key) &
-	       t->sub_mask;
+	return tern_sub_hash(t, p, b->sub_plen);
 }
 
 static struct tern_sub *tern_sub_find(struct tern_tables *t, u32 h,
@@ -115,20 +121,56 @@ int tern_sub_charge(struct tern_tables *t, const struct tern_bib *b,
 	return err;
 }
 
-void tern_sub_uncharge(struct tern_tables *t, const struct tern_bib *b,
-		       u32 sessions, u32 bibs)
+/* Takes what @pd counts from its subscriber: 0 then. */
+void tern_sub_settle(struct tern_tables *t, struct tern_sub_pending *pd)
 {
+	struct tern_sub *sub;
 	spinlock_t *lock;
-	struct tern_sub *sub = tern_sub_of(t, b, &lock);
+	u32 h;
 
-	if (sub) {
-		WARN_ON_ONCE(sub->sessions < sessions || sub->bibs < bibs);
-		sub->sessions -= sessions;
-		sub->bibs -= bibs;
+	if (!pd->sessions && !pd->bibs)
+		return;
+	h = tern_sub_hash(t, &pd->prefix, pd->plen);
+	lock = tern_sub_lock(t, h);
+	spin_lock(lock);
+	sub = tern_sub_find(t, h, &pd->prefix, pd->plen);
+	/* Its entries held it alive: it is there. */
+	if (!WARN_ON_ONCE(!sub)) {
+		WARN_ON_ONCE(sub->sessions < pd->sessions ||
+			     sub->bibs < pd->bibs);
+		sub->sessions -= pd->sessions;
+		sub->bibs -= pd->bibs;
 		if (!sub->sessions && !sub->bibs) {
 			hlist_del(&sub->node);
 			kfree(sub);
 		}
 	}
 	spin_unlock(lock);
+	pd->sessions = 0;
+	pd->bibs = 0;
+}
+
+void tern_sub_defer(struct tern_tables *t, struct tern_sub_pending *pd,
+		    const struct tern_bib *b, u32 sessions, u32 bibs)
+{
+	struct in6_addr p;
+
+	ipv6_addr_prefix(&p, &b->t6.addr, b->sub_plen);
+	if (pd->plen != b->sub_plen || !ipv6_addr_equal(&pd->prefix, &p)) {
+		tern_sub_settle(t, pd);
+		pd->prefix = p;
+		pd->plen = b->sub_plen;
+	}
+	pd->sessions += sessions;
+	pd->bibs += bibs;
+}
+
+void tern_sub_uncharge(struct tern_tables *t, const struct tern_bib *b,
+		       u32 sessions, u32 bibs)
+{
+	struct tern_sub_pending pd = { .sessions = sessions, .bibs = bibs };
+
+	ipv6_addr_prefix(&pd.prefix, &b->t6.addr, b->sub_plen);
+	pd.plen = b->sub_plen;
+	tern_sub_settle(t, &pd);
 }

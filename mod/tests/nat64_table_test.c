@@ -325,6 +325,65 @@ static void table_flush_parts(struct kunit *test)
 	tern_tables_free(t);
 }
 
+/* Adds UDP BIB entries of subscriber @sub until refused: how many. */
+static int kt_fill_sub(struct tern_tables *t, u16 sub,
+		       const struct tern_limits *lim, struct kt_picker *p)
+{
+	struct tern_session *s;
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		s = kt_add6(t, TERN_L4_UDP, KT6(sub, 1 + i % 4, 5000 + i),
+			    KT4(KT_REMOTE(1), 80), lim, p);
+		if (IS_ERR_OR_NULL(s))
+			return PTR_ERR(s) == -EUSERS ? i : -1;
+	}
+	return i;
+}
+
+/*
+ * A flush settles what it took from each subscriber in batches, across
+ * buckets and subscribers met in any order: afterwards each has exactly
+ * its remaining entries charged (the limit gives that count back).
+ */
+static void table_flush_subscribers(struct kunit *test)
+{
+	struct tern_tables *t = kt_tables(test, 4096);
+	struct kt_picker p = { .base = 2000, .max = 1000 };
+	struct tern_limits lim = { .max_ports_per_sub = 40,
+				   .max_sess_per_sub = 100,
+				   .sub_prefix_len = 64 };
+	struct tern_session *s;
+	int i, sub;
+
+	for (i = 0; i < 40; i++) {
+		for (sub = 1; sub <= 3; sub++) {
+			s = kt_add6(t, sub == 1 && i < 10 ? TERN_L4_TCP :
+				    TERN_L4_UDP, KT6(sub, 1 + i % 4, 1000 + i),
+				    KT4(KT_REMOTE(1), 80), &lim, &p);
+			KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
+		}
+		/* Sessions of entries that keep another. */
+		if (i < 10) {
+			s = kt_add6(t, TERN_L4_UDP, KT6(2, 1 + i % 4, 1000 + i),
+				    KT4(KT_REMOTE(2), 80), &lim, &p);
+			KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
+		}
+	}
+	KT_EXPECT_COUNT(test, t, 120, 130);
+	KUNIT_EXPECT_EQ(test, kt_fill_sub(t, 2, &lim, &p), 0);
+	tern_tables_flush_in(t, TERN_L4_UDP, 2);
+	KT_EXPECT_COUNT(test, t, 10, 10);
+	KUNIT_EXPECT_EQ(test, kt_fill_sub(t, 1, &lim, &p), 30);
+	KUNIT_EXPECT_EQ(test, kt_fill_sub(t, 2, &lim, &p), 40);
+	KUNIT_EXPECT_EQ(test, kt_fill_sub(t, 3, &lim, &p), 40);
+	KT_EXPECT_COUNT(test, t, 120, 120);
+	tern_tables_flush(t, TERN_L4_N);
+	KT_EXPECT_COUNT(test, t, 0, 0);
+	KUNIT_EXPECT_EQ(test, kt_fill_sub(t, 1, &lim, &p), 40);
+	tern_tables_free(t);
+}
+
 static struct kunit_case tern_nat64_table_cases[] = {
 	KUNIT_CASE(table_insert_lookup),
 	KUNIT_CASE(table_pick),
@@ -333,6 +392,7 @@ static struct kunit_case tern_nat64_table_cases[] = {
 	KUNIT_CASE(table_expiry),
 	KUNIT_CASE(table_gc_pace),
 	KUNIT_CASE(table_flush_parts),
+	KUNIT_CASE(table_flush_subscribers),
 	{}
 };
 
