@@ -18,7 +18,7 @@
 # tayga"), BENCH_REPS (3), BENCH_STEPS (3, binary search steps after the
 # first trial at the overload rate), BENCH_TRIAL (2, seconds of traffic
 # per trial), BENCH_SECONDS (1, overload window), BENCH_FLOWS (64),
-# BENCH_TCP_SECONDS (3), BENCH_PINGS (50), BENCH_SMOKE=1 (a tiny run),
+# BENCH_TCP_SECONDS (10), BENCH_PINGS (50), BENCH_SMOKE=1 (a tiny run),
 # BENCH_DIRS ("6to4 4to6 bidir"), BENCH_PERF=1 (a perf profile of both
 # CPUs in every overload window, by CPU and symbol, in OUTDIR/perf.txt).
 set -euo pipefail
@@ -41,7 +41,7 @@ steps=${BENCH_STEPS:-3}
 trial_s=${BENCH_TRIAL:-2}
 secs=${BENCH_SECONDS:-1}
 NFLOWS=${BENCH_FLOWS:-64}
-tcp_s=${BENCH_TCP_SECONDS:-3}
+tcp_s=${BENCH_TCP_SECONDS:-10}
 pings=${BENCH_PINGS:-50}
 warm=0.5
 # shellcheck source=test/bench/systems.sh
