@@ -199,6 +199,7 @@ def _listening(ns, port, timeout=20):
     raise AssertionError("iperf3 server did not start")
 
 
+@pytest.mark.bulk
 @pytest.mark.parametrize("direction", ["6to4", "4to6"])
 def test_gso_iperf3(xlat, direction):
     """A real iperf3 flow (-n 16M) from the IPv6 host to the IPv4 host and

@@ -96,6 +96,7 @@ def test_ping_replies_are_translated_echo(xlat):
 MB = 1 << 20
 
 
+@pytest.mark.bulk
 def test_tcp_1mb_each_way_from_ipv6_host(xlat):
     up, down = os.urandom(MB), os.urandom(MB)
     c = xlat.counters()
@@ -108,6 +109,7 @@ def test_tcp_1mb_each_way_from_ipv6_host(xlat):
         c.expect(n.expected())
 
 
+@pytest.mark.bulk
 def test_tcp_1mb_each_way_from_ipv4_host(xlat):
     up, down = os.urandom(MB), os.urandom(MB)
     c = xlat.counters()
@@ -200,6 +202,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         pass
 
 
+@pytest.mark.bulk
 def test_http_with_curl_from_ipv6_host(xlat, tmp_path):
     _Handler.blob = os.urandom(MB)
     with in_netns(xlat.h4.name):
