@@ -20,7 +20,8 @@
 # per trial), BENCH_SECONDS (1, overload window), BENCH_FLOWS (64),
 # BENCH_TCP_SECONDS (10), BENCH_PINGS (50), BENCH_SMOKE=1 (a tiny run),
 # BENCH_DIRS ("6to4 4to6 bidir"), BENCH_PERF=1 (a perf profile of both
-# CPUs in every overload window, by CPU and symbol, in OUTDIR/perf.txt).
+# CPUs in every overload window, by CPU and symbol, and of each TCP run,
+# by CPU, command and symbol, in OUTDIR/perf.txt).
 set -euo pipefail
 outdir=$1
 # The generators busy CPU 0 and xl's receive work CPU 1: this script (and
@@ -189,10 +190,18 @@ preliminary() {
 
 # tcp SYSTEM REP: one iperf3 TCP connection from h6 to h4.
 tcp() {
-	local s=$1 rep=$2 pid v
+	local s=$1 rep=$2 pid v perf_pid rx0 tx0 rx1 tx1
 	nsx h4 iperf3 -s -1 >/dev/null 2>&1 &
 	pid=$!
 	sleep 0.5
+	if [ -n "${BENCH_PERF:-}" ]; then
+		# Both CPUs, from the second second of the transfer to the end.
+		(sleep 1; perf record -q -e cpu-clock -a -o /tmp/bench-tcp.data -- \
+			sleep $((tcp_s > 2 ? tcp_s - 2 : 1)) >/dev/null 2>&1) &
+		perf_pid=$!
+		read -r rx0 < <(nsx xl cat /sys/class/net/v6/statistics/rx_packets)
+		read -r tx0 < <(nsx xl cat /sys/class/net/v4/statistics/tx_packets)
+	fi
 	v=$(nsx h6 timeout $((tcp_s + 20)) iperf3 -c $DST6 -B "${sys_src6[$s]}" -t "$tcp_s" -J 2>/dev/null |
 		/usr/bin/python3 -c 'import json, sys
 try:
@@ -201,6 +210,15 @@ except Exception:
     print(0)') || v=0
 	kill $pid 2>/dev/null || true
 	wait $pid 2>/dev/null || true
+	if [ -n "${BENCH_PERF:-}" ]; then
+		wait "$perf_pid" 2>/dev/null || true
+		# Packets (super-packets count once) into v6 and out of v4.
+		read -r rx1 < <(nsx xl cat /sys/class/net/v6/statistics/rx_packets)
+		read -r tx1 < <(nsx xl cat /sys/class/net/v4/statistics/tx_packets)
+		echo "$s tcp rep $rep $v Mbit/s: packets into xl's v6 $((rx1 - rx0)), out of v4 $((tx1 - tx0))" >>"$outdir/perf.txt"
+		perf report -q -i /tmp/bench-tcp.data --stdio --sort cpu,comm,sym --percent-limit 0.3 \
+			2>/dev/null | grep . | sed "s/^/$s tcp rep $rep $v Mbit\/s: /" >>"$outdir/perf.txt" || true
+	fi
 	emit tcp_throughput "$s" 6to4 1 "$rep" "$v" Mbit/s
 }
 
