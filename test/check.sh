@@ -135,16 +135,15 @@ step "debug kernel (KUnit, KASAN, lockdep, kmemleak): KUnit, then the functional
 # which start the CLI tens of times each, took a third of the run; the
 # requests they send reach the same kernel handlers as those of the
 # netlink fuzzer and of the tests that do run. Each VM runs half of that
-# selection, about 28 minutes each here (halves balanced by the test times
-# of a run on 2026-11-26; the first runs the KUnit suites first). Nor
+# selection, about 18 minutes each here (halves balanced by the test times
+# of a run on 2026-11-27; the first runs the KUnit suites first). Nor
 # does it run the tests marked bulk (megabytes of TCP through the real
 # stacks, up to 16 MB each: minutes there); the smaller real transfers of
 # test_traffic.py take the same paths there.
 debug_sel=(-m "(not cli or kernel) and not bulk")
 half_a=(test_cli.py test_cli_globals.py test_eamt.py test_netlink.py test_nat64_cli.py
 	test_pool4.py test_nat64_events.py test_nat64_simopen.py test_drop_errors.py
-	test_traffic.py test_nat64_malformed.py test_topology.py test_invalid_input.py
-	test_route_changes.py)
+	test_traffic.py test_nat64_malformed.py test_topology.py test_invalid_input.py)
 half_b=()
 for f in test/functional/test_*.py; do
 	f=${f##*/}
