@@ -188,6 +188,12 @@ preliminary() {
 	sleep 0.3
 }
 
+# xl_packets: "into v6 out of v4", packets so far (a super-packet counts once).
+xl_packets() {
+	nsx xl cat /sys/class/net/v6/statistics/rx_packets /sys/class/net/v4/statistics/tx_packets |
+		paste -sd' '
+}
+
 # tcp SYSTEM REP: one iperf3 TCP connection from h6 to h4.
 tcp() {
 	local s=$1 rep=$2 pid v perf_pid rx0 tx0 rx1 tx1
@@ -199,8 +205,7 @@ tcp() {
 		(sleep 1; perf record -q -e cpu-clock -a -o /tmp/bench-tcp.data -- \
 			sleep $((tcp_s > 2 ? tcp_s - 2 : 1)) >/dev/null 2>&1) &
 		perf_pid=$!
-		read -r rx0 < <(nsx xl cat /sys/class/net/v6/statistics/rx_packets)
-		read -r tx0 < <(nsx xl cat /sys/class/net/v4/statistics/tx_packets)
+		read -r rx0 tx0 < <(xl_packets)
 	fi
 	v=$(nsx h6 timeout $((tcp_s + 20)) iperf3 -c $DST6 -B "${sys_src6[$s]}" -t "$tcp_s" -J 2>/dev/null |
 		/usr/bin/python3 -c 'import json, sys
@@ -212,9 +217,7 @@ except Exception:
 	wait $pid 2>/dev/null || true
 	if [ -n "${BENCH_PERF:-}" ]; then
 		wait "$perf_pid" 2>/dev/null || true
-		# Packets (super-packets count once) into v6 and out of v4.
-		read -r rx1 < <(nsx xl cat /sys/class/net/v6/statistics/rx_packets)
-		read -r tx1 < <(nsx xl cat /sys/class/net/v4/statistics/tx_packets)
+		read -r rx1 tx1 < <(xl_packets)
 		echo "$s tcp rep $rep $v Mbit/s: packets into xl's v6 $((rx1 - rx0)), out of v4 $((tx1 - tx0))" >>"$outdir/perf.txt"
 		perf report -q -i /tmp/bench-tcp.data --stdio --sort cpu,comm,sym --percent-limit 0.3 \
 			2>/dev/null | grep . | sed "s/^/$s tcp rep $rep $v Mbit\/s: /" >>"$outdir/perf.txt" || true
