@@ -3,12 +3,16 @@
  * NAT64 tables: flushing the sessions of a protocol, or all of them
  * (session flush, instance removal). nat64/table_int.h has the locking.
  *
- * A flush is split between the CPUs: a part of the session table each, a
- * worker each but the caller's part. The bucket locks serialize the
- * removals that meet (as they do with packets). Each part gathers what it
- * unlinked in a batch (struct tern_tbl_batch) and accounts for it every
- * TERN_FLUSH_BATCH buckets: the two CPUs do not take turns at the table's
- * counters, its free lists and a subscriber's lock for every entry.
+ * A flush is shared between the CPUs: the caller and a worker for each
+ * other part take runs of TERN_FLUSH_BATCH buckets of the session table
+ * from one cursor until none is left, so a CPU that stalls (a busy or
+ * preempted vCPU) holds up one run, not a fixed share of the table; a
+ * worker that has not started when the caller runs out is cancelled. The
+ * bucket locks serialize the removals that meet (as they do with
+ * packets). Each gathers what it unlinked in a batch (struct
+ * tern_tbl_batch) and accounts for it after each run: the CPUs do not take
+ * turns at the table's counters, its free lists and a subscriber's lock
+ * for every entry.
  */
 
 #include <linux/rculist.h>
@@ -53,17 +57,27 @@ static void tern_flush_chain(struct tern_tables *t, u32 h, u8 l4,
 	rcu_read_unlock();
 }
 
-/* Removes the sessions of @l4 in buckets [@from, @to) of t->sess6. */
-static void tern_flush_range(struct tern_tables *t, u8 l4, u32 from, u32 to)
-{
-	struct tern_tbl_batch bt = {};
-	u32 h, end;
+struct tern_flush {
+	struct tern_tables *t;
+	atomic_t next;			/* the next run to take */
+	u32 runs;
+	u8 l4;
+};
 
-	for (h = from; h < to; h = end) {
-		end = min(to, h + TERN_FLUSH_BATCH);
+/* Takes runs from @f's cursor, and empties them, until none is left. */
+static void tern_flush_runs(struct tern_flush *f)
+{
+	struct tern_tables *t = f->t;
+	struct tern_tbl_batch bt = {};
+	u64 h, end, last = (u64)t->sess_mask + 1;
+	u32 run;
+
+	while ((run = atomic_inc_return(&f->next) - 1) < f->runs) {
+		h = (u64)run * TERN_FLUSH_BATCH;
+		end = min(last, h + TERN_FLUSH_BATCH);
 		for (; h < end; h++)
 			if (!hlist_nulls_empty(&t->sess6[h]))
-				tern_flush_chain(t, h, l4, &bt);
+				tern_flush_chain(t, h, f->l4, &bt);
 		local_bh_disable();
 		tern_tbl_batch_end(t, &bt);
 		local_bh_enable();
@@ -73,47 +87,40 @@ static void tern_flush_range(struct tern_tables *t, u8 l4, u32 from, u32 to)
 
 struct tern_flush_part {
 	struct work_struct work;
-	struct tern_tables *t;
-	u32 from, to;
-	u8 l4;
+	struct tern_flush *f;
 };
 
 static void tern_flush_part_work(struct work_struct *work)
 {
-	struct tern_flush_part *p = container_of(work, struct tern_flush_part,
-						 work);
-
-	tern_flush_range(p->t, p->l4, p->from, p->to);
+	tern_flush_runs(container_of(work, struct tern_flush_part, work)->f);
 }
 
 void tern_tables_flush_in(struct tern_tables *t, u8 l4, unsigned int parts)
 {
-	u64 buckets = (u64)t->sess_mask + 1;
+	struct tern_flush f = {
+		.t = t,
+		.l4 = l4,
+		.next = ATOMIC_INIT(0),
+		.runs = DIV_ROUND_UP_ULL((u64)t->sess_mask + 1,
+					 TERN_FLUSH_BATCH),
+	};
 	struct tern_flush_part *p = NULL;
 	unsigned int i;
 
-	parts = clamp_t(u64, parts, 1, buckets);
+	parts = clamp_t(u32, parts, 1, f.runs);
 	if (parts > 1)
-		p = kcalloc(parts, sizeof(*p), GFP_KERNEL);
-	if (!p) {
-		tern_flush_range(t, l4, 0, buckets);
-		return;
-	}
-	for (i = 0; i < parts; i++) {
-		p[i].t = t;
-		p[i].l4 = l4;
-		p[i].from = div_u64(buckets * i, parts);
-		p[i].to = div_u64(buckets * (i + 1), parts);
+		p = kcalloc(parts - 1, sizeof(*p), GFP_KERNEL);
+	for (i = 0; p && i < parts - 1; i++) {
+		p[i].f = &f;
 		INIT_WORK(&p[i].work, tern_flush_part_work);
-		if (i)
-			queue_work(system_unbound_wq, &p[i].work);
+		queue_work(system_unbound_wq, &p[i].work);
 	}
-	tern_flush_range(t, l4, p[0].from, p[0].to);
-	for (i = 1; i < parts; i++)
-		flush_work(&p[i].work);
+	tern_flush_runs(&f);
+	/* Nothing left to take: one not started has nothing to do. */
+	for (i = 0; p && i < parts - 1; i++)
+		cancel_work_sync(&p[i].work);
 	kfree(p);
 }
-
 void tern_tables_flush(struct tern_tables *t, u8 l4)
 {
 	unsigned int parts = min3(num_online_cpus(), TERN_FLUSH_PARTS_MAX,
