@@ -63,11 +63,12 @@ static struct hlist_nulls_head *tern_tbl_array(u32 n)
 
 struct tern_tables *tern_tables_alloc(u32 max_sessions)
 {
-	u32 ns = max_sessions ? max_sessions / 2 : 1U << 16;
+	/* A bucket or two a session when full: chains of one or so. */
+	u32 ns = max_sessions ?: 1U << 16;
 	struct tern_tables *t;
 	u32 nb, nsub, i;
 
-	ns = roundup_pow_of_two(clamp(ns, 1U << 10, 1U << 20));
+	ns = roundup_pow_of_two(clamp(ns, 1U << 10, TERN_TBL_SESS_BUCKETS));
 	nb = max(ns / 2, 1U << 10);
 	nsub = clamp(ns / 16, 256U, 1U << 16);
 	t = kvzalloc(sizeof(*t), GFP_KERNEL_ACCOUNT);
@@ -171,10 +172,15 @@ void tern_tbl_where(const struct tern_tables *t, u8 l4,
 		    const struct tern_ta6 *t6, const struct tern_ta4 *t4,
 		    const struct tern_ta4 *remote, struct tern_tbl_where *w)
 {
+	u32 h6;
+
 	w->s6 = U32_MAX;
 	w->s4 = U32_MAX;
+	w->tag6 = 0;
 	if (remote) {
-		w->s6 = tern_tbl_hash_sess6(t, l4, t6, remote) & t->sess_mask;
+		h6 = tern_tbl_hash_sess6(t, l4, t6, remote);
+		w->s6 = h6 & t->sess_mask;
+		w->tag6 = tern_tbl_tag(h6);
 		w->s4 = tern_tbl_hash_sess4(t, l4, t4, remote) & t->sess_mask;
 	}
 	w->b6 = tern_tbl_hash_bib6(t, l4, t6) & t->bib_mask;
@@ -200,8 +206,8 @@ void tern_tbl_where_bib(const struct tern_tables *t, const struct tern_bib *b,
 
 /* Lookups: under RCU, or under the chain's lock. */
 
-struct tern_session *tern_tbl_sess6(struct tern_tables *t, u32 h, u8 l4,
-				    const struct tern_ta6 *t6,
+struct tern_session *tern_tbl_sess6(struct tern_tables *t, u32 h, u8 tag,
+				    u8 l4, const struct tern_ta6 *t6,
 				    const struct tern_ta4 *r)
 {
 	struct hlist_nulls_node *n;
@@ -209,10 +215,13 @@ struct tern_session *tern_tbl_sess6(struct tern_tables *t, u32 h, u8 l4,
 
 begin:
 	hlist_nulls_for_each_entry_rcu(s, n, &t->sess6[h], n6) {
-		const struct tern_bib *b = s->bib;
+		const struct tern_bib *b;
 
-		if (b->l4 == l4 && tern_tbl_ta4_eq(&s->remote, r) &&
-		    tern_tbl_ta6_eq(&b->t6, t6))
+		/* The session's own fields first: its BIB entry is a miss. */
+		if (s->tag6 != tag || !tern_tbl_ta4_eq(&s->remote, r))
+			continue;
+		b = s->bib;
+		if (b->l4 == l4 && tern_tbl_ta6_eq(&b->t6, t6))
 			return s;
 	}
 	if (get_nulls_value(n) != h)
@@ -224,8 +233,9 @@ struct tern_session *tern_sess_find6(struct tern_tables *t, u8 l4,
 				     const struct tern_ta6 *src,
 				     const struct tern_ta4 *remote)
 {
-	u32 h = tern_tbl_hash_sess6(t, l4, src, remote) & t->sess_mask;
-	struct tern_session *s = tern_tbl_sess6(t, h, l4, src, remote);
+	u32 h = tern_tbl_hash_sess6(t, l4, src, remote);
+	struct tern_session *s = tern_tbl_sess6(t, h & t->sess_mask,
+						tern_tbl_tag(h), l4, src, remote);
 
 	return s && !tern_sess_expired(s, (u32)jiffies) ? s : NULL;
 }
@@ -240,10 +250,12 @@ struct tern_session *tern_sess_find4(struct tern_tables *t, u8 l4,
 
 begin:
 	hlist_nulls_for_each_entry_rcu(s, n, &t->sess4[h], n4) {
-		const struct tern_bib *b = s->bib;
+		const struct tern_bib *b;
 
-		if (b->l4 == l4 && tern_tbl_ta4_eq(&s->remote, remote) &&
-		    tern_tbl_ta4_eq(&b->t4, local))
+		if (!tern_tbl_ta4_eq(&s->remote, remote))
+			continue;
+		b = s->bib;
+		if (b->l4 == l4 && tern_tbl_ta4_eq(&b->t4, local))
 			return tern_sess_expired(s, (u32)jiffies) ? NULL : s;
 	}
 	if (get_nulls_value(n) != h)
@@ -261,10 +273,12 @@ bool tern_sess_known4(struct tern_tables *t, u8 l4,
 
 begin:
 	hlist_nulls_for_each_entry_rcu(s, n, &t->sess4[h], n4) {
-		const struct tern_bib *b = s->bib;
+		const struct tern_bib *b;
 
-		if (b->l4 == l4 && s->remote.addr == raddr &&
-		    tern_tbl_ta4_eq(&b->t4, local) &&
+		if (s->remote.addr != raddr)
+			continue;
+		b = s->bib;
+		if (b->l4 == l4 && tern_tbl_ta4_eq(&b->t4, local) &&
 		    !tern_sess_expired(s, (u32)jiffies))
 			return true;
 	}

@@ -83,6 +83,7 @@ struct tern_session {
 	struct tern_bib *bib;
 	struct tern_ta4 remote;		/* the IPv4 peer (ICMP: port 0) */
 	u8 state;			/* enum tern_tcp_state; 0 otherwise */
+	u8 tag6;			/* top byte of its hash by 6 */
 	u16 lk4;			/* lock index of its n4 chain */
 	u32 expires;			/* jiffies; READ_ONCE/WRITE_ONCE */
 };

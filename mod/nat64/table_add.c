@@ -20,6 +20,7 @@ static void tern_tbl_link_sess(struct tern_tables *t, struct tern_session *s,
 			       const struct tern_tbl_where *w)
 {
 	s->lk4 = w->s4 % TERN_TBL_NLOCKS;
+	s->tag6 = w->tag6;
 	hlist_nulls_add_head_rcu(&s->n6, &t->sess6[w->s6]);
 	hlist_nulls_add_head_rcu(&s->n4, &t->sess4[w->s4]);
 }
@@ -43,7 +44,8 @@ static struct tern_session *tern_tbl_existing(struct tern_tables *t,
 					      u8 l4, const struct tern_ta6 *t6,
 					      const struct tern_session *s)
 {
-	struct tern_session *old = tern_tbl_sess6(t, w->s6, l4, t6, &s->remote);
+	struct tern_session *old = tern_tbl_sess6(t, w->s6, w->tag6, l4, t6,
+						  &s->remote);
 
 	if (old && tern_sess_expired(old, (u32)jiffies)) {
 		WRITE_ONCE(old->state, s->state);

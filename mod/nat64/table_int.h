@@ -37,6 +37,12 @@
 #define TERN_TBL_NLOCKS		1024
 #define TERN_TBL_SUB_NLOCKS	256
 #define TERN_TBL_MAX_LOCKS	4
+/*
+ * Most buckets of a session array: the index is the low 24 bits of a
+ * hash at most, so its top byte, kept in the session (tag6), tells most
+ * entries of a chain apart without reading their BIB entry.
+ */
+#define TERN_TBL_SESS_BUCKETS	(1U << 24)
 
 /* The IPv6 prefix of a subscriber, and what it has. */
 struct tern_sub {
@@ -180,7 +186,13 @@ static inline void tern_tbl_ev_sess(struct tern_tables *t,
 /* The buckets of a session's two chains and of its BIB entry's two. */
 struct tern_tbl_where {
 	u32 s6, s4, b6, b4;
+	u8 tag6;			/* of the session by 6 */
 };
+
+static inline u8 tern_tbl_tag(u32 hash)
+{
+	return hash >> 24;
+}
 
 /* @remote NULL: a BIB entry's chains only (s6 and s4 are U32_MAX). */
 void tern_tbl_where(const struct tern_tables *t, u8 l4,
@@ -219,9 +231,12 @@ void tern_tbl_batch_end(struct tern_tables *t, struct tern_tbl_batch *bt);
  */
 bool tern_tbl_sess_remove(struct tern_tables *t, struct tern_session *s,
 			  u32 h6, bool if_expired);
-/* The session of a key in chain @h of t->sess6, expired or not. */
-struct tern_session *tern_tbl_sess6(struct tern_tables *t, u32 h, u8 l4,
-				    const struct tern_ta6 *t6,
+/*
+ * The session of a key in chain @h of t->sess6 (@tag: tern_tbl_tag() of
+ * its hash), expired or not.
+ */
+struct tern_session *tern_tbl_sess6(struct tern_tables *t, u32 h, u8 tag,
+				    u8 l4, const struct tern_ta6 *t6,
 				    const struct tern_ta4 *r);
 /* Unlinks @b (no session left), under its locks; the caller set ref. */
 void tern_tbl_bib_unlink(struct tern_tables *t, struct tern_bib *b);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit: the memory of the NAT64 tables (nat64/table_free.c,
- * nat64/table_sub.c): the sizes of the entries, their freeing in batches
- * after a grace period, and the subscriber accounting without a pointer.
+ * nat64/table_sub.c): the sizes of the entries and of the arrays, chains
+ * of several entries, their freeing in batches after a grace period, and
+ * the subscriber accounting without a pointer.
  */
 
 #include <kunit/test.h>
@@ -104,6 +105,69 @@ static void table_mem_sizes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c.sessions, 1ULL);
 	KUNIT_EXPECT_EQ(test, c.bib, 1ULL);
 	KUNIT_EXPECT_EQ(test, c.bytes, 128ULL);
+	tern_tables_free(t);
+}
+
+/* A port of KT_POOL4 from the host number of @t6: no probing. */
+static bool kt_m_pick_host(void *arg, const struct tern_ta6 *t6,
+			   unsigned int attempt, struct tern_ta4 *t4)
+{
+	if (attempt)
+		return false;
+	t4->addr = KT_POOL4;
+	t4->port = htons(10000 + ntohl(t6->addr.s6_addr32[3]) % 50000);
+	return true;
+}
+
+/*
+ * A bucket or two a session (the array grows to the next power of two
+ * of max-sessions); chains of several sessions with one peer, told apart
+ * by the tag byte of their hash before their BIB entry is read: each is
+ * found from both sides, a key that differs in its IPv6 side only or in
+ * the peer's port is not.
+ */
+static void table_mem_buckets(struct kunit *test)
+{
+	struct tern_ta4 r = { .addr = KT_REMOTE, .port = htons(80) };
+	struct tern_ta4 r81 = { .addr = KT_REMOTE, .port = htons(81) };
+	struct tern_tables *t = tern_tables_alloc(3000);
+	struct tern_ta6 a, none = kt_m6(1, 4001);
+	struct tern_limits lim = {};
+	struct tern_session *s;
+	int i, bad = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_EXPECT_EQ(test, t->sess_mask + 1, 4096U);
+	KUNIT_EXPECT_EQ(test, t->bib_mask + 1, 2048U);
+	tern_tables_free(t);
+
+	t = tern_tables_alloc(1024);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_EXPECT_EQ(test, t->sess_mask + 1, 1024U);
+	for (i = 1; i <= 4000; i++) {
+		a = kt_m6(1, i);
+		local_bh_disable();
+		rcu_read_lock();
+		s = tern_sess_add6(t, TERN_L4_UDP, &a, &r, &lim,
+				   kt_m_pick_host, NULL, 0, 60 * HZ);
+		rcu_read_unlock();
+		local_bh_enable();
+		KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
+	}
+	rcu_read_lock();
+	for (i = 1; i <= 4000; i++) {
+		a = kt_m6(1, i);
+		s = tern_sess_find6(t, TERN_L4_UDP, &a, &r);
+		if (!s || !ipv6_addr_equal(&s->bib->t6.addr, &a.addr) ||
+		    s->tag6 != tern_tbl_tag(tern_tbl_hash_sess6(t, TERN_L4_UDP,
+								&a, &r)) ||
+		    tern_sess_find4(t, TERN_L4_UDP, &s->bib->t4, &r) != s ||
+		    tern_sess_find6(t, TERN_L4_UDP, &a, &r81))
+			bad++;
+	}
+	KUNIT_EXPECT_EQ(test, bad, 0);
+	KUNIT_EXPECT_NULL(test, tern_sess_find6(t, TERN_L4_UDP, &none, &r));
+	rcu_read_unlock();
 	tern_tables_free(t);
 }
 
@@ -248,6 +312,7 @@ static void table_mem_subscriber(struct kunit *test)
 
 static struct kunit_case tern_nat64_table_mem_cases[] = {
 	KUNIT_CASE(table_mem_sizes),
+	KUNIT_CASE(table_mem_buckets),
 	KUNIT_CASE(table_mem_grace),
 	KUNIT_CASE(table_mem_drain),
 	KUNIT_CASE(table_mem_subscriber),
