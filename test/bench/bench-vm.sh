@@ -18,7 +18,10 @@
 # tayga"), BENCH_REPS (3), BENCH_STEPS (3, binary search steps after the
 # first trial at the overload rate), BENCH_TRIAL (2, seconds of traffic
 # per trial), BENCH_SECONDS (1, overload window), BENCH_FLOWS (64),
-# BENCH_TCP_SECONDS (10), BENCH_PINGS (50), BENCH_SMOKE=1 (a tiny run),
+# BENCH_TCP_SECONDS (10), BENCH_PINGS (50), BENCH_TCP_REPS (7: TCP and
+# ping are cheap and the noisiest, so after BENCH_REPS repetitions of
+# everything they alone are repeated, still interleaved, up to this many;
+# decided before a run was looked at), BENCH_SMOKE=1 (a tiny run),
 # BENCH_DIRS ("6to4 4to6 bidir"), BENCH_PERF=1 (a perf profile of both
 # CPUs in every overload window, by CPU and symbol, and of each TCP run,
 # by CPU, command and symbol, in OUTDIR/perf.txt).
@@ -35,9 +38,11 @@ if [ -n "${BENCH_SMOKE:-}" ]; then
 	: "${BENCH_SYSTEMS:=fwd tern-siit tern-nat64}" "${BENCH_REPS:=1}"
 	: "${BENCH_STEPS:=2}" "${BENCH_TRIAL:=0.5}" "${BENCH_SECONDS:=1}"
 	: "${BENCH_FLOWS:=16}" "${BENCH_TCP_SECONDS:=1}" "${BENCH_PINGS:=5}"
+	: "${BENCH_TCP_REPS:=1}"
 fi
 systems=${BENCH_SYSTEMS:-fwd tern-siit tern-nat64 jool-siit jool-nat64 tayga}
 reps=${BENCH_REPS:-3}
+tcp_reps=${BENCH_TCP_REPS:-7}
 steps=${BENCH_STEPS:-3}
 trial_s=${BENCH_TRIAL:-2}
 secs=${BENCH_SECONDS:-1}
@@ -240,7 +245,7 @@ rtt() {
 }
 
 say "$(uname -r), $(nproc) CPUs, tern.ko $(cat /sys/module/tern/srcversion 2>/dev/null || echo none)"
-say "systems: ${run[*]}; $reps repetitions; search: $steps steps of ${trial_s}s; overload ${secs}s; $NFLOWS flows"
+say "systems: ${run[*]}; $reps repetitions (TCP and ping: $((tcp_reps > reps ? tcp_reps : reps))); search: $steps steps of ${trial_s}s; overload ${secs}s; $NFLOWS flows"
 for ((rep = 1; rep <= reps; rep++)); do
 	for s in "${run[@]}"; do
 		say "rep $rep: $s"
@@ -258,6 +263,21 @@ for ((rep = 1; rep <= reps; rep++)); do
 			done
 		done
 		sinks_drop off
+		tcp "$s" $rep
+		rtt "$s" $rep
+		"teardown_$s" || say "rep $rep: teardown of $s failed"
+	done
+done
+# TCP and ping only, up to BENCH_TCP_REPS repetitions in all.
+for ((rep = reps + 1; rep <= tcp_reps; rep++)); do
+	for s in "${run[@]}"; do
+		say "rep $rep (TCP and ping): $s"
+		if ! "setup_$s"; then
+			say "rep $rep: $s could not be set up: skipped this time"
+			printf '%s\n' "$s: setup failed in repetition $rep" >>"$outdir/skipped.txt"
+			"teardown_$s" 2>/dev/null || true
+			continue
+		fi
 		tcp "$s" $rep
 		rtt "$s" $rep
 		"teardown_$s" || say "rep $rep: teardown of $s failed"
