@@ -194,6 +194,7 @@ void tern_tbl_where_sess(const struct tern_session *s, u32 h6,
 
 	w->s6 = h6 % TERN_TBL_NLOCKS;
 	w->s4 = s->lk4;
+	w->tag6 = s->tag6;
 	w->b6 = b->lk6;
 	w->b4 = b->lk4;
 }

@@ -69,12 +69,12 @@ static void tern_flush_runs(struct tern_flush *f)
 {
 	struct tern_tables *t = f->t;
 	struct tern_tbl_batch bt = {};
-	u64 h, end, last = (u64)t->sess_mask + 1;
-	u32 run;
+	u64 end, last = (u64)t->sess_mask + 1;
+	u32 run, h;
 
 	while ((run = atomic_inc_return(&f->next) - 1) < f->runs) {
-		h = (u64)run * TERN_FLUSH_BATCH;
-		end = min(last, h + TERN_FLUSH_BATCH);
+		h = run * TERN_FLUSH_BATCH;
+		end = min(last, (u64)h + TERN_FLUSH_BATCH);
 		for (; h < end; h++)
 			if (!hlist_nulls_empty(&t->sess6[h]))
 				tern_flush_chain(t, h, f->l4, &bt);
@@ -121,6 +121,7 @@ void tern_tables_flush_in(struct tern_tables *t, u8 l4, unsigned int parts)
 		cancel_work_sync(&p[i].work);
 	kfree(p);
 }
+
 void tern_tables_flush(struct tern_tables *t, u8 l4)
 {
 	unsigned int parts = min3(num_online_cpus(), TERN_FLUSH_PARTS_MAX,

@@ -43,6 +43,7 @@
  * entries of a chain apart without reading their BIB entry.
  */
 #define TERN_TBL_SESS_BUCKETS	(1U << 24)
+static_assert(TERN_TBL_SESS_BUCKETS <= 1U << 24);
 
 /* The IPv6 prefix of a subscriber, and what it has. */
 struct tern_sub {

@@ -286,8 +286,9 @@ static void table_gc_pace(struct kunit *test)
 }
 
 /*
- * A flush in parts (workers beside the caller): uneven parts, then more
- * parts than there are CPUs; each removes what it is asked and no more.
+ * A flush shared by workers beside the caller (taking runs of buckets from
+ * one cursor): three, then more than there are CPUs; it removes what it
+ * is asked and no more.
  */
 static void table_flush_parts(struct kunit *test)
 {
