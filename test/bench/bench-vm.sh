@@ -8,6 +8,11 @@
 #   tput_zero_loss  highest rate with no loss (binary search), pps
 #   tput_overload   received rate while pktgen sends as fast as it can, pps
 #   tput_offered    what pktgen sent meanwhile (the search's upper bound), pps
+#   xl_ns_per_packet  CPU 1's busy time in the overload window (wall time
+#                   less its idle time, from /proc/stat) per packet
+#                   received, ns: what a packet costs where all of xl's
+#                   receive work runs (and the sinks' drop, the same for
+#                   every system), a figure the generator does not bound
 #   tcp_throughput  one iperf3 TCP connection h6 -> h4, Mbit/s
 #   rtt_median, rtt_min, rtt_max   ping h6 -> h4, ms
 # Directions 6to4, 4to6 and bidir (both generators at once; the figure is
@@ -101,13 +106,20 @@ snap() {
 	echo "$tx $rx"
 }
 
+# cpu1_idle: CPU 1's idle and iowait time so far, in USER_HZ ticks (the
+# kernel keeps it to the microsecond while the tick is stopped).
+cpu1_idle() { awk '$1 == "cpu1" { print $5 + $6 }' /proc/stat; }
+clk_tck=$(getconf CLK_TCK)
+
 # overload DIR: pktgen as fast as it goes for secs; sets ov_rx (received,
-# pps, both directions summed) and ov_tx (offered per generator, pps).
+# pps, both directions summed), ov_tx (offered per generator, pps) and
+# ov_ns (CPU 1's busy ns per packet received).
 overload() {
-	local dir=$1 ns t0 t1 a0 b0 a1 b1 n
+	local dir=$1 ns t0 t1 a0 b0 a1 b1 n i0 i1 busy
 	n=$(gens "$dir" | wc -w)
 	for ns in $(gens "$dir"); do nsx "$ns" sh -c "echo start >$PG/pgctrl" & done
 	sleep $warm
+	i0=$(cpu1_idle)
 	t0=$(now); read -r a0 b0 < <(snap "$dir")
 	if [ -n "${BENCH_PERF:-}" ]; then
 		# cpu-clock samples (no PMU under emulation) of both CPUs.
@@ -116,11 +128,16 @@ overload() {
 		sleep "$secs"
 	fi
 	t1=$(now); read -r a1 b1 < <(snap "$dir")
+	i1=$(cpu1_idle)
 	for ns in $(gens "$dir"); do nsx "$ns" sh -c "echo stop >$PG/pgctrl"; done
 	wait || true
 	sleep 0.3
 	ov_rx=$(((b1 - b0) * 1000000000 / (t1 - t0)))
 	ov_tx=$(((a1 - a0) * 1000000000 / (t1 - t0) / n))
+	busy=$((t1 - t0 - (i1 - i0) * 1000000000 / clk_tck))
+	((busy > 0)) || busy=0
+	ov_ns=0
+	((b1 > b0)) && ov_ns=$((busy / (b1 - b0)))
 	[ -n "${BENCH_PERF:-}" ] || return 0
 	perf report -q -i /tmp/bench-perf.data --stdio --sort cpu,sym --percent-limit 0.3 \
 		2>/dev/null | grep . | sed "s/^/$cur $dir $ov_rx pps: /" >>"$outdir/perf.txt" || true
@@ -167,6 +184,7 @@ throughput() {
 	# What pktgen could offer: a zero-loss rate as high is the generator's
 	# limit, not the system's.
 	emit tput_offered "$s" "$dir" "$flows" "$rep" $((ov_tx * $(gens "$dir" | wc -w))) pps
+	emit xl_ns_per_packet "$s" "$dir" "$flows" "$rep" "$ov_ns" ns
 	hi=$ov_tx
 	if trial "$dir" "$hi"; then
 		lo=$hi lo_rate=$tr_rate

@@ -19,20 +19,25 @@ the number of sessions.
 
 --check (the smoke run of make check): fails unless every system of the
 file has a figure for every metric of MUST, and every figure is above 0
-(flags, unit "flag", aside; tput_zero_loss above 0 in one cell of every
-system at least; tput_sessions_zero_loss may be 0).
+(flags, unit "flag", aside; tput_zero_loss and xl_ns_per_packet above 0
+in one cell of every system at least; tput_sessions_zero_loss may be 0).
 """
 import csv
 import os
 import sys
 
-KNOWN = ["tput_zero_loss", "tput_overload", "tput_offered", "tcp_throughput",
+KNOWN = ["tput_zero_loss", "tput_overload", "tput_offered", "xl_ns_per_packet",
+         "tcp_throughput",
          "rtt_median", "rtt_min", "rtt_max", "conn_rate", "teardown_rate",
          "tput_sessions", "tput_sessions_zero_loss"]
 TITLES = {
     "tput_zero_loss": "Throughput with zero loss (binary search), 64-byte UDP",
     "tput_overload": "Received rate at overload (pktgen at its maximum)",
     "tput_offered": "Offered by pktgen at overload (the search's bound)",
+    "xl_ns_per_packet": "CPU 1 (all of xl's receive work) busy per packet "
+                        "received at overload; lower is better, and the "
+                        "inverse of Tern/fwd estimates Tern's capacity "
+                        "against forwarding's",
     "tcp_throughput": "Single-flow TCP (iperf3)",
     "rtt_median": "ICMP echo RTT, median",
     "rtt_min": "ICMP echo RTT, minimum",
@@ -189,7 +194,7 @@ def plots(data, units, outdir):
     return made, None
 
 
-SOME_POSITIVE = ["tput_zero_loss"]
+SOME_POSITIVE = ["tput_zero_loss", "xl_ns_per_packet"]
 # May be 0 everywhere in the smoke: two trials of a second on a busy host.
 MAY_BE_ZERO = ["tput_sessions_zero_loss"]
 
