@@ -262,17 +262,18 @@ rtt() {
 	emit rtt_max "$s" 6to4 1 "$rep" "${mx:-0}" ms
 }
 
-say "$(uname -r), $(nproc) CPUs, tern.ko $(cat /sys/module/tern/srcversion 2>/dev/null || echo none)"
-say "systems: ${run[*]}; $reps repetitions (TCP and ping: $((tcp_reps > reps ? tcp_reps : reps))); search: $steps steps of ${trial_s}s; overload ${secs}s; $NFLOWS flows"
-for ((rep = 1; rep <= reps; rep++)); do
-	for s in "${run[@]}"; do
-		say "rep $rep: $s"
-		if ! "setup_$s"; then
-			say "rep $rep: $s could not be set up: skipped this time"
-			printf '%s\n' "$s: setup failed in repetition $rep" >>"$outdir/skipped.txt"
-			"teardown_$s" 2>/dev/null || true
-			continue
-		fi
+# measure SYSTEM REP [all]: sets SYSTEM up, measures it (everything with
+# "all", else TCP and ping only) and tears it down; a system that cannot be
+# set up is skipped this time (and said so in skipped.txt).
+measure() {
+	local s=$1 rep=$2 dir flows
+	if ! "setup_$s"; then
+		say "rep $rep: $s could not be set up: skipped this time"
+		printf '%s\n' "$s: setup failed in repetition $rep" >>"$outdir/skipped.txt"
+		"teardown_$s" 2>/dev/null || true
+		return 0
+	fi
+	if [ "${3:-}" = all ]; then
 		sinks_drop on
 		case $s in *nat64*) preliminary "$s" ;; esac
 		for dir in ${BENCH_DIRS:-6to4 4to6 bidir}; do
@@ -281,24 +282,25 @@ for ((rep = 1; rep <= reps; rep++)); do
 			done
 		done
 		sinks_drop off
-		tcp "$s" $rep
-		rtt "$s" $rep
-		"teardown_$s" || say "rep $rep: teardown of $s failed"
+	fi
+	tcp "$s" $rep
+	rtt "$s" $rep
+	"teardown_$s" || say "rep $rep: teardown of $s failed"
+}
+
+say "$(uname -r), $(nproc) CPUs, tern.ko $(cat /sys/module/tern/srcversion 2>/dev/null || echo none)"
+say "systems: ${run[*]}; $reps repetitions (TCP and ping: $((tcp_reps > reps ? tcp_reps : reps))); search: $steps steps of ${trial_s}s; overload ${secs}s; $NFLOWS flows"
+for ((rep = 1; rep <= reps; rep++)); do
+	for s in "${run[@]}"; do
+		say "rep $rep: $s"
+		measure "$s" $rep all
 	done
 done
 # TCP and ping only, up to BENCH_TCP_REPS repetitions in all.
 for ((rep = reps + 1; rep <= tcp_reps; rep++)); do
 	for s in "${run[@]}"; do
 		say "rep $rep (TCP and ping): $s"
-		if ! "setup_$s"; then
-			say "rep $rep: $s could not be set up: skipped this time"
-			printf '%s\n' "$s: setup failed in repetition $rep" >>"$outdir/skipped.txt"
-			"teardown_$s" 2>/dev/null || true
-			continue
-		fi
-		tcp "$s" $rep
-		rtt "$s" $rep
-		"teardown_$s" || say "rep $rep: teardown of $s failed"
+		measure "$s" $rep
 	done
 done
 topo_down
