@@ -13,7 +13,8 @@
 #                   received, ns: what a packet costs where all of xl's
 #                   receive work runs (and the sinks' drop, the same for
 #                   every system), a figure the generator does not bound
-#   tcp_throughput  one iperf3 TCP connection h6 -> h4, Mbit/s
+#   tcp_throughput  one iperf3 TCP connection h6 -> h4 (client on CPU 0,
+#                   server on CPU 1), Mbit/s
 #   rtt_median, rtt_min, rtt_max   ping h6 -> h4, ms
 # Directions 6to4, 4to6 and bidir (both generators at once; the figure is
 # the sum of both directions); flows 1 and BENCH_FLOWS.
@@ -217,10 +218,15 @@ xl_packets() {
 		paste -sd' '
 }
 
-# tcp SYSTEM REP: one iperf3 TCP connection from h6 to h4.
+# tcp SYSTEM REP: one iperf3 TCP connection from h6 to h4. The client is
+# pinned to CPU 0 (the generators') and the server to CPU 1 (xl's receive
+# work), for every system: unpinned, the scheduler's placement decided the
+# figure (the same system gave about 550 or about 870 Mbit/s from one
+# transfer to the next), and with the server beside xl's work what a
+# packet costs the translator is on the transfer's critical CPU.
 tcp() {
 	local s=$1 rep=$2 pid v perf_pid rx0 tx0 rx1 tx1
-	nsx h4 iperf3 -s -1 >/dev/null 2>&1 &
+	nsx h4 taskset -c 1 iperf3 -s -1 >/dev/null 2>&1 &
 	pid=$!
 	sleep 0.5
 	if [ -n "${BENCH_PERF:-}" ]; then
@@ -230,7 +236,7 @@ tcp() {
 		perf_pid=$!
 		read -r rx0 tx0 < <(xl_packets)
 	fi
-	v=$(nsx h6 timeout $((tcp_s + 20)) iperf3 -c $DST6 -B "${sys_src6[$s]}" -t "$tcp_s" -J 2>/dev/null |
+	v=$(nsx h6 taskset -c 0 timeout $((tcp_s + 20)) iperf3 -c $DST6 -B "${sys_src6[$s]}" -t "$tcp_s" -J 2>/dev/null |
 		/usr/bin/python3 -c 'import json, sys
 try:
     print("%.1f" % (json.load(sys.stdin)["end"]["sum_received"]["bits_per_second"] / 1e6))
