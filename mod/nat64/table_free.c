@@ -23,14 +23,6 @@
 #include <linux/slab.h>
 #include "nat64/table_int.h"
 
-static void tern_tbl_gone(struct tern_tables *t, struct llist_node *n,
-			  struct llist_head *list)
-{
-	/* The first on an empty list asks for a run (another may be on). */
-	if (llist_add(n, list))
-		queue_work(system_unbound_wq, &t->reap);
-}
-
 /* Frees what was unlinked before the call; may sleep. */
 static void tern_tbl_reap(struct tern_tables *t)
 {
@@ -76,28 +68,26 @@ static void tern_tbl_batch_add(struct llist_node *n, struct llist_node **first,
 }
 
 /*
- * Unlinks @b, and uncharges it with @sessions sessions of its own; counts
- * it and hands it to the reaper now, or later by @bt if not NULL.
+ * Unlinks @b and puts it in @bt with @sessions sessions of its own to
+ * uncharge (tern_tbl_batch_end() counts and hands it over).
  */
 static void tern_tbl_bib_drop(struct tern_tables *t, struct tern_bib *b,
 			      u32 sessions, struct tern_tbl_batch *bt)
 {
 	hlist_nulls_del_init_rcu(&b->n6);
 	hlist_nulls_del_init_rcu(&b->n4);
-	if (bt) {
-		bt->nbib++;
-		tern_sub_defer(t, &bt->sub, b, sessions, 1);
-		tern_tbl_batch_add(&b->gone, &bt->bib, &bt->bib_last);
-		return;
-	}
-	atomic_dec(&t->nbib);
-	tern_sub_uncharge(t, b, sessions, 1);
-	tern_tbl_gone(t, &b->gone, &t->gone_bib);
+	bt->nbib++;
+	tern_sub_defer(t, &bt->sub, b, sessions, 1);
+	tern_tbl_batch_add(&b->gone, &bt->bib, &bt->bib_last);
 }
 
+/* One entry is a batch of one: one way to count and hand over. */
 void tern_tbl_bib_unlink(struct tern_tables *t, struct tern_bib *b)
 {
-	tern_tbl_bib_drop(t, b, 0, NULL);
+	struct tern_tbl_batch bt = {};
+
+	tern_tbl_bib_drop(t, b, 0, &bt);
+	tern_tbl_batch_end(t, &bt);
 }
 
 bool tern_tbl_sess_unlink(struct tern_tables *t, struct tern_session *s,
@@ -114,18 +104,11 @@ bool tern_tbl_sess_unlink(struct tern_tables *t, struct tern_session *s,
 	if (refcount_dec_and_test(&b->ref)) {
 		tern_tbl_bib_drop(t, b, 1, bt);
 		*bib_gone = true;
-	} else if (bt) {
+	} else {
 		tern_sub_defer(t, &bt->sub, b, 1, 0);
-	} else {
-		tern_sub_uncharge(t, b, 1, 0);
 	}
-	if (bt) {
-		bt->nsess++;
-		tern_tbl_batch_add(&s->gone, &bt->sess, &bt->sess_last);
-	} else {
-		atomic_dec(&t->nsess);
-		tern_tbl_gone(t, &s->gone, &t->gone_sess);
-	}
+	bt->nsess++;
+	tern_tbl_batch_add(&s->gone, &bt->sess, &bt->sess_last);
 	return true;
 }
 
@@ -155,6 +138,7 @@ bool tern_tbl_sess_remove(struct tern_tables *t, struct tern_session *s,
 			  u32 h6, bool if_expired)
 {
 	bool done = false, bib_gone = false;
+	struct tern_tbl_batch bt = {};
 	struct tern_tbl_where w;
 	struct tern_lockset ls;
 
@@ -162,7 +146,8 @@ bool tern_tbl_sess_remove(struct tern_tables *t, struct tern_session *s,
 	tern_tbl_where_sess(s, h6, &w);
 	tern_tbl_lock(t, &ls, &w);
 	if (!if_expired || tern_sess_expired(s, (u32)jiffies))
-		done = tern_tbl_sess_unlink(t, s, &bib_gone, NULL);
+		done = tern_tbl_sess_unlink(t, s, &bib_gone, &bt);
+	tern_tbl_batch_end(t, &bt);
 	tern_tbl_unlock(t, &ls);
 	/* Freed after a grace period: both are still readable. */
 	if (done)

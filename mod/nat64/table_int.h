@@ -86,9 +86,10 @@ struct tern_sub_pending {
 };
 
 /*
- * What a flush unlinked and has not yet counted or handed to the reaper:
- * one atomic, one list operation and one subscriber lock a batch, not one
- * each an entry (tern_tbl_batch_end()). The lists are chained by @gone.
+ * What was unlinked and not yet counted or handed to the reaper: one
+ * atomic, one list operation and one subscriber lock a batch, not one each
+ * an entry (tern_tbl_batch_end()). A flush fills one per run; a single
+ * unlink is a batch of one. The lists are chained by @gone.
  */
 struct tern_tbl_batch {
 	struct llist_node *sess, *sess_last;
@@ -219,8 +220,8 @@ void __tern_tbl_unlock(struct tern_tables *t, const struct tern_lockset *ls);
 /*
  * Under the locks of @s's four chains: unlinks @s if still linked (returns
  * false if someone did first), its BIB entry too if that was its last
- * session (*@bib_gone true then), and frees them after a grace period.
- * @bt not NULL: counted and handed to the reaper by tern_tbl_batch_end().
+ * session (*@bib_gone true then), into @bt: tern_tbl_batch_end() counts
+ * them and hands them to the reaper, which frees them after a grace period.
  */
 bool tern_tbl_sess_unlink(struct tern_tables *t, struct tern_session *s,
 			  bool *bib_gone, struct tern_tbl_batch *bt);
@@ -258,9 +259,10 @@ int tern_sub_charge_new(struct tern_tables *t, const struct tern_bib *b,
 /* One more session on @b (linked, ref held): 0 or -EDQUOT. */
 int tern_sub_charge(struct tern_tables *t, const struct tern_bib *b,
 		    const struct tern_limits *lim);
-void tern_sub_uncharge(struct tern_tables *t, const struct tern_bib *b,
-		       u32 sessions, u32 bibs);
-/* The same, gathered in @pd while @b's subscriber stays the same. */
+/*
+ * Gathers in @pd an uncharge of @sessions and @bibs from @b's subscriber
+ * (settling what @pd held first if that was another subscriber's).
+ */
 void tern_sub_defer(struct tern_tables *t, struct tern_sub_pending *pd,
 		    const struct tern_bib *b, u32 sessions, u32 bibs);
 /* Takes what @pd gathered; BHs off, no bucket lock needed. */

@@ -164,13 +164,3 @@ void tern_sub_defer(struct tern_tables *t, struct tern_sub_pending *pd,
 	pd->sessions += sessions;
 	pd->bibs += bibs;
 }
-
-void tern_sub_uncharge(struct tern_tables *t, const struct tern_bib *b,
-		       u32 sessions, u32 bibs)
-{
-	struct tern_sub_pending pd = { .sessions = sessions, .bibs = bibs };
-
-	ipv6_addr_prefix(&pd.prefix, &b->t6.addr, b->sub_plen);
-	pd.plen = b->sub_plen;
-	tern_sub_settle(t, &pd);
-}
