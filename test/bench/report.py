@@ -25,6 +25,7 @@ in one cell of every system at least; tput_sessions_zero_loss may be 0).
 import csv
 import os
 import sys
+import textwrap
 
 KNOWN = ["tput_zero_loss", "tput_overload", "tput_offered", "xl_ns_per_packet",
          "tcp_throughput",
@@ -184,7 +185,9 @@ def plots(data, units, outdir):
                                                     else "s")
                                 for d, f in keys])
         ax.set_ylabel(units[metric])
-        ax.set_title(TITLES.get(metric, metric), fontsize=10)
+        # Long titles wrap rather than run off the figure.
+        ax.set_title(textwrap.fill(TITLES.get(metric, metric), 110),
+                     fontsize=10)
         ax.legend(fontsize=7)
         fig.tight_layout()
         name = "%s.png" % metric
