@@ -62,6 +62,34 @@ kopts="$kopts ${VM_APPEND:-}"
 append=()
 [ -n "${kopts// /}" ] && append+=(--append "${kopts# }")
 [ -n "${VM_QEMU_OPTS:-}" ] && append+=("--qemu-opts=$VM_QEMU_OPTS")
+# VM_PIN=1: each vCPU's thread on a host CPU of its own (vCPU n on host
+# CPU n, where the host has that many), so that the host's scheduler
+# never runs two of them on one CPU while another idles: what a
+# benchmark in the guest measures is then the guest's work alone.
+if [ "${VM_PIN:-}" = 1 ]; then
+	append+=("--qemu-opts=-name virtme-ng,debug-threads=on")
+fi
+# pin_vcpus PID: pins the vCPU threads ("CPU n/TCG") of the QEMU below
+# PID; true once it found them.
+pin_vcpus() {
+	local procs=("$1") q='' p t comm n found=''
+	while [ ${#procs[@]} -gt 0 ] && [ -z "$q" ]; do
+		p=${procs[0]}
+		procs=("${procs[@]:1}")
+		[ "$(cat /proc/"$p"/comm 2>/dev/null)" = qemu-system-x86 ] && q=$p
+		mapfile -t -O ${#procs[@]} procs < <(pgrep -P "$p" || true)
+	done
+	[ -n "$q" ] || return 1
+	for t in /proc/"$q"/task/*; do
+		comm=$(cat "$t/comm" 2>/dev/null) || continue
+		[[ $comm =~ ^CPU\ ([0-9]+)/ ]] || continue
+		n=${BASH_REMATCH[1]} found=1
+		if [ "$n" -lt "$(nproc)" ]; then
+			taskset -p -c "$n" "${t##*/}" >/dev/null || true
+		fi
+	done
+	[ -n "$found" ]
+}
 
 # Watchdogs. An emulated guest can stop for good, idle, every task
 # waiting (seen with the debug kernel on a loaded host: a deadlock of the
@@ -98,9 +126,12 @@ for try in $(seq "$tries"); do
 		"${append[@]}" --cpus "${VM_CPUS:-2}" --memory "${VM_MEMORY:-2G}" \
 		--user root --rwdir="$top/.build/results" -- "$cmd" </dev/null &
 	pid=$!
-	t0=$SECONDS last=$SECONDS seen='' why=''
+	t0=$SECONDS last=$SECONDS seen='' why='' pinned=''
 	while kill -0 "$pid" 2>/dev/null; do
 		sleep 2
+		if [ "${VM_PIN:-}" = 1 ] && [ -z "$pinned" ] && pin_vcpus "$pid"; then
+			pinned=1
+		fi
 		if [ ! -e "$started" ]; then
 			[ $((SECONDS - t0)) -ge "$boot_timeout" ] && why=boot && break
 			continue

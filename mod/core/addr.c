@@ -77,6 +77,15 @@ bool tern_rfc6052_6to4(const struct tern_prefix6 *p,
 	const u8 *pos;
 	u8 *o = (u8 *)a4;
 
+	/* The usual length (the Well-Known Prefix's): three words to compare. */
+	if (p->len == 96) {
+		if ((a6->s6_addr32[0] ^ p->addr.s6_addr32[0]) |
+		    (a6->s6_addr32[1] ^ p->addr.s6_addr32[1]) |
+		    (a6->s6_addr32[2] ^ p->addr.s6_addr32[2]))
+			return false;
+		*a4 = a6->s6_addr32[3];
+		return true;
+	}
 	if (!ipv6_prefix_equal(a6, &p->addr, p->len))
 		return false;
 	pos = tern_rfc6052_layout(p->len);

@@ -62,11 +62,23 @@ static void rfc6052_examples_6to4(struct kunit *test)
 
 static void rfc6052_outside_prefix(struct kunit *test)
 {
+	/* One bit off in each of the prefix's three words, first and last. */
+	static const char * const outside[] = {
+		"3001:db8:64::c000:221", "2001:db8:64:0:1::c000:221",
+		"2001:db8:65::c000:221", "2001:db8:64:0:0:1:c000:221",
+		"2001:db9:64::c000:221",
+	};
 	struct tern_prefix6 p = { .addr = tern_kt_a6(test, "2001:db8:64::"), .len = 96 };
-	struct in6_addr out = tern_kt_a6(test, "2001:db8:65::c000:221");
-	__be32 got = 0;
+	int i;
 
-	KUNIT_EXPECT_FALSE(test, tern_rfc6052_6to4(&p, &out, &got));
+	for (i = 0; i < ARRAY_SIZE(outside); i++) {
+		struct in6_addr out = tern_kt_a6(test, outside[i]);
+		__be32 got = htonl(0x01020304);
+
+		KUNIT_EXPECT_FALSE_MSG(test, tern_rfc6052_6to4(&p, &out, &got),
+				       "%s", outside[i]);
+		KUNIT_EXPECT_EQ(test, ntohl(got), 0x01020304U);
+	}
 }
 
 static void rfc6052_roundtrip_all_lengths(struct kunit *test)

@@ -115,19 +115,24 @@ static struct tern_session *kt_find(struct kunit *test, u16 port6)
 }
 
 /*
- * Slices of the worker (tern_tables_gc()) until a whole sweep is done. A
- * slice covers one bucket at least, and returns false only when it swept
- * the whole table from bucket 0 without being cut short: at most as many
- * slices as buckets (KT_BUCKETS, those of tern_tables_alloc(1024)).
+ * Slices of the worker (tern_tables_gc()) until every bucket was swept. A
+ * slice goes on from where the last one stopped (a slice is cut short
+ * after its time) and covers one bucket at least; it returns false when
+ * it reached the last bucket. So the sweep under way ends first, then a
+ * whole one from bucket 0: at most twice as many slices as buckets
+ * (KT_BUCKETS, those of tern_tables_alloc(1024)).
  */
 #define KT_BUCKETS	1024
 
 static void kt_sweep(struct tern_tables *t)
 {
-	unsigned int i;
+	unsigned int i, ends = 0;
 
-	for (i = 0; i < KT_BUCKETS && tern_tables_gc(t, NULL); i++)
+	for (i = 0; i < 2 * KT_BUCKETS && ends < 2; i++) {
+		if (!tern_tables_gc(t, NULL))
+			ends++;
 		cond_resched();
+	}
 }
 
 static u64 kt_nsess(struct tern_tables *t)
@@ -140,22 +145,23 @@ static u64 kt_nsess(struct tern_tables *t)
 
 /*
  * The lifetime of @s ran out: slices until the worker has dealt with it
- * (removed it, or changed its state), a whole sweep at most. Returns
- * whether it was removed (then @s must not be touched any more).
+ * (removed it, or changed its state), every bucket swept at most (as
+ * kt_sweep()). Returns whether it was removed (then @s must not be
+ * touched any more).
  */
 static bool kt_expire_and_sweep(struct tern_tables *t, struct tern_session *s)
 {
 	u64 n = kt_nsess(t);
 	u8 state = READ_ONCE(s->state);
-	unsigned int i;
-	bool more;
+	unsigned int i, ends = 0;
 
 	WRITE_ONCE(s->expires, (u32)jiffies - 1);
-	for (i = 0; i < KT_BUCKETS; i++) {
-		more = tern_tables_gc(t, NULL);
+	for (i = 0; i < 2 * KT_BUCKETS && ends < 2; i++) {
+		if (!tern_tables_gc(t, NULL))
+			ends++;
 		if (kt_nsess(t) != n)
 			return true;
-		if (READ_ONCE(s->state) != state || !more)
+		if (READ_ONCE(s->state) != state)
 			break;
 		cond_resched();
 	}

@@ -23,14 +23,16 @@
 # Settings: BENCH_SYSTEMS ("fwd tern-siit tern-nat64 jool-siit jool-nat64
 # tayga"), BENCH_REPS (3), BENCH_STEPS (3, binary search steps after the
 # first trial at the overload rate), BENCH_TRIAL (2, seconds of traffic
-# per trial), BENCH_SECONDS (1, overload window), BENCH_FLOWS (64),
+# per trial), BENCH_SECONDS (3, overload window), BENCH_FLOWS (64),
 # BENCH_TCP_SECONDS (10), BENCH_PINGS (50), BENCH_TCP_REPS (7: TCP and
 # ping are cheap and the noisiest, so after BENCH_REPS repetitions of
 # everything they alone are repeated, still interleaved, up to this many;
 # decided before a run was looked at), BENCH_SMOKE=1 (a tiny run),
 # BENCH_DIRS ("6to4 4to6 bidir"), BENCH_PERF=1 (a perf profile of both
 # CPUs in every overload window, by CPU and symbol, and of each TCP run,
-# by CPU, command and symbol, in OUTDIR/perf.txt).
+# by CPU, command and symbol, in OUTDIR/perf.txt), BENCH_PERF_SYMOFF=RE
+# (with BENCH_PERF: samples by symbol+offset, for the symbols RE matches,
+# in OUTDIR/perf-symoff.txt; objdump -d of the module reads them).
 set -euo pipefail
 outdir=$1
 # The generators busy CPU 0 and xl's receive work CPU 1: this script (and
@@ -51,7 +53,7 @@ reps=${BENCH_REPS:-3}
 tcp_reps=${BENCH_TCP_REPS:-7}
 steps=${BENCH_STEPS:-3}
 trial_s=${BENCH_TRIAL:-2}
-secs=${BENCH_SECONDS:-1}
+secs=${BENCH_SECONDS:-3}
 NFLOWS=${BENCH_FLOWS:-64}
 tcp_s=${BENCH_TCP_SECONDS:-10}
 pings=${BENCH_PINGS:-50}
@@ -142,6 +144,10 @@ overload() {
 	[ -n "${BENCH_PERF:-}" ] || return 0
 	perf report -q -i /tmp/bench-perf.data --stdio --sort cpu,sym --percent-limit 0.3 \
 		2>/dev/null | grep . | sed "s/^/$cur $dir $ov_rx pps: /" >>"$outdir/perf.txt" || true
+	[ -n "${BENCH_PERF_SYMOFF:-}" ] || return 0
+	perf script -i /tmp/bench-perf.data -F ip,sym,symoff 2>/dev/null |
+		awk -v re="$BENCH_PERF_SYMOFF" '$2 ~ re { n[$2]++ } END { for (s in n) print n[s], s }' |
+		sort -rn | sed "s/^/$cur $dir $ov_rx pps: /" >>"$outdir/perf-symoff.txt" || true
 }
 
 # trial DIR RATE: each generator of DIR sends RATE pps for trial_s seconds
@@ -320,7 +326,10 @@ if [ -f "$top/test/bench/stateful-vm.sh" ]; then
 	for s in "${run[@]}"; do
 		if [[ $s == *-nat64 ]]; then stateful+=("$s"); fi
 	done
-	bash "$top/test/bench/stateful-vm.sh" "$outdir" "${stateful[@]}" || {
-		say "stateful-vm.sh failed"; exit 1; }
+	# None asked for (stateful-vm.sh alone would measure its defaults).
+	if [ ${#stateful[@]} -gt 0 ]; then
+		bash "$top/test/bench/stateful-vm.sh" "$outdir" "${stateful[@]}" || {
+			say "stateful-vm.sh failed"; exit 1; }
+	fi
 fi
 say "done: $tsv"
