@@ -18,12 +18,8 @@
  * default that blocks (the kernel's lookup also asks xfrm). Otherwise
  * every packet asks the kernel, as before.
  *
- * A route taken from a slot comes without a reference of the caller's,
- * as the kernel's own input routes (skb_dst_set_noref()): the slot's
- * keeps it. Only this CPU, with BHs off, replaces a slot; the route it
- * lets go, dst_release() frees after a grace period, so it stays valid
- * until the RCU read-side section of the packet that took it ends. The
- * slots are emptied when no packet can reach them any more.
+ * Replacing a slot releases its route: dst_release() frees it after a
+ * grace period, and packets in flight hold references of their own.
  */
 
 #include <linux/hash.h>
@@ -131,19 +127,20 @@ static struct tern_rtc6_slot *tern_rtc6_slot(struct tern_route_cache *c,
 	return &c->s6[hash_32(h, TERN_RTC6_BITS)];
 }
 
-/* A slot's route, if still good (no reference taken), else dropped. */
-static __always_inline struct dst_entry *
-tern_rtc_take(struct dst_entry **slot, struct net *net, bool usable,
-	      u32 cookie)
+/* A slot's route, held for the caller if still good, else dropped. */
+static struct dst_entry *tern_rtc_take(struct dst_entry **slot,
+				       struct net *net, bool usable,
+				       u32 cookie)
 {
 	struct dst_entry *dst = *slot;
 
-	if (unlikely(!usable || !dst_check(dst, cookie) ||
-		     !net_eq(dev_net(dst->dev), net))) {
+	if (!usable || !dst_check(dst, cookie) ||
+	    !net_eq(dev_net(dst->dev), net)) {
 		*slot = NULL;
 		dst_release(dst);
 		return NULL;
 	}
+	dst_hold(dst);
 	return dst;
 }
 

@@ -27,12 +27,9 @@ struct tern_route_cache __percpu *tern_route_cache_alloc(void);
 void tern_route_cache_free(struct tern_route_cache __percpu *rc);
 
 /*
- * The route kept for @k on this CPU, if it is still valid (dst_check())
- * and may be used in @net; otherwise NULL. BHs off, under RCU. No
- * reference is taken: the route stays valid until the caller's RCU
- * read-side section ends (skb_dst_set_noref()); a reference of its own
- * (dst_clone()) must be taken before this CPU looks up another route,
- * which may take the slot.
+ * The route kept for @k on this CPU, with a reference for the caller, if
+ * it is still valid (dst_check()) and may be used in @net; otherwise
+ * NULL. BHs off.
  */
 struct dst_entry *tern_rtc4_get(struct tern_route_cache __percpu *rc,
 				struct net *net, const struct tern_rt4_key *k);

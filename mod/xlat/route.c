@@ -74,7 +74,7 @@ struct dst_entry *tern_route6(struct net *net, const struct sk_buff *skb,
 
 struct dst_entry *tern_route4_fast(const struct tern_instance *inst,
 				   const struct sk_buff *skb, __be32 saddr,
-				   __be32 daddr, u8 tos, u8 proto, bool *noref)
+				   __be32 daddr, u8 tos, u8 proto)
 {
 	struct tern_rt4_key k = { .saddr = saddr, .daddr = daddr,
 				  .mark = skb->mark, .tos = RT_TOS(tos),
@@ -82,7 +82,6 @@ struct dst_entry *tern_route4_fast(const struct tern_instance *inst,
 	struct dst_entry *dst;
 
 	dst = tern_rtc4_get(inst->routes, inst->net, &k);
-	*noref = dst;
 	if (dst)
 		return dst;
 	dst = tern_route4(inst->net, skb, saddr, daddr, tos, proto);
@@ -94,15 +93,13 @@ struct dst_entry *tern_route4_fast(const struct tern_instance *inst,
 struct dst_entry *tern_route6_fast(const struct tern_instance *inst,
 				   const struct sk_buff *skb,
 				   const struct in6_addr *saddr,
-				   const struct in6_addr *daddr, u8 proto,
-				   bool *noref)
+				   const struct in6_addr *daddr, u8 proto)
 {
 	struct tern_rt6_key k = { .saddr = *saddr, .daddr = *daddr,
 				  .mark = skb->mark, .proto = proto };
 	struct dst_entry *dst;
 
 	dst = tern_rtc6_get(inst->routes, inst->net, &k);
-	*noref = dst;
 	if (dst)
 		return dst;
 	dst = tern_route6(inst->net, skb, saddr, daddr, proto);
@@ -111,20 +108,25 @@ struct dst_entry *tern_route6_fast(const struct tern_instance *inst,
 	return dst;
 }
 
+/*
+ * Whether @dst delivers to this host (RTN_LOCAL, an IPv6 local route):
+ * translated packets never go there. The host's answers would not come
+ * back through Tern's hooks, and an ICMP error "from" the IPv6 side would
+ * be forged.
+ */
+bool tern_dst_local(const struct dst_entry *dst)
+{
+	if (dst->ops->family == AF_INET)
+		return ((const struct rtable *)dst)->rt_type != RTN_UNICAST;
+	return ((const struct rt6_info *)dst)->rt6i_flags & RTF_LOCAL ||
+	       dst->dev->flags & IFF_LOOPBACK;
+}
+
 /* Consumes @skb and the reference on @dst. */
 void tern_output(struct net *net, struct sk_buff *skb, struct dst_entry *dst)
 {
-	tern_output_fast(net, skb, dst, false);
-}
-
-void tern_output_fast(struct net *net, struct sk_buff *skb,
-		      struct dst_entry *dst, bool noref)
-{
 	skb_dst_drop(skb);
-	if (noref)
-		skb_dst_set_noref(skb, dst);
-	else
-		skb_dst_set(skb, dst);
+	skb_dst_set(skb, dst);
 	skb->dev = dst->dev;
 	dst_output(net, NULL, skb);
 }

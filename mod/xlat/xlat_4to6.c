@@ -208,7 +208,7 @@ unsigned int tern_4to6_translate(struct tern_xlat *x, struct sk_buff *skb)
 	u8 proto, type6 = 0;
 	int hdiff, why;
 	unsigned int fraglen6;
-	bool df, amend, gso_frag, fixedid, noref, reasm, segment;
+	bool df, amend, gso_frag, fixedid, reasm, segment;
 
 	ip4 = *ip_hdr(skb);
 	why = tern_4to6_daddr(x, skb, &ip4);
@@ -285,13 +285,13 @@ unsigned int tern_4to6_translate(struct tern_xlat *x, struct sk_buff *skb)
 	if (segment)
 		return TERN_XLAT_SEGMENT;
 
-	dst = tern_route6_fast(inst, skb, &a6[0], &a6[1], proto, &noref);
+	dst = tern_route6_fast(inst, skb, &a6[0], &a6[1], proto);
 	if (!dst) {
 		tern_icmp4_error(skb, ICMP_DEST_UNREACH, ICMP_HOST_UNREACH, 0);
 		return tern_drop(inst, TERN_STAT_DROP_NO_ROUTE);
 	}
 	if (tern_dst_local(dst)) {
-		tern_dst_put(dst, noref);
+		dst_release(dst);
 		return tern_drop(inst, TERN_STAT_DROP_TO_SELF);
 	}
 
@@ -316,7 +316,7 @@ unsigned int tern_4to6_translate(struct tern_xlat *x, struct sk_buff *skb)
 	    !(skb_is_gso(skb) &&
 	      skb_gso_validate_network_len(skb, mtu + p->l3len -
 					   sizeof(struct ipv6hdr)))) {
-		tern_dst_put(dst, noref);
+		dst_release(dst);
 		/* What an IPv4 packet (of 20 header bytes) may be to fit. */
 		tern_icmp4_error(skb, ICMP_DEST_UNREACH, ICMP_FRAG_NEEDED,
 				 htonl(mtu - (p->fragment || reasm ? 28 : 20)));
@@ -331,7 +331,7 @@ unsigned int tern_4to6_translate(struct tern_xlat *x, struct sk_buff *skb)
 		  (skb_shinfo(skb)->gso_type & SKB_GSO_TCP_FIXEDID);
 	if (gso_frag && skb->ip_summed != CHECKSUM_PARTIAL) {
 		/* GRO leaves CHECKSUM_PARTIAL; segmenting wants it. */
-		tern_dst_put(dst, noref);
+		dst_release(dst);
 		return tern_drop(inst, TERN_STAT_DROP_OUTPUT);
 	}
 
@@ -346,7 +346,7 @@ unsigned int tern_4to6_translate(struct tern_xlat *x, struct sk_buff *skb)
 	    (hdiff > 0 && skb_cow_head(skb, hdiff)) ||
 	    (proto == IPPROTO_ICMPV6 && skb->ip_summed == CHECKSUM_PARTIAL &&
 	     skb_checksum_help(skb))) {
-		tern_dst_put(dst, noref);
+		dst_release(dst);
 		return tern_drop(inst, TERN_STAT_DROP_NOMEM);
 	}
 	skb_forward_csum(skb);
@@ -362,23 +362,22 @@ unsigned int tern_4to6_translate(struct tern_xlat *x, struct sk_buff *skb)
 	nf_reset_ct(skb);
 	skb_clear_tstamp(skb);
 	if (reasm) {
-		tern_frag6_output(inst->net, skb, tern_dst_ref(dst, noref),
+		tern_frag6_output(inst->net, skb, dst,
 				  df ? fraglen6 : min(fraglen6, limit),
 				  htonl(ntohs(ip4.id)));
 		return tern_stolen(inst, TERN_STAT_XLAT_46);
 	}
 	if (gso_frag) {
-		if (tern_frag6_gso_output(inst->net, skb,
-					  tern_dst_ref(dst, noref), limit,
+		if (tern_frag6_gso_output(inst->net, skb, dst, limit,
 					  ntohs(ip4.id), fixedid))
 			return tern_stolen(inst, TERN_STAT_DROP_OUTPUT);
 		return tern_stolen(inst, TERN_STAT_XLAT_46);
 	}
 	if (!df && !skb_is_gso(skb) && skb->len > limit) {
-		tern_frag6_output(inst->net, skb, tern_dst_ref(dst, noref),
-				  limit, htonl(ntohs(ip4.id)));
+		tern_frag6_output(inst->net, skb, dst, limit,
+				  htonl(ntohs(ip4.id)));
 		return tern_stolen(inst, TERN_STAT_XLAT_46);
 	}
-	tern_output_fast(inst->net, skb, dst, noref);
+	tern_output(inst->net, skb, dst);
 	return tern_stolen(inst, TERN_STAT_XLAT_46);
 }

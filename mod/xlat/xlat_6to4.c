@@ -136,7 +136,7 @@ unsigned int tern_6to4_translate(struct tern_xlat *x, struct sk_buff *skb)
 	unsigned int tot_len, len4, mtu;
 	u8 proto, tos, type4 = 0;
 	int why;
-	bool df, hairpin, noref, reasm, segment;
+	bool df, hairpin, reasm, segment;
 	u16 fms = 0;
 
 	ip6 = *ipv6_hdr(skb);
@@ -209,14 +209,13 @@ unsigned int tern_6to4_translate(struct tern_xlat *x, struct sk_buff *skb)
 
 	/* A hairpin goes back to IPv6: an IPv4 route is optional. */
 	hairpin = tern_mode_call(x, hairpins, &ip6.daddr);
-	dst = tern_route4_fast(inst, skb, addrs[0], addrs[1], tos, proto,
-			       &noref);
+	dst = tern_route4_fast(inst, skb, addrs[0], addrs[1], tos, proto);
 	if (!dst && !hairpin) {
 		tern_icmp6_error(skb, ICMPV6_DEST_UNREACH, ICMPV6_NOROUTE, 0);
 		return tern_drop(inst, TERN_STAT_DROP_NO_ROUTE);
 	}
 	if (dst && !hairpin && tern_dst_local(dst)) {
-		tern_dst_put(dst, noref);
+		dst_release(dst);
 		return tern_drop(inst, TERN_STAT_DROP_TO_SELF);
 	}
 
@@ -246,7 +245,7 @@ unsigned int tern_6to4_translate(struct tern_xlat *x, struct sk_buff *skb)
 	    !(skb_is_gso(skb) &&
 	      skb_gso_validate_network_len(skb, mtu + p->l3len -
 					   sizeof(struct iphdr)))) {
-		tern_dst_put(dst, noref);
+		dst_release(dst);
 		tern_icmp6_error(skb, ICMPV6_PKT_TOOBIG, 0,
 				 max_t(u32, mtu + 20, IPV6_MIN_MTU));
 		return tern_drop(inst, TERN_STAT_DROP_TOO_BIG);
@@ -261,7 +260,7 @@ unsigned int tern_6to4_translate(struct tern_xlat *x, struct sk_buff *skb)
 	    tern_skb_writable(skb, p->l3len + p->l4len) ||
 	    (proto == IPPROTO_ICMP && skb->ip_summed == CHECKSUM_PARTIAL &&
 	     skb_checksum_help(skb))) {
-		tern_dst_put(dst, noref);
+		dst_release(dst);
 		return tern_drop(inst, TERN_STAT_DROP_NOMEM);
 	}
 	skb_forward_csum(skb);
@@ -295,10 +294,10 @@ unsigned int tern_6to4_translate(struct tern_xlat *x, struct sk_buff *skb)
 	if (hairpin) {
 		/* The driver translates it back to IPv6 (xlat/xlat.c). */
 		x->back_skb = skb;
-		x->back_dst = dst ? tern_dst_ref(dst, noref) : NULL;
+		x->back_dst = dst;
 		x->back_error = false;
 		return TERN_XLAT_HAIRPIN;
 	}
-	tern_output_fast(inst->net, skb, dst, noref);
+	tern_output(inst->net, skb, dst);
 	return tern_stolen(inst, TERN_STAT_XLAT_64);
 }
