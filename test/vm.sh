@@ -63,9 +63,9 @@ append=()
 [ -n "${kopts// /}" ] && append+=(--append "${kopts# }")
 [ -n "${VM_QEMU_OPTS:-}" ] && append+=("--qemu-opts=$VM_QEMU_OPTS")
 # VM_PIN=1: each vCPU's thread on a host CPU of its own (vCPU n on host
-# CPU n, where the host has that many), so that the host's scheduler
-# never runs two of them on one CPU while another idles: what a
-# benchmark in the guest measures is then the guest's work alone.
+# CPU n, where the host has that many), for experiments: on these 2-CPU
+# hosts it did not make `make bench` steadier (docs/performance.md), so
+# nothing sets it.
 if [ "${VM_PIN:-}" = 1 ]; then
 	append+=("--qemu-opts=-name virtme-ng,debug-threads=on")
 fi
