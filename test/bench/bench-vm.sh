@@ -32,7 +32,18 @@
 # CPUs in every overload window, by CPU and symbol, and of each TCP run,
 # by CPU, command and symbol, in OUTDIR/perf.txt), BENCH_PERF_SYMOFF=RE
 # (with BENCH_PERF: samples by symbol+offset, for the symbols RE matches,
-# in OUTDIR/perf-symoff.txt; objdump -d of the module reads them).
+# in OUTDIR/perf-symoff.txt; objdump -d of the module reads them),
+# BENCH_PAIR_SYSTEMS ("tern-siit tern-nat64"), BENCH_PAIR_REPS (5).
+#
+# Paired capacity (after the rest): for each system of BENCH_PAIR_SYSTEMS,
+# each direction and flow count, each of BENCH_PAIR_REPS repetitions, one
+# overload window of forwarding and one of the system next to each other
+# (the order alternating from pair to pair, each set up afresh), and:
+#   pair_fwd_ns     forwarding's xl_ns_per_packet in the pair, ns
+#   pair_ns         the system's, ns
+#   capacity_vs_fwd pair_fwd_ns / pair_ns: the system's capacity against
+#                   forwarding's, measured seconds apart (what the
+#                   targets are judged on: the median of the pairs)
 set -euo pipefail
 outdir=$1
 # The generators busy CPU 0 and xl's receive work CPU 1: this script (and
@@ -46,7 +57,8 @@ if [ -n "${BENCH_SMOKE:-}" ]; then
 	: "${BENCH_SYSTEMS:=fwd tern-siit tern-nat64}" "${BENCH_REPS:=1}"
 	: "${BENCH_STEPS:=2}" "${BENCH_TRIAL:=0.5}" "${BENCH_SECONDS:=1}"
 	: "${BENCH_FLOWS:=16}" "${BENCH_TCP_SECONDS:=1}" "${BENCH_PINGS:=5}"
-	: "${BENCH_TCP_REPS:=1}"
+	: "${BENCH_TCP_REPS:=1}" "${BENCH_PAIR_REPS:=1}"
+	pair_cells="6to4:1 4to6:$BENCH_FLOWS"
 fi
 systems=${BENCH_SYSTEMS:-fwd tern-siit tern-nat64 jool-siit jool-nat64 tayga}
 reps=${BENCH_REPS:-3}
@@ -57,6 +69,7 @@ secs=${BENCH_SECONDS:-3}
 NFLOWS=${BENCH_FLOWS:-64}
 tcp_s=${BENCH_TCP_SECONDS:-10}
 pings=${BENCH_PINGS:-50}
+pair_reps=${BENCH_PAIR_REPS:-5}
 warm=0.5
 # shellcheck source=test/bench/systems.sh
 . "$top/test/bench/systems.sh"
@@ -300,6 +313,43 @@ measure() {
 	"teardown_$s" || say "rep $rep: teardown of $s failed"
 }
 
+# window SYSTEM DIR FLOWS: sets SYSTEM up (a NAT64 with its sessions), one
+# overload window of its packets, tears it down; sets ov_ns (0 when it
+# could not be set up).
+window() {
+	local s=$1
+	ov_ns=0
+	if ! "setup_$s"; then
+		say "$s could not be set up: no pair this time"
+		printf '%s\n' "$s: setup failed in a pair" >>"$outdir/skipped.txt"
+		"teardown_$s" 2>/dev/null || true
+		return 0
+	fi
+	case $s in *nat64*) preliminary "$s" ;; esac
+	cur="$s $3 (pair)"
+	conf "$s" "$2" "$3"
+	overload "$2"
+	"teardown_$s" || say "teardown of $s failed"
+}
+
+# pair SYSTEM DIR FLOWS REP FWD_FIRST: forwarding's window and SYSTEM's,
+# one after the other (forwarding's first when FWD_FIRST is 1).
+pair() {
+	local s=$1 dir=$2 flows=$3 rep=$4 f_ns s_ns
+	if [ "$5" = 1 ]; then
+		window fwd "$dir" "$flows"; f_ns=$ov_ns
+		window "$s" "$dir" "$flows"; s_ns=$ov_ns
+	else
+		window "$s" "$dir" "$flows"; s_ns=$ov_ns
+		window fwd "$dir" "$flows"; f_ns=$ov_ns
+	fi
+	((f_ns > 0 && s_ns > 0)) || { say "pair $s $dir $flows rep $rep: no figure"; return 0; }
+	emit pair_fwd_ns "$s" "$dir" "$flows" "$rep" "$f_ns" ns
+	emit pair_ns "$s" "$dir" "$flows" "$rep" "$s_ns" ns
+	emit capacity_vs_fwd "$s" "$dir" "$flows" "$rep" \
+		"$(awk -v a="$f_ns" -v b="$s_ns" 'BEGIN { printf "%.3f", a / b }')" x
+}
+
 say "$(uname -r), $(nproc) CPUs, tern.ko $(cat /sys/module/tern/srcversion 2>/dev/null || echo none)"
 say "systems: ${run[*]}; $reps repetitions (TCP and ping: $((tcp_reps > reps ? tcp_reps : reps))); search: $steps steps of ${trial_s}s; overload ${secs}s; $NFLOWS flows"
 for ((rep = 1; rep <= reps; rep++)); do
@@ -315,6 +365,33 @@ for ((rep = reps + 1; rep <= tcp_reps; rep++)); do
 		measure "$s" $rep
 	done
 done
+# Paired capacity: every pair of a repetition, then the next repetition.
+if [ -z "${pair_cells:-}" ]; then
+	pair_cells=
+	for dir in ${BENCH_DIRS:-6to4 4to6 bidir}; do
+		pair_cells+=" $dir:1 $dir:$NFLOWS"
+	done
+fi
+pairs=()
+for s in ${BENCH_PAIR_SYSTEMS:-tern-siit tern-nat64}; do
+	for r in "${run[@]}"; do [ "$r" = "$s" ] && pairs+=("$s"); done
+done
+if [ ${#pairs[@]} -gt 0 ] && [[ " ${run[*]} " == *" fwd "* ]]; then
+	say "paired capacity: ${pairs[*]} against fwd; $pair_reps repetitions; cells$pair_cells"
+	sinks_drop on
+	# Forwarding's window first in every other cell, and in the other
+	# cells in the next repetition.
+	for ((rep = 1; rep <= pair_reps; rep++)); do
+		for s in "${pairs[@]}"; do
+			j=0
+			for cell in $pair_cells; do
+				say "pair rep $rep: $s ${cell%:*} flows=${cell#*:}"
+				pair "$s" "${cell%:*}" "${cell#*:}" $rep $(((rep + j++) % 2))
+			done
+		done
+	done
+	sinks_drop off
+fi
 topo_down
 trap - EXIT
 

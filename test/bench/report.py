@@ -28,6 +28,7 @@ import sys
 import textwrap
 
 KNOWN = ["tput_zero_loss", "tput_overload", "tput_offered", "xl_ns_per_packet",
+         "capacity_vs_fwd", "pair_fwd_ns", "pair_ns",
          "tcp_throughput",
          "rtt_median", "rtt_min", "rtt_max", "conn_rate", "teardown_rate",
          "tput_sessions", "tput_sessions_zero_loss"]
@@ -39,6 +40,13 @@ TITLES = {
                         "received at overload; lower is better, and the "
                         "inverse of Tern/fwd estimates Tern's capacity "
                         "against forwarding's",
+    "capacity_vs_fwd": "Capacity against forwarding, paired: forwarding's "
+                       "xl_ns_per_packet over the system's, from overload "
+                       "windows next to each other (the targets are judged "
+                       "on the median)",
+    "pair_fwd_ns": "Forwarding's xl_ns_per_packet in the pairs with the "
+                   "system",
+    "pair_ns": "The system's xl_ns_per_packet in its pairs with forwarding",
     "tcp_throughput": "Single-flow TCP (iperf3)",
     "rtt_median": "ICMP echo RTT, median",
     "rtt_min": "ICMP echo RTT, minimum",
