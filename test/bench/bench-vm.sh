@@ -287,17 +287,22 @@ rtt() {
 	emit rtt_max "$s" 6to4 1 "$rep" "${mx:-0}" ms
 }
 
+# up SYSTEM WHERE: sets SYSTEM up; else takes down what it made, says so
+# (and in skipped.txt, with WHERE) and fails.
+up() {
+	"setup_$1" && return 0
+	say "$1 could not be set up ($2): skipped this time"
+	printf '%s\n' "$1: setup failed in $2" >>"$outdir/skipped.txt"
+	"teardown_$1" 2>/dev/null || true
+	return 1
+}
+
 # measure SYSTEM REP [all]: sets SYSTEM up, measures it (everything with
 # "all", else TCP and ping only) and tears it down; a system that cannot be
 # set up is skipped this time (and said so in skipped.txt).
 measure() {
 	local s=$1 rep=$2 dir flows
-	if ! "setup_$s"; then
-		say "rep $rep: $s could not be set up: skipped this time"
-		printf '%s\n' "$s: setup failed in repetition $rep" >>"$outdir/skipped.txt"
-		"teardown_$s" 2>/dev/null || true
-		return 0
-	fi
+	up "$s" "repetition $rep" || return 0
 	if [ "${3:-}" = all ]; then
 		sinks_drop on
 		case $s in *nat64*) preliminary "$s" ;; esac
@@ -319,12 +324,7 @@ measure() {
 window() {
 	local s=$1
 	ov_ns=0
-	if ! "setup_$s"; then
-		say "$s could not be set up: no pair this time"
-		printf '%s\n' "$s: setup failed in a pair" >>"$outdir/skipped.txt"
-		"teardown_$s" 2>/dev/null || true
-		return 0
-	fi
+	up "$s" "a pair" || return 0
 	case $s in *nat64*) preliminary "$s" ;; esac
 	cur="$s $3 (pair)"
 	conf "$s" "$2" "$3"
