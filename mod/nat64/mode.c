@@ -146,6 +146,7 @@ static struct tern_session *tern_nat64_new6(struct tern_xlat *x, u8 l4,
 		tern_nat64_error(x, ICMPV6_DEST_UNREACH, ICMPV6_ADDR_UNREACH);
 		return NULL;
 	}
+	x->fresh = s;
 	return s;
 }
 
@@ -230,6 +231,31 @@ static void tern_nat64_hairpin_prepare(struct tern_xlat *x,
 	x->dlocal = false;
 }
 
+/*
+ * A packet to an address of this host that pool4 holds is the mode's when
+ * its destination transport address is (RFC 6146 3.5: pool4's transport
+ * addresses are the NAT64's, state or no state) or is bound by a BIB
+ * entry (a static one may lie outside pool4's ranges); the host keeps the
+ * rest: its other ports, other protocols, what carries no identifier.
+ */
+static bool tern_nat64_local4(const struct tern_xlat *x, __be32 daddr)
+{
+	struct tern_ta4 local = { .addr = daddr, .port = x->id.port[1] };
+	int l4 = tern_l4_of(x->p.proto);
+
+	if (!x->id.valid || l4 < 0)
+		return false;
+	return tern_pool4_contains(rcu_dereference(x->inst->pool4), l4, daddr,
+				   ntohs(local.port)) ||
+	       tern_bib_find4(x->inst->nat64->tables, l4, &local);
+}
+
+/* The session made for a packet that is dropped after all goes again. */
+static void tern_nat64_unwind(struct tern_xlat *x)
+{
+	tern_sess_forget(x->inst->nat64->tables, x->fresh);
+}
+
 /* Only what pool4 holds is the mode's. */
 int tern_nat64_dest4(struct tern_xlat *x, __be32 daddr)
 {
@@ -296,6 +322,7 @@ static struct tern_session *tern_nat64_new4(struct tern_xlat *x, u8 l4,
 		*why = tern_nat64_add_err(PTR_ERR(s));
 		return NULL;
 	}
+	x->fresh = s;
 	return s;
 }
 
@@ -346,8 +373,7 @@ int tern_nat64_source4(struct tern_xlat *x, __be32 saddr,
 		return 0;
 	}
 	if (!x->id.valid || l4 < 0)
-		return x->dlocal ? TERN_STAT_PASS_LOCAL :
-				   TERN_STAT_DROP_NO_SESSION;
+		return TERN_STAT_DROP_NO_SESSION;
 	if (l4 == TERN_L4_ICMP)
 		remote.port = 0;
 	s = tern_sess_find4(t, l4, &local, &remote);
@@ -358,8 +384,6 @@ int tern_nat64_source4(struct tern_xlat *x, __be32 saddr,
 			tern_sess_refresh(s, tern_nat64_timeout(x->cfg, l4));
 	} else {
 		b = tern_bib_find4(t, l4, &local);
-		if (!b && x->dlocal)
-			return TERN_STAT_PASS_LOCAL;
 		if (!b && l4 == TERN_L4_TCP && tern_nat64_may_store(x))
 			return TERN_STAT_SYN_STORED;
 		/* RFC 6146 3.5.1: UDP to no BIB entry: Host Unreachable. */
@@ -388,7 +412,7 @@ int tern_nat64_source4(struct tern_xlat *x, __be32 saddr,
 
 const struct tern_mode_ops tern_nat64_mode = {
 	.name = "nat64",
-	.local4 = true,
+	.local4 = tern_nat64_local4,
 	.dest6 = tern_nat64_dest6,
 	.source6 = tern_nat64_source6,
 	.error_dest_ok6 = tern_nat64_error_dest_ok6,
@@ -397,6 +421,7 @@ const struct tern_mode_ops tern_nat64_mode = {
 	.dest4 = tern_nat64_dest4,
 	.source4 = tern_nat64_source4,
 	.keep4 = tern_nat64_keep4,
+	.unwind = tern_nat64_unwind,
 	.quote4 = tern_nat64_quote4,
 	.quote6 = tern_nat64_quote6,
 	.inner6 = tern_nat64_inner6,

@@ -227,6 +227,13 @@ struct tern_session *tern_sess_add4(struct tern_tables *t,
 				    u8 state, unsigned long timeout);
 
 /*
+ * Removes @s (found or made under the rcu_read_lock() held), and its BIB
+ * entry if that was its last session: the state made for a packet that is
+ * dropped after all. Nothing if someone removed it first.
+ */
+void tern_sess_forget(struct tern_tables *t, struct tern_session *s);
+
+/*
  * Changes the TCP state of @s (under its bucket lock), and its expiry
  * unless @timeout is 0.
  */

@@ -157,3 +157,11 @@ bool tern_tbl_sess_remove(struct tern_tables *t, struct tern_session *s,
 	rcu_read_unlock();
 	return done;
 }
+
+void tern_sess_forget(struct tern_tables *t, struct tern_session *s)
+{
+	const struct tern_bib *b = s->bib;
+	u32 h6 = tern_tbl_hash_sess6(t, b->l4, &b->t6, &s->remote);
+
+	tern_tbl_sess_remove(t, s, h6 & t->sess_mask, false);
+}

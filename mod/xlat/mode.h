@@ -40,6 +40,11 @@ struct tern_xlat {
 	u32 mark;			/* the packet's (NAT64: pool4 choice) */
 	bool dlocal;			/* 4->6: the destination is this host's */
 	/*
+	 * State ->source*() made for this packet (NAT64: a new session), for
+	 * ->unwind() if the packet is dropped after all; NULL if none.
+	 */
+	void *fresh;
+	/*
 	 * A refusal of ->source*() the sender must hear of (RFC 6146 names
 	 * the ICMP error): its type and code, in the packet's family.
 	 */
@@ -99,11 +104,13 @@ struct tern_xlat {
 struct tern_mode_ops {
 	const char *name;
 	/*
-	 * 4->6: may a destination of this host be the mode's (NAT64: pool4
-	 * may share the host's addresses)? ->source4() then passes what is
-	 * not its own with TERN_STAT_PASS_LOCAL.
+	 * Optional, 4->6: is a packet to @daddr, an address of this host, the
+	 * mode's (NAT64: pool4 may share the host's addresses; its transport
+	 * addresses are the mode's)? Called once the packet is parsed and
+	 * x->id read, before any check; reads state, never changes it. NULL:
+	 * the host's addresses are never the mode's.
 	 */
-	bool local4;
+	bool (*local4)(const struct tern_xlat *x, __be32 daddr);
 	/*
 	 * 6->4. @dest6: is @daddr one this mode translates? Sets a4[1] and
 	 * dvia; refuses with a PASS_* counter (the packet is not Tern's).
@@ -137,6 +144,12 @@ struct tern_mode_ops {
 	 * of why it did not (@skb is still the driver's).
 	 */
 	int (*keep4)(struct tern_xlat *x, struct sk_buff *skb);
+	/*
+	 * Optional (a stateful mode): the packet ->source*() accepted is
+	 * dropped after all (no route): forget x->fresh, the state made for
+	 * it, so that a packet that is not translated leaves none behind.
+	 */
+	void (*unwind)(struct tern_xlat *x);
 
 	/*
 	 * Optional (a stateful mode): the packet an ICMP error quotes, with
@@ -199,6 +212,14 @@ tern_mode_of(const struct tern_instance *inst)
 					       &tern_siit_mode;
 }
 
+/* The packet is dropped after ->source*() accepted it: see ->unwind(). */
+static inline void tern_unwind(struct tern_xlat *x)
+{
+	if (x->fresh && x->mode->unwind)
+		x->mode->unwind(x);
+	x->fresh = NULL;
+}
+
 static inline void tern_xlat_init(struct tern_xlat *x,
 				  struct tern_instance *inst,
 				  const struct tern_config *cfg)
@@ -215,6 +236,7 @@ static inline void tern_xlat_init(struct tern_xlat *x,
 	x->id.valid = false;
 	x->nat = false;
 	x->dlocal = false;
+	x->fresh = NULL;
 	x->q.valid = false;
 	x->err = false;
 }

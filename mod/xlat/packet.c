@@ -265,10 +265,13 @@ bool tern_ipv4_has_srcroute(const struct sk_buff *skb)
 
 /*
  * Whether the ICMP or ICMPv6 message at @off (to the end of @skb) has a
- * right checksum. What the stack or the device vouched for is trusted
- * (CHECKSUM_UNNECESSARY, or CHECKSUM_PARTIAL: to be computed on output);
- * a CHECKSUM_COMPLETE sum spares reading the message, and where it
- * disagrees the message is summed again, as the stack does.
+ * right checksum. A message whose checksum is still to be computed on
+ * output (CHECKSUM_PARTIAL) has none to check. A claim that it was
+ * checked (CHECKSUM_UNNECESSARY) is not believed: hardware does not check
+ * ICMP, so the claim comes from a virtual device (tun or virtio's
+ * DATA_VALID), that is from whoever wrote the packet. A CHECKSUM_COMPLETE
+ * sum spares reading the message, and where it disagrees the message is
+ * summed again, as the stack does.
  */
 bool tern_icmp_csum_ok(struct sk_buff *skb, unsigned int off)
 {
@@ -276,7 +279,7 @@ bool tern_icmp_csum_ok(struct sk_buff *skb, unsigned int off)
 	unsigned int len = skb->len - off;
 	__wsum sum;
 
-	if (skb_csum_unnecessary(skb))
+	if (skb->ip_summed == CHECKSUM_PARTIAL)
 		return true;
 	if (skb->ip_summed == CHECKSUM_COMPLETE) {
 		/* skb->csum covers the packet from its network header. */

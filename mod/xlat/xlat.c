@@ -123,8 +123,16 @@ static unsigned int tern_hairpin_back(struct tern_xlat *x)
 		dst = skb_dst(skb) ? dst_clone(skb_dst(skb)) :
 		      tern_route4(x->inst->net, skb, iph->saddr, iph->daddr,
 				  iph->tos, iph->protocol);
-		if (!dst)
+		if (!dst) {
+			tern_unwind(x);
 			return tern_drop(x->inst, TERN_STAT_DROP_NO_ROUTE);
+		}
+		/* A translated packet never goes to this host (security.md). */
+		if (tern_dst_local(dst)) {
+			dst_release(dst);
+			tern_unwind(x);
+			return tern_drop(x->inst, TERN_STAT_DROP_TO_SELF);
+		}
 		tern_output(x->inst->net, skb, dst);
 		return tern_stolen(x->inst, TERN_STAT_XLAT_64);
 	}

@@ -235,21 +235,36 @@ unsigned int tern_4to6_translate(struct tern_xlat *x, struct sk_buff *skb)
 		return tern_icmp_err_4to6(x, skb);
 	}
 	/*
-	 * Validity first: what will not be translated creates no state and is
-	 * never answered with Time Exceeded. Packets to this host's own
-	 * addresses (a NAT64 pool4 may share them) are judged only once they
-	 * are known to be the mode's, not the host's.
+	 * A destination of this host: the mode says whether the packet is
+	 * its own (NAT64: a pool4 transport address), from what it is, before
+	 * any check; the host gets the others as they came.
 	 */
-	if (!x->dlocal) {
-		why = tern_4to6_l4_check(cfg, skb, p, &type6, &amend);
-		if (why)
-			return tern_4to6_l4_refused(inst, cfg, skb, why);
-	}
 	tern_l4id_read(skb, p, &x->id);
+	if (x->dlocal && !x->mode->local4(x, ip4.daddr))
+		return tern_pass(inst, TERN_STAT_PASS_LOCAL);
+	/*
+	 * Validity first: what will not be translated creates no state, and
+	 * is answered by the first rule it breaks in the order a router
+	 * applies them (an untranslatable source route before the TTL).
+	 */
+	why = tern_4to6_l4_check(cfg, skb, p, &type6, &amend);
+	if (why)
+		return tern_4to6_l4_refused(inst, cfg, skb, why);
+	/* A fragment ending past the largest IPv6 datagram cannot be. */
+	if (p->fragment &&
+	    !tern_frag_end_ok((ntohs(ip4.frag_off) & IP_OFFSET) << 3,
+			      skb->len - p->l3len, IPV6_MAXPLEN))
+		return tern_drop(inst, TERN_STAT_DROP_FRAGMENT);
+	if (p->l3len > sizeof(ip4) && tern_ipv4_has_srcroute(skb)) {
+		tern_icmp4_error(skb, ICMP_DEST_UNREACH, ICMP_SR_FAILED, 0);
+		return tern_drop(inst, TERN_STAT_DROP_SRCROUTE);
+	}
+	if (ip4.ttl <= 1) {
+		tern_icmp4_error(skb, ICMP_TIME_EXCEEDED, ICMP_EXC_TTL, 0);
+		return tern_drop(inst, TERN_STAT_DROP_TTL);
+	}
 	x->mark = skb->mark;
 	why = tern_mode_call(x, source4, ip4.saddr, ip4.daddr);
-	if (why == TERN_STAT_PASS_LOCAL)
-		return tern_pass(inst, why);
 	if (why == TERN_STAT_SYN_STORED) {
 		why = x->mode->keep4(x, skb);
 		if (why == TERN_STAT_SYN_STORED)
@@ -263,35 +278,19 @@ unsigned int tern_4to6_translate(struct tern_xlat *x, struct sk_buff *skb)
 	}
 	if (why)
 		return tern_refuse4(inst, cfg, skb, why);
-	if (x->dlocal) {
-		why = tern_4to6_l4_check(cfg, skb, p, &type6, &amend);
-		if (why)
-			return tern_4to6_l4_refused(inst, cfg, skb, why);
-	}
-	/* A fragment ending past the largest IPv6 datagram cannot be. */
-	if (p->fragment &&
-	    !tern_frag_end_ok((ntohs(ip4.frag_off) & IP_OFFSET) << 3,
-			      skb->len - p->l3len, IPV6_MAXPLEN))
-		return tern_drop(inst, TERN_STAT_DROP_FRAGMENT);
-	if (ip4.ttl <= 1) {
-		tern_icmp4_error(skb, ICMP_TIME_EXCEEDED, ICMP_EXC_TTL, 0);
-		return tern_drop(inst, TERN_STAT_DROP_TTL);
-	}
-	if (p->l3len > sizeof(ip4) && tern_ipv4_has_srcroute(skb)) {
-		tern_icmp4_error(skb, ICMP_DEST_UNREACH, ICMP_SR_FAILED, 0);
-		return tern_drop(inst, TERN_STAT_DROP_SRCROUTE);
-	}
 	proto = p->proto == IPPROTO_ICMP ? IPPROTO_ICMPV6 : p->proto;
 	if (segment)
 		return TERN_XLAT_SEGMENT;
 
 	dst = tern_route6_fast(inst, skb, &a6[0], &a6[1], proto);
 	if (!dst) {
+		tern_unwind(x);
 		tern_icmp4_error(skb, ICMP_DEST_UNREACH, ICMP_HOST_UNREACH, 0);
 		return tern_drop(inst, TERN_STAT_DROP_NO_ROUTE);
 	}
 	if (tern_dst_local(dst)) {
 		dst_release(dst);
+		tern_unwind(x);
 		return tern_drop(inst, TERN_STAT_DROP_TO_SELF);
 	}
 

@@ -178,15 +178,7 @@ unsigned int tern_6to4_translate(struct tern_xlat *x, struct sk_buff *skb)
 			return tern_drop(inst, TERN_STAT_DROP_ICMP_FRAGMENT);
 		proto = IPPROTO_ICMP;
 	}
-	tern_l4id_read(skb, p, &x->id);
-	x->mark = skb->mark;
-	why = tern_mode_call(x, source6, &ip6.saddr);
-	if (why && x->err && p->proto != IPPROTO_ICMPV6)
-		tern_icmp6_error(skb, x->err_type, x->err_code, 0);
-	if (why)
-		return p->proto == IPPROTO_ICMPV6 || x->err ?
-		       tern_drop(inst, why) :
-		       tern_refuse6(inst, cfg, skb, why);
+	/* Validity first: what will not be translated creates no state. */
 	if (p->frag6 >= 0 && skb_copy_bits(skb, p->frag6, &fh, sizeof(fh)))
 		return tern_drop(inst, TERN_STAT_DROP_TRUNCATED);
 	/* A fragment ending past the largest IPv4 datagram cannot be. */
@@ -199,23 +191,34 @@ unsigned int tern_6to4_translate(struct tern_xlat *x, struct sk_buff *skb)
 		tern_icmp6_error(skb, ICMPV6_TIME_EXCEED, ICMPV6_EXC_HOPLIMIT, 0);
 		return tern_drop(inst, TERN_STAT_DROP_TTL);
 	}
+	tot_len = skb->len - p->l3len + sizeof(struct iphdr);
+	if (!segment && tot_len > IP_MAX_MTU)
+		return tern_drop(inst, TERN_STAT_DROP_TOO_BIG);
+	tern_l4id_read(skb, p, &x->id);
+	x->mark = skb->mark;
+	why = tern_mode_call(x, source6, &ip6.saddr);
+	if (why && x->err && p->proto != IPPROTO_ICMPV6)
+		tern_icmp6_error(skb, x->err_type, x->err_code, 0);
+	if (why)
+		return p->proto == IPPROTO_ICMPV6 || x->err ?
+		       tern_drop(inst, why) :
+		       tern_refuse6(inst, cfg, skb, why);
 	if (segment)
 		return TERN_XLAT_SEGMENT;
 
-	tot_len = skb->len - p->l3len + sizeof(struct iphdr);
-	if (tot_len > IP_MAX_MTU)
-		return tern_drop(inst, TERN_STAT_DROP_TOO_BIG);
 	tos = cfg->override_tos ? cfg->tos : ipv6_get_dsfield(&ip6);
 
 	/* A hairpin goes back to IPv6: an IPv4 route is optional. */
 	hairpin = tern_mode_call(x, hairpins, &ip6.daddr);
 	dst = tern_route4_fast(inst, skb, addrs[0], addrs[1], tos, proto);
 	if (!dst && !hairpin) {
+		tern_unwind(x);
 		tern_icmp6_error(skb, ICMPV6_DEST_UNREACH, ICMPV6_NOROUTE, 0);
 		return tern_drop(inst, TERN_STAT_DROP_NO_ROUTE);
 	}
 	if (dst && !hairpin && tern_dst_local(dst)) {
 		dst_release(dst);
+		tern_unwind(x);
 		return tern_drop(inst, TERN_STAT_DROP_TO_SELF);
 	}
 

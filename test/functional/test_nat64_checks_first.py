@@ -1,0 +1,193 @@
+"""NAT64: what is not translated leaves no state, and pool4's transport
+addresses are the NAT64's even on an address of the host.
+
+- A packet that fails a check of the translator (TTL or hop limit, an
+  untranslatable source route, no route) creates no BIB entry and no
+  session, in either direction; a source route is refused before the TTL
+  is looked at.
+- With pool4 on an address the host owns, a packet to a port of a pool4
+  range is the NAT64's, state or no state (UDP: Host Unreachable, TCP SYN:
+  kept for a simultaneous open); the host gets its other ports; a
+  translated packet (a hairpin) is never delivered to the host itself.
+"""
+
+from scapy.layers.inet import ICMP, IP, TCP, UDP, IPerror, UDPerror
+from scapy.layers.inet6 import ICMPv6DestUnreach, ICMPv6TimeExceeded, IPv6
+from scapy.packet import Raw
+
+from ternlib import (SINK4, cli_ok, embed, ip4_packet, is_ip4, is_ip6,
+                     udp_datagram)
+from ternlib.nat64 import (CLIENT, POOL4_NET, _nat64_module,  # noqa: F401
+                           nat, out64, sessions, tables, udp6)
+
+# An address pool4 does not hold, for a second instance-owned range.
+HOST4 = "198.51.100.20"
+HOST4_RANGE = (10000, 20000)
+
+
+def is_icmp4(type_, code):
+    return lambda f: ICMP in f and f[IP].dst == SINK4 and \
+        (f[ICMP].type, f[ICMP].code) == (type_, code)
+
+
+def udp_bib(topo, sport):
+    """A UDP flow of CLIENT from SPORT: its IPv4 transport address."""
+    f = out64(topo, udp6(sport=sport))
+    return f[IP].src, f[UDP].sport
+
+
+# --- 4->6 ------------------------------------------------------------------
+
+
+def test_ttl1_from_outside_makes_no_session(nat):
+    """Endpoint-independent filtering would open a session for a new peer
+    port; with TTL 1 the packet gets Time Exceeded and opens nothing."""
+    a4, p4 = udp_bib(nat, 41000)
+    assert nat_sessions(nat) == 1
+    c = nat.counters()
+    pkt = IP(src=SINK4, dst=a4, ttl=1) / UDP(sport=5555, dport=p4) / \
+        Raw(b"x" * 8)
+    with nat.cap4() as cap4:
+        nat.send4(pkt)
+        e = cap4.one(is_icmp4(11, 0))
+    assert (e[IPerror].dst, e[UDPerror].dport) == (a4, p4)
+    c.expect({"drop-ttl": 1})
+    assert nat_sessions(nat) == 1
+
+
+def test_source_route_refused_before_ttl(nat):
+    """An unexpired loose source route cannot be translated: Source Route
+    Failed (3/5), even at TTL 1, and no session."""
+    a4, p4 = udp_bib(nat, 41002)
+    c = nat.counters()
+    # LSRR: type 131, length 7, pointer 4 (unexpired), one address; NOP.
+    lsrr = bytes([131, 7, 4, 192, 0, 2, 9, 1])
+    pkt = ip4_packet(SINK4, a4, 17, udp_datagram(SINK4, a4, 5556, p4, b"x"),
+                     ttl=1, options=lsrr)
+    with nat.cap4() as cap4:
+        nat.send4(pkt)
+        cap4.one(is_icmp4(3, 5))
+    c.expect({"drop-srcroute": 1})
+    assert nat_sessions(nat) == 1
+
+
+def test_no_route_4to6_makes_no_session(nat):
+    """The IPv6 host of the BIB entry has no route any more: Host
+    Unreachable, and the session the packet would have opened is gone."""
+    a4, p4 = udp_bib(nat, 41004)
+    spec = ["unreachable", CLIENT + "/128"]
+    nat.temp_route(nat.xl, *spec)
+    c = nat.counters()
+    pkt = IP(src=SINK4, dst=a4, ttl=64) / UDP(sport=5557, dport=p4)
+    with nat.cap4() as cap4:
+        nat.send4(pkt)
+        cap4.one(is_icmp4(3, 1))
+    c.expect({"drop-no-route": 1})
+    assert nat_sessions(nat) == 1
+
+
+# --- 6->4 ------------------------------------------------------------------
+
+
+def test_hop_limit_1_makes_no_session(nat):
+    c = nat.counters()
+    pkt = udp6(sport=41010)
+    pkt[IPv6].hlim = 1
+    with nat.cap6() as cap6:
+        nat.send6(pkt)
+        e = cap6.one(lambda f: ICMPv6TimeExceeded in f)
+    assert e[IPv6].dst == CLIENT
+    c.expect({"drop-ttl": 1})
+    assert tables(nat) == (0, 0)
+
+
+def test_no_route_6to4_makes_no_session(nat):
+    """No IPv4 route to the destination: No Route (1/0) back, and neither
+    the session nor the BIB entry made for the packet stays."""
+    nat.temp_route(nat.xl, "unreachable", "192.0.2.0/24")
+    c = nat.counters()
+    pkt = udp6(sport=41012, dst=embed("192.0.2.77"))
+    with nat.cap6() as cap6:
+        nat.send6(pkt)
+        e = cap6.one(lambda f: ICMPv6DestUnreach in f)
+    assert (e[ICMPv6DestUnreach].type, e[ICMPv6DestUnreach].code) == (1, 0)
+    c.expect({"drop-no-route": 1})
+    assert tables(nat) == (0, 0)
+    # The same flow with a route is translated and keeps its session.
+    out64(nat, udp6(sport=41012))
+    assert tables(nat) == (1, 1)
+
+
+# --- pool4 on an address of the host --------------------------------------
+
+
+def host_pool4(topo):
+    """HOST4 on xl's loopback and in pool4 with TCP, UDP and ICMP ranges
+    HOST4_RANGE; both taken back afterwards."""
+    lo, hi = HOST4_RANGE
+    topo.xl.ip("addr", "add", HOST4 + "/32", "dev", "lo")
+    topo.defer(lambda: topo.xl.ip("addr", "del", HOST4 + "/32", "dev", "lo",
+                                  check=False))
+    cli_ok(topo.xl, "-i", "n", "pool4", "add", HOST4, "%d-%d" % (lo, hi),
+           "--tcp", "--udp", "--icmp")
+    topo.defer(lambda: cli_ok(topo.xl, "-i", "n", "pool4", "remove", HOST4,
+                              "--tcp", "--udp", "--icmp"))
+
+
+def test_udp_to_pool4_port_of_host_address_is_nat64s(nat):
+    """No BIB entry: RFC 6146 3.5.1 Host Unreachable from the NAT64, not
+    the host's own Port Unreachable."""
+    host_pool4(nat)
+    c = nat.counters()
+    with nat.cap4() as cap4:
+        nat.send4(IP(src=SINK4, dst=HOST4, ttl=64) /
+                  UDP(sport=5000, dport=15000) / Raw(b"x" * 8))
+        cap4.one(is_icmp4(3, 1))
+    c.expect({"drop-no-session": 1})
+    assert nat_sessions(nat) == 0
+
+
+def test_tcp_syn_to_pool4_port_of_host_address_is_stored(nat):
+    host_pool4(nat)
+    c = nat.counters()
+    nat.send4(IP(src=SINK4, dst=HOST4, ttl=64) /
+              TCP(sport=5001, dport=15001, flags="S", seq=7))
+    c.expect({"syn-stored": 1})
+
+
+def test_other_ports_of_host_address_are_the_hosts(nat):
+    """A port outside every pool4 range reaches the host, which answers
+    itself (nothing listens: its own Port Unreachable, 3/3); so does a
+    ping whose identifier is outside the ICMP range."""
+    host_pool4(nat)
+    c = nat.counters()
+    with nat.cap4() as cap4:
+        nat.send4(IP(src=SINK4, dst=HOST4, ttl=64) /
+                  UDP(sport=5002, dport=30000) / Raw(b"x" * 8))
+        cap4.one(is_icmp4(3, 3))
+        nat.send4(IP(src=SINK4, dst=HOST4, ttl=64) /
+                  ICMP(type=8, id=40000, seq=1) / Raw(b"ping"))
+        cap4.one(lambda f: ICMP in f and f[ICMP].type == 0 and
+                 f[ICMP].id == 40000)
+    c.expect({"pass-local": 2})
+
+
+def test_hairpin_to_host_port_not_delivered_to_host(nat):
+    """An IPv6 host sends to the host-owned pool4 address at a port no
+    pool4 range holds: translated to IPv4, the packet would be the host's
+    (a hairpin's second pass passes it); it is dropped, never delivered
+    to the translator itself, and the session made for it goes."""
+    host_pool4(nat)
+    c = nat.counters()
+    with nat.cap6() as cap6, nat.cap4() as cap4:
+        nat.send6(udp6(sport=41020, dport=30000, dst=embed(HOST4)))
+        # The second pass says why it would pass (pass-local), the
+        # drop what became of the packet.
+        cap4.none(is_ip4(), proof=lambda: c.expect(
+            {"pass-local": 1, "drop-to-self": 1}))
+        assert cap6.matching(is_ip6(dst=CLIENT)) == []
+    assert tables(nat) == (0, 0)
+
+
+def nat_sessions(topo):
+    return len(sessions(topo, "udp"))
