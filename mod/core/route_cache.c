@@ -14,8 +14,8 @@
  * and protocol. Only where that is all: no policy routing rule of one's
  * own (the default rules only), multipath hashing on addresses (policy 0,
  * the default) and not by neighbour state, IPv6 forwarding on (otherwise
- * router reachability chooses), and for IPv4 no IPsec output policy nor a
- * default that blocks (the kernel's lookup also asks xfrm). Otherwise
+ * router reachability chooses), and no IPsec output policy nor a default
+ * that blocks (the lookups also ask xfrm: xlat/route.c). Otherwise
  * every packet asks the kernel, as before.
  *
  * Replacing a slot releases its route: dst_release() frees it after a
@@ -75,6 +75,18 @@ void tern_route_cache_free(struct tern_route_cache __percpu *rc)
 	free_percpu(rc);
 }
 
+/* IPsec output policies (or a default that blocks) decide per packet. */
+static bool tern_rtc_xfrm_free(const struct net *net)
+{
+#ifdef CONFIG_XFRM
+	if (READ_ONCE(net->xfrm.policy_count[XFRM_POLICY_OUT]) ||
+	    READ_ONCE(net->xfrm.policy_default[XFRM_POLICY_OUT]) !=
+	    XFRM_USERPOLICY_ACCEPT)
+		return false;
+#endif
+	return true;
+}
+
 static bool tern_rtc4_usable(const struct net *net)
 {
 #ifdef CONFIG_IP_MULTIPLE_TABLES
@@ -87,13 +99,7 @@ static bool tern_rtc4_usable(const struct net *net)
 	    READ_ONCE(net->ipv4.sysctl_fib_multipath_use_neigh))
 		return false;
 #endif
-#ifdef CONFIG_XFRM
-	if (READ_ONCE(net->xfrm.policy_count[XFRM_POLICY_OUT]) ||
-	    READ_ONCE(net->xfrm.policy_default[XFRM_POLICY_OUT]) !=
-	    XFRM_USERPOLICY_ACCEPT)
-		return false;
-#endif
-	return true;
+	return tern_rtc_xfrm_free(net);
 }
 
 static bool tern_rtc6_usable(const struct net *net)
@@ -107,7 +113,8 @@ static bool tern_rtc6_usable(const struct net *net)
 	 * turns between them (RT6_LOOKUP_F_REACHABLE): no cookie changes.
 	 */
 	return !ip6_multipath_hash_policy(net) &&
-	       READ_ONCE(net->ipv6.devconf_all->forwarding);
+	       READ_ONCE(net->ipv6.devconf_all->forwarding) &&
+	       tern_rtc_xfrm_free(net);
 }
 
 static struct tern_rtc4_slot *tern_rtc4_slot(struct tern_route_cache *c,

@@ -259,6 +259,14 @@ int tern_bib_del(struct tern_tables *t, u8 l4, const struct tern_ta6 *t6,
  * with a worker per CPU on a big table; may sleep.
  */
 void tern_tables_flush(struct tern_tables *t, u8 l4);
+/*
+ * Removes the sessions whose BIB entry @match (called under
+ * rcu_read_lock(), must not sleep) says yes to, and the dynamic BIB
+ * entries left without session; may sleep.
+ */
+void tern_tables_flush_if(struct tern_tables *t,
+			  bool (*match)(const struct tern_bib *b, void *arg),
+			  void *arg);
 
 /*
  * Dumps, under rcu_read_lock(), resumable: @pos (zeroed by the caller

@@ -28,10 +28,22 @@
 /* Buckets a batch spans, then a cond_resched(). */
 #define TERN_FLUSH_BATCH	256
 
-/* Unlinks the sessions of @l4 in chain @h of t->sess6. */
-static void tern_flush_chain(struct tern_tables *t, u32 h, u8 l4,
+struct tern_flush {
+	struct tern_tables *t;
+	atomic_t next;			/* the next run to take */
+	u32 runs;
+	u8 l4;
+	/* NULL: every session of @l4; else those whose BIB entry matches. */
+	bool (*match)(const struct tern_bib *b, void *arg);
+	void *arg;
+};
+
+/* Unlinks the sessions @f wants in chain @h of t->sess6. */
+static void tern_flush_chain(struct tern_tables *t, u32 h,
+			     const struct tern_flush *f,
 			     struct tern_tbl_batch *bt)
 {
+	u8 l4 = f->l4;
 	const struct tern_table_events *ev = READ_ONCE(t->ev);
 	struct hlist_nulls_node *n;
 	struct tern_tbl_where w;
@@ -43,6 +55,8 @@ static void tern_flush_chain(struct tern_tables *t, u32 h, u8 l4,
 	/* An unlinked node keeps its next: the walk goes on from it. */
 	hlist_nulls_for_each_entry_rcu(s, n, &t->sess6[h], n6) {
 		if (l4 != TERN_L4_N && s->bib->l4 != l4)
+			continue;
+		if (f->match && !f->match(s->bib, f->arg))
 			continue;
 		tern_tbl_where_sess(s, h, &w);
 		tern_tbl_lock(t, &ls, &w);
@@ -57,13 +71,6 @@ static void tern_flush_chain(struct tern_tables *t, u32 h, u8 l4,
 	rcu_read_unlock();
 }
 
-struct tern_flush {
-	struct tern_tables *t;
-	atomic_t next;			/* the next run to take */
-	u32 runs;
-	u8 l4;
-};
-
 /* Takes runs from @f's cursor, and empties them, until none is left. */
 static void tern_flush_runs(struct tern_flush *f)
 {
@@ -77,7 +84,7 @@ static void tern_flush_runs(struct tern_flush *f)
 		end = min(last, (u64)h + TERN_FLUSH_BATCH);
 		for (; h < end; h++)
 			if (!hlist_nulls_empty(&t->sess6[h]))
-				tern_flush_chain(t, h, f->l4, &bt);
+				tern_flush_chain(t, h, f, &bt);
 		local_bh_disable();
 		tern_tbl_batch_end(t, &bt);
 		local_bh_enable();
@@ -95,11 +102,15 @@ static void tern_flush_part_work(struct work_struct *work)
 	tern_flush_runs(container_of(work, struct tern_flush_part, work)->f);
 }
 
-void tern_tables_flush_in(struct tern_tables *t, u8 l4, unsigned int parts)
+static void tern_flush_do(struct tern_tables *t, u8 l4, unsigned int parts,
+			  bool (*match)(const struct tern_bib *b, void *arg),
+			  void *arg)
 {
 	struct tern_flush f = {
 		.t = t,
 		.l4 = l4,
+		.match = match,
+		.arg = arg,
 		.next = ATOMIC_INIT(0),
 		.runs = DIV_ROUND_UP_ULL((u64)t->sess_mask + 1,
 					 TERN_FLUSH_BATCH),
@@ -122,10 +133,25 @@ void tern_tables_flush_in(struct tern_tables *t, u8 l4, unsigned int parts)
 	kfree(p);
 }
 
+void tern_tables_flush_in(struct tern_tables *t, u8 l4, unsigned int parts)
+{
+	tern_flush_do(t, l4, parts, NULL, NULL);
+}
+
+static unsigned int tern_flush_parts(const struct tern_tables *t)
+{
+	return min3(num_online_cpus(), TERN_FLUSH_PARTS_MAX,
+		    (t->sess_mask + 1) / TERN_FLUSH_PART);
+}
+
 void tern_tables_flush(struct tern_tables *t, u8 l4)
 {
-	unsigned int parts = min3(num_online_cpus(), TERN_FLUSH_PARTS_MAX,
-				  (t->sess_mask + 1) / TERN_FLUSH_PART);
+	tern_flush_do(t, l4, tern_flush_parts(t), NULL, NULL);
+}
 
-	tern_tables_flush_in(t, l4, parts);
+void tern_tables_flush_if(struct tern_tables *t,
+			  bool (*match)(const struct tern_bib *b, void *arg),
+			  void *arg)
+{
+	tern_flush_do(t, TERN_L4_N, tern_flush_parts(t), match, arg);
 }

@@ -244,6 +244,12 @@ static int tern_global_get(struct tern_config *cfg,
 		*(u32 *)v = nla_get_u32(a);
 		return 0;
 	case TERN_KIND_PREFIX6:
+		/* An empty nest: none (the caller checks the mode allows it). */
+		if (!nla_len(a)) {
+			memset(p6, 0, sizeof(*p6));
+			*set = false;
+			return 0;
+		}
 		ret = tern_nla_get_pool6(a, v, extack);
 		if (!ret)
 			*set = true;
@@ -375,6 +381,11 @@ int tern_nl_global_set(struct sk_buff *skb, struct genl_info *info)
 	}
 	*cfg = *rcu_dereference_protected(inst->cfg, true);
 	ret = tern_globals_apply(cfg, info->attrs[TERN_A_GLOBALS], info->extack);
+	/* NAT64: the IPv4 peers are the addresses pool6 embeds. */
+	if (!ret && inst->type == TERN_TYPE_NAT64 && !cfg->pool6_set) {
+		NL_SET_ERR_MSG(info->extack, "a NAT64 instance needs pool6");
+		ret = -EINVAL;
+	}
 	if (!ret) {
 		tern_instance_set_config(inst, cfg);
 		cfg = NULL;

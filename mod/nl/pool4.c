@@ -10,6 +10,7 @@
 #include <linux/in.h>
 #include <net/genetlink.h>
 #include "core/instance.h"
+#include "nat64/nat64.h"
 #include "nat64/pool4.h"
 #include "siit/prefix.h"
 #include "nl/common.h"
@@ -144,6 +145,28 @@ static void tern_pool4_errmsg(struct tern_net *tn, struct netlink_ext_ack *extac
 	}
 }
 
+/* A dynamic BIB entry whose IPv4 transport address pool4 no longer has. */
+static bool tern_pool4_left(const struct tern_bib *b, void *pool)
+{
+	return !b->is_static &&
+	       !tern_pool4_contains(pool, b->l4, b->t4.addr,
+				    ntohs(b->t4.port));
+}
+
+/*
+ * After pool4 lost entries (under tn->lock): the BIB entries made from
+ * them go with their sessions, so that an address taken out of pool4 is
+ * no longer used, even by flows that keep it busy. Static entries stay.
+ */
+static void tern_pool4_prune(struct tern_net *tn, struct tern_instance *inst)
+{
+	struct tern_tables *t = tern_nat64_tables(inst);
+
+	if (t)
+		tern_tables_flush_if(t, tern_pool4_left,
+				     tern_protected(tn, inst->pool4));
+}
+
 static int tern_nl_pool4_change(struct genl_info *info, bool add)
 {
 	struct tern_net *tn = tern_net(genl_info_net(info));
@@ -180,10 +203,13 @@ static int tern_nl_pool4_change(struct genl_info *info, bool add)
 	old = tern_protected(tn, inst->pool4);
 	p = add ? tern_pool4_add(old, &e, &c) : tern_pool4_del(old, &e, ports);
 	ret = PTR_ERR_OR_ZERO(p);
-	if (ret)
+	if (ret) {
 		tern_pool4_errmsg(tn, info->extack, ret, &e, c);
-	else
+	} else {
 		tern_pool4_publish(tn, inst, p);
+		if (!add)
+			tern_pool4_prune(tn, inst);
+	}
 out:
 	mutex_unlock(&tn->lock);
 	return ret;
@@ -232,7 +258,19 @@ static const struct tern_nl_table tern_pool4_nl = {
 
 int tern_nl_pool4_flush(struct sk_buff *skb, struct genl_info *info)
 {
-	return tern_nl_table_flush(info, &tern_pool4_nl);
+	struct tern_net *tn = tern_net(genl_info_net(info));
+	struct tern_instance *inst;
+	int ret;
+
+	ret = tern_nl_table_flush(info, &tern_pool4_nl);
+	if (ret)
+		return ret;
+	mutex_lock(&tn->lock);
+	inst = tern_nl_instance(tn, info->attrs, info->extack);
+	if (!IS_ERR(inst))
+		tern_pool4_prune(tn, inst);
+	mutex_unlock(&tn->lock);
+	return 0;
 }
 
 int tern_nl_pool4_dump(struct sk_buff *skb, struct netlink_callback *cb)

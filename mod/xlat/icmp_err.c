@@ -152,9 +152,18 @@ unsigned int tern_icmp_err_4to6(struct tern_xlat *x, struct sk_buff *skb)
 	if (ipv6_addr_type(daddr) & (IPV6_ADDR_MULTICAST | IPV6_ADDR_LOOPBACK |
 				     IPV6_ADDR_ANY))
 		return tern_drop(inst, TERN_STAT_DROP_ERR_DEST);
-	/* An illegal source (RFC 7915 4.1) gets an RFC 6791 one. */
+	/*
+	 * An illegal source (RFC 7915 4.1: 0.0.0.0, 127.0.0.1, ...) is
+	 * translated for troubleshooting: pool6 says who reported it; an
+	 * address the mode refuses otherwise gets an RFC 6791 source.
+	 */
 	have_src = !tern_addr4_never_translated(iph->saddr) &&
 		   !x->mode->source4(x, iph->saddr, iph->daddr);
+	if (!have_src && cfg->pool6_set &&
+	    tern_addr4_never_translated(iph->saddr)) {
+		tern_rfc6052_4to6(&cfg->pool6, iph->saddr, saddr);
+		have_src = true;
+	}
 	if (!have_src && cfg->rfc6791v6_set) {
 		tern_rfc6791_v6(cfg, iph->saddr, saddr);
 		have_src = true;

@@ -10,6 +10,7 @@
 #include <net/ip6_fib.h>
 #include <net/ip6_route.h>
 #include <net/route.h>
+#include <net/xfrm.h>
 #include "core/instance.h"
 #include "core/route_cache.h"
 #include "xlat/route.h"
@@ -69,7 +70,13 @@ struct dst_entry *tern_route6(struct net *net, const struct sk_buff *skb,
 		dst_release(dst);
 		return NULL;
 	}
-	return dst;
+	/*
+	 * IPsec output policies, as ip_route_output_key() asks them for
+	 * IPv4: a bundle to go by, or a refusal (a policy that blocks, no
+	 * state yet). Consumes @dst on error.
+	 */
+	dst = xfrm_lookup_route(net, dst, flowi6_to_flowi(&fl6), NULL, 0);
+	return IS_ERR(dst) ? NULL : dst;
 }
 
 struct dst_entry *tern_route4_fast(const struct tern_instance *inst,

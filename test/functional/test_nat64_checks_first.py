@@ -15,8 +15,8 @@ from scapy.layers.inet import ICMP, IP, TCP, UDP, IPerror, UDPerror
 from scapy.layers.inet6 import ICMPv6DestUnreach, ICMPv6TimeExceeded, IPv6
 from scapy.packet import Raw
 
-from ternlib import (SINK4, cli_ok, embed, ip4_packet, is_ip4, is_ip6,
-                     udp_datagram)
+from ternlib import (SINK4, cli_json, cli_ok, embed, ip4_packet, is_ip4,
+                     is_ip6, udp_datagram)
 from ternlib.nat64 import (CLIENT, POOL4_NET, _nat64_module,  # noqa: F401
                            nat, out64, sessions, tables, udp6)
 
@@ -191,3 +191,36 @@ def test_hairpin_to_host_port_not_delivered_to_host(nat):
 
 def nat_sessions(topo):
     return len(sessions(topo, "udp"))
+
+
+# --- pool4 entries removed ---------------------------------------------------
+
+
+def test_pool4_remove_takes_its_bib_entries_and_sessions(nat):
+    """Removing pool4's UDP range removes the dynamic UDP BIB entries made
+    from it with their sessions (outbound traffic would keep them alive,
+    and the address in use, for ever); static entries and the other
+    protocols' state stay."""
+    a4, p4 = udp_bib(nat, 41030)
+    out64(nat, IPv6(src=CLIENT, dst=embed(SINK4), hlim=64) /
+          TCP(sport=41031, dport=80, flags="S", seq=1))
+    static = ("2001:db8:6::98#5353", "198.51.100.17#1053")
+    cli_ok(nat.xl, "-i", "n", "bib", "add", *static, "--udp")
+    nat.defer(lambda: cli_ok(nat.xl, "-i", "n", "bib", "remove", static[0],
+                             "--udp"))
+    assert (len(sessions(nat, "udp")), len(sessions(nat, "tcp"))) == (1, 1)
+    cli_ok(nat.xl, "-i", "n", "pool4", "remove", str(POOL4_NET), "--udp")
+    nat.defer(lambda: cli_ok(nat.xl, "-i", "n", "pool4", "add",
+                             str(POOL4_NET), "--udp"))
+    assert sessions(nat, "udp") == []
+    assert len(sessions(nat, "tcp")) == 1
+    bib = cli_json(nat.xl, "-i", "n", "bib", "list", "--udp")
+    assert [(b["address4"], b["port4"], b["static"]) for b in bib] == \
+        [("198.51.100.17", 1053, True)]
+    # The flow's next packet finds no UDP entry in pool4: refused.
+    c = nat.counters()
+    with nat.cap4() as cap4:
+        nat.send6(udp6(sport=41030))
+        cap4.none(is_ip4(dst=SINK4),
+                  proof=lambda: c.expect({"drop-pool4-full": 1}))
+    assert (a4, p4) != ("198.51.100.17", 1053)

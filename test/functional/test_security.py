@@ -187,14 +187,15 @@ def test_error_toward_own_ipv6_refused(xlat):
 @pytest.mark.parametrize("src4", ["127.0.0.1", "0.0.0.0"])
 def test_error_from_illegal_source_translated(xlat, src4):
     """RFC 7915 4.1: an ICMPv4 error from an illegal source is translated
-    for troubleshooting, from the translator's own IPv6 address (no RFC
-    6791 pool is set); any other packet from it is not."""
+    for troubleshooting, from pool6's mapping of that source, so that the
+    IPv6 host sees who reported it (not the translator's own address, nor
+    an RFC 6791 one); any other packet from it is not."""
     c = xlat.counters()
     with xlat.cap6() as cap6:
         xlat.send4(err4(src=src4))
         f = cap6.one(is_ip6(dst=SINK6, nh=58))
     c.expect({"xlat-icmp-error-4to6": 1})
-    assert f[IPv6].src == XL6
+    assert f[IPv6].src == embed(src4)
     check_checksums(f)
     pkt = ip4_packet(src4, SINK6_4, 17,
                      udp_datagram(src4, SINK6_4, 4000, 40000, PAYLOAD[:20]))

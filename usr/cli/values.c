@@ -106,16 +106,6 @@ static int u8_print(struct nlattr *a, bool json)
 
 /* PREFIX6: nested enum tern_prefix_attr */
 
-static int prefix6_value_parse(const char *s, union gvalue *v)
-{
-	return prefix6_parse(s, &v->prefix);
-}
-
-static int prefix6_put(struct nl_msg *msg, int attr, const union gvalue *v)
-{
-	return prefix_put(msg, attr, &v->prefix);
-}
-
 static int prefix6_print(struct nlattr *a, bool json)
 {
 	struct tern_prefix p;
@@ -337,10 +327,11 @@ const struct gkind gkinds[] = {
 	},
 	[TERN_KIND_PREFIX6] = {
 		.name = "PREFIX6",
-		.forms = "an IPv6 prefix " PREFIX6_FORMS,
+		.forms = "an IPv6 prefix " PREFIX6_FORMS
+			 ", or none (SIIT only)",
 		.nla_type = NLA_NESTED,
-		.parse = prefix6_value_parse,
-		.put = prefix6_put,
+		.parse = prefix6_opt_parse,
+		.put = prefix_opt_put,
 		.print = prefix6_print,
 	},
 	[TERN_KIND_U32] = {
