@@ -663,6 +663,25 @@ def test_hairpin_to_eam_address(hairpin, mode):
     c.expect({"xlat-hairpin": 1, "xlat-4to6": 1})
 
 
+@pytest.mark.parametrize("mode", ["TERN_HAIRPIN_SIMPLE",
+                                  "TERN_HAIRPIN_INTRINSIC"])
+def test_hairpin_to_host_address_not_delivered(hairpin, mode):
+    """The hairpinned destination 198.51.100.99 is an address of the
+    translator itself: the second pass leaves the IPv4 packet to the host
+    (pass-local), and a translated packet never goes there: dropped
+    (drop-to-self), neither delivered nor sent on."""
+    t = hairpin
+    set_hairpin(t.xl, mode)
+    t.xl.ip("addr", "add", "198.51.100.99/32", "dev", "lo")
+    t.defer(lambda: t.xl.ip("addr", "del", "198.51.100.99/32", "dev", "lo",
+                            check=False))
+    c = t.counters()
+    dst = HP6 if mode == "TERN_HAIRPIN_SIMPLE" else SINK6
+    at4, at6 = send_watch(t, udp6_from(H6_LINK, dst))
+    assert at4 == [] and at6 == []
+    c.expect({"pass-local": 1, "drop-to-self": 1})
+
+
 def test_hairpin_intrinsic_reply_comes_back(hairpin):
     """A (2001:db8:6::4d = 198.51.100.77) writes to B's pool6 address
     (SINK6, B = 2001:db8:6::63 = 198.51.100.99); B gets it from A's pool6
