@@ -300,7 +300,8 @@ unsigned int tern_icmp_err_6to4(struct tern_xlat *x, struct sk_buff *skb)
 			      IPPROTO_ICMP, &saddr);
 	if (!dst && !(hairpin && have_src))
 		return tern_drop(inst, TERN_STAT_DROP_NO_ROUTE);
-	if (dst && tern_dst_local(dst)) {
+	/* A hairpin goes back to IPv6 (NAT64: pool4 may be the host's). */
+	if (dst && !hairpin && tern_dst_local(dst)) {
 		dst_release(dst);
 		return tern_drop(inst, TERN_STAT_DROP_ERR_DEST);
 	}

@@ -11,8 +11,10 @@ addresses are the NAT64's even on an address of the host.
   translated packet (a hairpin) is never delivered to the host itself.
 """
 
+import pytest
 from scapy.layers.inet import ICMP, IP, TCP, UDP, IPerror, UDPerror
-from scapy.layers.inet6 import ICMPv6DestUnreach, ICMPv6TimeExceeded, IPv6
+from scapy.layers.inet6 import (ICMPv6DestUnreach, ICMPv6PacketTooBig,
+                                ICMPv6TimeExceeded, IPerror6, IPv6)
 from scapy.packet import Raw
 
 from ternlib import (SINK4, cli_json, cli_ok, embed, ip4_packet, is_ip4,
@@ -224,3 +226,80 @@ def test_pool4_remove_takes_its_bib_entries_and_sessions(nat):
         cap4.none(is_ip4(dst=SINK4),
                   proof=lambda: c.expect({"drop-pool4-full": 1}))
     assert (a4, p4) != ("198.51.100.17", 1053)
+
+
+# --- ICMP errors about hairpinned flows ---------------------------------------
+
+
+@pytest.mark.parametrize("pool4_on", ["routed", "host"])
+def test_ptb_about_hairpinned_flow_hairpins(nat, pool4_on):
+    """RFC 6146 3.8 with 3.5.4: CLIENT#47000 reaches CLIENT#47002 through
+    the latter's IPv4 transport address; a Packet Too Big about that
+    hairpinned packet, sent by its receiver to the sender's pool6 address,
+    goes back to the sender too, as if from the receiver's pool6 address,
+    quoting the packet as the sender sent it. Whether or not pool4's
+    addresses are the host's."""
+    if pool4_on == "host":
+        nat.xl.ip("addr", "add", str(POOL4_NET), "dev", "lo")
+        nat.defer(lambda: nat.xl.ip("addr", "del", str(POOL4_NET), "dev",
+                                    "lo", check=False))
+    b = out64(nat, udp6(sport=47002))              # B's mapping
+    b4, bp4 = b[IP].src, b[UDP].sport
+    pkt = udp6(sport=47000, dport=bp4, dst=embed(b4))
+    with nat.cap6() as cap:
+        nat.send6(pkt)
+        h = cap.one(is_ip6(dst=CLIENT))
+    a6, ap4 = h[IPv6].src, h[UDP].sport               # A as B sees it
+    quoted = bytes(h[IPv6])[:48 + 8]
+    c = nat.counters()
+    err = IPv6(src=CLIENT, dst=a6, hlim=64) / ICMPv6PacketTooBig(mtu=1400) \
+        / Raw(quoted)
+    with nat.cap6() as cap:
+        nat.send6(err)
+        g = cap.one(lambda f: ICMPv6PacketTooBig in f)
+    assert (g[IPv6].src, g[IPv6].dst) == (embed(b4), CLIENT)
+    q = g[IPerror6]
+    assert (q.src, q.dst) == (CLIENT, embed(b4))
+    assert (q[UDPerror].sport, q[UDPerror].dport) == (47000, bp4)
+    assert ap4 != bp4
+    c.expect({"xlat-hairpin": 1, "xlat-icmp-error-4to6": 1})
+
+
+@pytest.mark.parametrize("pool4_on", ["routed", "host"])
+def test_simultaneous_open_between_ipv6_hosts(nat, pool4_on):
+    """RFC 6146 3.5.2.2 through a hairpin (3.8): A's SYN to B's IPv4
+    transport address, which has no BIB entry yet, is kept (not handed to
+    the host, whose address pool4 may be); B's SYN to A's reaches A, and
+    A's next SYN reaches B: the connection opens both ways."""
+    if pool4_on == "host":
+        nat.xl.ip("addr", "add", str(POOL4_NET), "dev", "lo")
+        nat.defer(lambda: nat.xl.ip("addr", "del", str(POOL4_NET), "dev",
+                                    "lo", check=False))
+    # Port selection depends on the IPv6 transport address only: learn
+    # both mappings, then start from empty tables.
+    maps = {}
+    for port in (45010, 45012):
+        f = out64(nat, IPv6(src=CLIENT, dst=embed(SINK4), hlim=64) /
+                  TCP(sport=port, dport=80, flags="S", seq=1))
+        maps[port] = (f[IP].src, f[TCP].sport)
+    cli_ok(nat.xl, "-i", "n", "session", "flush")
+    (a4, ap4), (b4, bp4) = maps[45010], maps[45012]
+
+    def syn(sport, dst4, dport, seq):
+        return IPv6(src=CLIENT, dst=embed(dst4), hlim=64) / \
+            TCP(sport=sport, dport=dport, flags="S", seq=seq)
+
+    c = nat.counters()
+    with nat.cap6() as cap:
+        nat.send6(syn(45010, b4, bp4, 100))
+        cap.none(is_ip6(dst=CLIENT),
+                 proof=lambda: c.expect({"syn-stored": 1,
+                                         "xlat-hairpin": 1}))
+    with nat.cap6() as cap:
+        nat.send6(syn(45012, a4, ap4, 200))
+        f = cap.one(lambda g: TCP in g and g[TCP].dport == 45010)
+    assert (f[IPv6].src, f[TCP].sport, f[TCP].seq) == (embed(b4), bp4, 200)
+    with nat.cap6() as cap:
+        nat.send6(syn(45010, b4, bp4, 100))
+        f = cap.one(lambda g: TCP in g and g[TCP].dport == 45012)
+    assert (f[IPv6].src, f[TCP].sport, f[TCP].seq) == (embed(a4), ap4, 100)
