@@ -86,7 +86,7 @@ static struct tern_syn *tern_syn_new(const struct sk_buff *skb)
 	unsigned int len = min_t(unsigned int, skb->len - off, TERN_SYN_QUOTE);
 	struct tern_syn *e;
 
-	e = kmalloc(tern_syn_size(len), GFP_ATOMIC | __GFP_NOWARN);
+	e = kmalloc(sizeof(*e) + len, GFP_ATOMIC | __GFP_NOWARN);
 	if (!e)
 		return NULL;
 	if (skb_copy_bits(skb, off, e->data, len)) {

@@ -31,6 +31,7 @@
 #include <linux/list.h>
 #include <linux/siphash.h>
 #include <linux/skbuff.h>
+#include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include "nat64/table.h"
@@ -41,7 +42,7 @@
  * icmp_send() quotes (less still with IP options or a smaller MTU).
  */
 #define TERN_SYN_QUOTE	(576 - sizeof(struct iphdr) - sizeof(struct icmphdr))
-/* Bytes of entries (header and quote) per max-stored-syns. */
+/* Bytes of entries (their kmalloc() objects) per max-stored-syns. */
 #define TERN_SYN_BYTES_PER	256
 /* Buckets: the first table (in the store), the largest (one per SYN). */
 #define TERN_SYN_BUCKETS0	16
@@ -105,10 +106,10 @@ unsigned long tern_syn_take(struct tern_synstore *ss, unsigned long now,
  */
 void tern_syn_free(struct tern_synstore *ss);
 
-/* Bytes an entry of @len bytes of packet counts for. */
+/* Bytes an entry of @len bytes of packet takes: its kmalloc() object. */
 static inline size_t tern_syn_size(unsigned int len)
 {
-	return sizeof(struct tern_syn) + len;
+	return kmalloc_size_roundup(sizeof(struct tern_syn) + len);
 }
 
 static inline u32 tern_syn_count(const struct tern_synstore *ss)

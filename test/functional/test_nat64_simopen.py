@@ -128,20 +128,20 @@ def test_store_full(nat):
 
 def test_store_bytes(nat):
     """The store keeps 256 bytes per max-stored-syns, each SYN as much of
-    it as an ICMP error quotes (548 bytes) and a 72-byte header: with
-    max-stored-syns 2 (512 bytes) a SYN of 1064 bytes does not fit; with 3
-    (768) it does, and its answer quotes its first 548 bytes, total length
-    as it came."""
+    it as an ICMP error quotes (548 bytes) with a 72-byte header, in a
+    1024-byte kmalloc object: with max-stored-syns 3 (768 bytes) a SYN of
+    1064 bytes does not fit; with 4 (1024) it does, and its answer quotes
+    its first 548 bytes, total length as it came."""
     a4 = str(POOL4_NET[2])
     big = syn4(a4, 50150, sport=33410, seq=77) / (bytes(range(256)) * 4)
     raw = bytes(big)
     assert len(raw) == 1064
-    nat.set("max-stored-syns", "2")
+    nat.set("max-stored-syns", "3")
     c = nat.counters()
     nat.send4(big)
     c.expect({"drop-syn-store-full": 1})
     assert stored(nat) == 0
-    nat.set("max-stored-syns", "3")
+    nat.set("max-stored-syns", "4")
     with nat.cap4() as cap4:
         nat.send4(big)
         c.expect({"drop-syn-store-full": 1, "syn-stored": 1})
