@@ -154,7 +154,7 @@ const struct tern_stat_name tern_stat_names[] = {
 	  "NAT64: IPv4 SYN kept for a simultaneous open",
 	  TERN_STAT_SYN_STORED },
 	{ "drop-syn-store-full",
-	  "Dropped (NAT64): IPv4 SYN not kept, max-stored-syns reached",
+	  "Dropped (NAT64): IPv4 SYN not kept, max-stored-syns (or its bytes) reached",
 	  TERN_STAT_DROP_SYN_STORE_FULL },
 	{ "events-dropped",
 	  "Not a packet outcome: events (log-bib, log-sessions) lost: no memory, no listener took them, or the buffer of a listener that asks (tern monitor) was full",

@@ -126,6 +126,33 @@ def test_store_full(nat):
     assert stored(nat) == 0
 
 
+def test_store_bytes(nat):
+    """The store keeps 256 bytes per max-stored-syns, each SYN as much of
+    it as an ICMP error quotes (548 bytes) with a 72-byte header, in a
+    1024-byte kmalloc object: with max-stored-syns 3 (768 bytes) a SYN of
+    1064 bytes does not fit; with 4 (1024) it does, and its answer quotes
+    its first 548 bytes, total length as it came."""
+    a4 = str(POOL4_NET[2])
+    big = syn4(a4, 50150, sport=33410, seq=77) / (bytes(range(256)) * 4)
+    raw = bytes(big)
+    assert len(raw) == 1064
+    nat.set("max-stored-syns", "3")
+    c = nat.counters()
+    nat.send4(big)
+    c.expect({"drop-syn-store-full": 1})
+    assert stored(nat) == 0
+    nat.set("max-stored-syns", "4")
+    with nat.cap4() as cap4:
+        nat.send4(big)
+        c.expect({"drop-syn-store-full": 1, "syn-stored": 1})
+        assert stored(nat) == 1
+        e = cap4.one(is_port_unreach, timeout=12)
+    assert e[IP].dst == SINK4
+    assert e[IPerror].len == 1064
+    assert bytes(e[ICMP].payload) == raw[:548]
+    assert stored(nat) == 0
+
+
 def test_zz_stored_syn_left_at_removal(nat):
     """Last of the module: a SYN still stored when the namespace and its
     instance go (the fixture's teardown); it holds neither the device nor
