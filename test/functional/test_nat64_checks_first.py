@@ -12,7 +12,7 @@ addresses are the NAT64's even on an address of the host.
 """
 
 import pytest
-from scapy.layers.inet import ICMP, IP, TCP, UDP, IPerror, UDPerror
+from scapy.layers.inet import ICMP, IP, TCP, UDP, IPerror, TCPerror, UDPerror
 from scapy.layers.inet6 import (ICMPv6DestUnreach, ICMPv6PacketTooBig,
                                 ICMPv6TimeExceeded, IPerror6, IPv6)
 from scapy.packet import Raw
@@ -150,11 +150,20 @@ def test_udp_to_pool4_port_of_host_address_is_nat64s(nat):
 
 
 def test_tcp_syn_to_pool4_port_of_host_address_is_stored(nat):
+    """Kept for a simultaneous open, then answered by the NAT64 with Port
+    Unreachable quoting it (RFC 6146 3.5.2.2), not by the host's stack
+    (which would answer at once with a RST)."""
     host_pool4(nat)
     c = nat.counters()
-    nat.send4(IP(src=SINK4, dst=HOST4, ttl=64) /
-              TCP(sport=5001, dport=15001, flags="S", seq=7))
-    c.expect({"syn-stored": 1})
+    with nat.cap4() as cap4:
+        nat.send4(IP(src=SINK4, dst=HOST4, ttl=64) /
+                  TCP(sport=5001, dport=15001, flags="S", seq=7))
+        c.expect({"syn-stored": 1})
+        e = cap4.one(is_icmp4(3, 3), timeout=12)
+        assert cap4.matching(lambda f: TCP in f and f[IP].src == HOST4) == []
+    assert (e[IP].src, e[IPerror].dst) == (HOST4, HOST4)
+    assert (e[TCPerror].sport, e[TCPerror].dport, e[TCPerror].seq) == \
+        (5001, 15001, 7)
 
 
 def test_other_ports_of_host_address_are_the_hosts(nat):
@@ -189,6 +198,15 @@ def test_hairpin_to_host_port_not_delivered_to_host(nat):
             {"pass-local": 1, "drop-to-self": 1}))
         assert cap6.matching(is_ip6(dst=CLIENT)) == []
     assert tables(nat) == (0, 0)
+
+
+def pool4_on_host(topo):
+    """Each address of pool4 on xl's loopback (as /32s: a /30 would make
+    two of them a subnet's network and broadcast addresses)."""
+    for a in POOL4_NET:
+        topo.xl.ip("addr", "add", "%s/32" % a, "dev", "lo")
+        topo.defer(lambda a=a: topo.xl.ip("addr", "del", "%s/32" % a, "dev",
+                                          "lo", check=False))
 
 
 def nat_sessions(topo):
@@ -240,9 +258,7 @@ def test_ptb_about_hairpinned_flow_hairpins(nat, pool4_on):
     quoting the packet as the sender sent it. Whether or not pool4's
     addresses are the host's."""
     if pool4_on == "host":
-        nat.xl.ip("addr", "add", str(POOL4_NET), "dev", "lo")
-        nat.defer(lambda: nat.xl.ip("addr", "del", str(POOL4_NET), "dev",
-                                    "lo", check=False))
+        pool4_on_host(nat)
     b = out64(nat, udp6(sport=47002))              # B's mapping
     b4, bp4 = b[IP].src, b[UDP].sport
     pkt = udp6(sport=47000, dport=bp4, dst=embed(b4))
@@ -272,9 +288,7 @@ def test_simultaneous_open_between_ipv6_hosts(nat, pool4_on):
     the host, whose address pool4 may be); B's SYN to A's reaches A, and
     A's next SYN reaches B: the connection opens both ways."""
     if pool4_on == "host":
-        nat.xl.ip("addr", "add", str(POOL4_NET), "dev", "lo")
-        nat.defer(lambda: nat.xl.ip("addr", "del", str(POOL4_NET), "dev",
-                                    "lo", check=False))
+        pool4_on_host(nat)
     # Port selection depends on the IPv6 transport address only: learn
     # both mappings, then start from empty tables.
     maps = {}
