@@ -137,6 +137,10 @@ int tern_nl_run(struct tern_nl *nl, struct nl_msg *msg, tern_nl_reply_fn fn,
 		return r.status;
 	if (r.error)
 		return tern_nl_report_error(&r);
+	if (r.intr && !nl->intr_ok)
+		return tern_fail("the kernel's data changed during the dump; try again");
+	if (r.intr)
+		tern_fail("warning: the table changed while it was read: an entry may be missing or shown twice");
 	if (r.msg[0])
 		tern_fail("warning: %s", r.msg);
 	return TERN_EXIT_OK;
@@ -164,6 +168,7 @@ int tern_nl_request(uint8_t cmd, bool dump, const char *instance,
 		tern_nl_close(nl);
 		return tern_nl_build_error();
 	}
+	nl->intr_ok = cmd == TERN_CMD_SESSION_GET || cmd == TERN_CMD_BIB_GET;
 	status = tern_nl_run(nl, msg, fn, arg);
 	tern_nl_close(nl);
 	return status;

@@ -32,6 +32,12 @@
 struct tern_nl {
 	struct nl_sock *sk;
 	int family;
+	/*
+	 * A dump of a table that changes as it is read (sessions, BIB): one
+	 * the kernel flags as such (NLM_F_DUMP_INTR) is shown with a warning,
+	 * not refused; a retry could not do better under traffic.
+	 */
+	bool intr_ok;
 };
 
 /* The state of one request while its replies come in. */
@@ -45,6 +51,7 @@ struct tern_nl_req {
 	char msg[512];		/* extended ack message, "" if none */
 	int miss_type;		/* attribute reported missing, -1 if none */
 	bool miss_nested;	/* ... inside a nest (not top level) */
+	bool intr;		/* a part was flagged NLM_F_DUMP_INTR */
 };
 
 /* The reply callbacks of @r on its socket (tern_nl_on_valid and the ends). */

@@ -125,6 +125,16 @@ int tern_nl_on_valid(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
+/* A part of a dump of data that changed since its first part. */
+static int on_intr(struct nl_msg *msg, void *arg)
+{
+	struct tern_nl_req *r = arg;
+
+	(void)msg;
+	r->intr = true;
+	return NL_OK;
+}
+
 /* End of a dump; since Linux 4.19 it may carry the error that ended it. */
 static int on_finish(struct nl_msg *msg, void *arg)
 {
@@ -205,6 +215,7 @@ void tern_nl_watch(struct tern_nl_req *r)
 
 	nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, tern_nl_on_valid, r);
 	nl_socket_modify_cb(sk, NL_CB_FINISH, NL_CB_CUSTOM, on_finish, r);
+	nl_socket_modify_cb(sk, NL_CB_DUMP_INTR, NL_CB_CUSTOM, on_intr, r);
 	nl_socket_modify_cb(sk, NL_CB_ACK, NL_CB_CUSTOM, on_ack, r);
 	nl_socket_modify_err_cb(sk, NL_CB_CUSTOM, on_error, r);
 }
