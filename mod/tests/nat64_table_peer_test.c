@@ -9,22 +9,27 @@
 
 #include <kunit/test.h>
 #include <linux/err.h>
+#include <linux/rculist_nulls.h>
 #include "kt_nat64.h"
 #include "nat64/table_int.h"
 
 /* The longest chain of a session array. */
 static unsigned int kt_longest(struct tern_tables *t, bool by4)
 {
-	struct hlist_nulls_head *a = by4 ? t->sess4 : t->sess6;
 	struct hlist_nulls_node *n;
 	unsigned int len, max = 0;
+	struct tern_session *s;
 	u32 h;
 
 	rcu_read_lock();
 	for (h = 0; h <= t->sess_mask; h++) {
 		len = 0;
-		hlist_nulls_for_each(n, &a[h])
-			len++;
+		if (by4)
+			hlist_nulls_for_each_entry_rcu(s, n, &t->sess4[h], n4)
+				len++;
+		else
+			hlist_nulls_for_each_entry_rcu(s, n, &t->sess6[h], n6)
+				len++;
 		max = max(max, len);
 	}
 	rcu_read_unlock();
