@@ -74,7 +74,7 @@ static void kt_expire(struct tern_session *s)
 /*
  * One IPv4 peer opens KT_N sessions to a static BIB entry from as many
  * ports; one IPv6 host sends from one port to KT_N ports of the peer. By
- * (BIB entry, peer address) they were all one chain; by the whole key,
+ * (BIB entry, peer address) each was one chain of KT_N; by the whole key,
  * 2 * KT_N sessions in 32768 buckets have chains of 8 at most (more than
  * 8 in a bucket: about 1 in 10^7 with a random key).
  */
