@@ -49,6 +49,7 @@ void tern_nat64_limits(const struct tern_instance *inst,
 	lim->max_sess_per_sub = cfg->max_sess_per_sub;
 	lim->max_ports_per_sub = cfg->max_ports_per_sub;
 	lim->sub_prefix_len = cfg->sub_prefix_len;
+	lim->track_peers = cfg->adf;
 }
 
 int tern_nat64_create(struct tern_instance *inst,

@@ -3,7 +3,7 @@
  * NAT64 BIB and session tables (RFC 6146 3.1): allocation, locks and
  * lookups. nat64/table.h has the model, nat64/table_int.h the locking
  * rules; nat64/table_add.c inserts, nat64/table_sub.c the subscriber
- * accounting, nat64/table_free.c unlinking and freeing, nat64/table_gc.c
+ * accounting, nat64/table_peer.c the peers of address-dependent filtering, nat64/table_free.c unlinking and freeing, nat64/table_gc.c
  * expiry, walks and the freeing of the tables, nat64/table_flush.c flush.
  */
 
@@ -18,33 +18,42 @@
 
 struct kmem_cache *tern_bib_cache;
 struct kmem_cache *tern_sess_cache;
+struct kmem_cache *tern_peer_cache;
 
 /*
  * Twice is once: the KUnit suites may run before the module's init. No
  * SLAB_HWCACHE_ALIGN: objects of 56 and 72 bytes, not rounded up to a
- * cache line (lookups read one entry or two; packing matters more).
+ * cache line (lookups read one entry or two; packing matters more). Peer
+ * records are charged to the memory cgroup of the task that makes them,
+ * if any (in softirq, none).
  */
 int tern_tables_init(void)
 {
 	if (tern_sess_cache)
 		return 0;
 	tern_bib_cache = KMEM_CACHE(tern_bib, 0);
-	if (!tern_bib_cache)
-		return -ENOMEM;
 	tern_sess_cache = KMEM_CACHE(tern_session, 0);
-	if (!tern_sess_cache) {
+	tern_peer_cache = KMEM_CACHE(tern_peer, SLAB_ACCOUNT);
+	if (!tern_bib_cache || !tern_sess_cache || !tern_peer_cache) {
+		kmem_cache_destroy(tern_peer_cache);
+		kmem_cache_destroy(tern_sess_cache);
 		kmem_cache_destroy(tern_bib_cache);
+		tern_peer_cache = NULL;
+		tern_sess_cache = NULL;
 		tern_bib_cache = NULL;
 		return -ENOMEM;
 	}
 	return 0;
 }
 
+/* rcu_barrier(): peer records are freed by call_rcu(). */
 void tern_tables_exit(void)
 {
 	rcu_barrier();
+	kmem_cache_destroy(tern_peer_cache);
 	kmem_cache_destroy(tern_sess_cache);
 	kmem_cache_destroy(tern_bib_cache);
+	tern_peer_cache = NULL;
 	tern_sess_cache = NULL;
 	tern_bib_cache = NULL;
 }
@@ -66,11 +75,13 @@ struct tern_tables *tern_tables_alloc(u32 max_sessions)
 	/* A bucket or two a session when full: chains of one or so. */
 	u32 ns = max_sessions ?: 1U << 16;
 	struct tern_tables *t;
-	u32 nb, nsub, i;
+	u32 nb, nsub, npeer, i;
 
 	ns = roundup_pow_of_two(clamp(ns, 1U << 10, TERN_TBL_SESS_BUCKETS));
 	nb = max(ns / 2, 1U << 10);
 	nsub = clamp(ns / 16, 256U, 1U << 16);
+	/* A peer a session at worst: chains of four when full. */
+	npeer = max(ns / 4, 1U << 10);
 	t = kvzalloc(sizeof(*t), GFP_KERNEL_ACCOUNT);
 	if (!t)
 		return NULL;
@@ -78,28 +89,37 @@ struct tern_tables *tern_tables_alloc(u32 max_sessions)
 	t->sess_mask = ns - 1;
 	t->bib_mask = nb - 1;
 	t->sub_mask = nsub - 1;
+	t->peer_mask = npeer - 1;
 	t->bib6 = tern_tbl_array(nb);
 	t->bib4 = tern_tbl_array(nb);
 	t->sess6 = tern_tbl_array(ns);
 	t->sess4 = tern_tbl_array(ns);
 	t->subs = kvcalloc(nsub, sizeof(*t->subs), GFP_KERNEL_ACCOUNT);
-	if (!t->bib6 || !t->bib4 || !t->sess6 || !t->sess4 || !t->subs) {
+	t->peers = kvcalloc(npeer, sizeof(*t->peers), GFP_KERNEL_ACCOUNT);
+	if (!t->bib6 || !t->bib4 || !t->sess6 || !t->sess4 || !t->subs ||
+	    !t->peers) {
 		kvfree(t->bib6);
 		kvfree(t->bib4);
 		kvfree(t->sess6);
 		kvfree(t->sess4);
 		kvfree(t->subs);
+		kvfree(t->peers);
 		kvfree(t);
 		return NULL;
 	}
 	for (i = 0; i < nsub; i++)
 		INIT_HLIST_HEAD(&t->subs[i]);
+	for (i = 0; i < npeer; i++)
+		INIT_HLIST_HEAD(&t->peers[i]);
 	for (i = 0; i < TERN_TBL_NLOCKS; i++)
 		spin_lock_init(&t->locks[i]);
 	for (i = 0; i < TERN_TBL_SUB_NLOCKS; i++)
 		spin_lock_init(&t->sub_locks[i]);
+	for (i = 0; i < TERN_TBL_PEER_NLOCKS; i++)
+		spin_lock_init(&t->peer_locks[i]);
 	atomic_set(&t->nbib, 0);
 	atomic_set(&t->nsess, 0);
+	atomic_set(&t->npeer, 0);
 	init_llist_head(&t->gone_sess);
 	init_llist_head(&t->gone_bib);
 	INIT_WORK(&t->reap, tern_tbl_reap_work);
@@ -193,7 +213,7 @@ void tern_tbl_where_sess(const struct tern_session *s, u32 h6,
 	const struct tern_bib *b = s->bib;
 
 	w->s6 = h6 % TERN_TBL_NLOCKS;
-	w->s4 = s->lk4;
+	w->s4 = tern_sess_lk4(s);
 	w->tag6 = s->tag6;
 	w->b6 = b->lk6;
 	w->b4 = b->lk4;
@@ -262,30 +282,6 @@ begin:
 	if (get_nulls_value(n) != h)
 		goto begin;
 	return NULL;
-}
-
-bool tern_sess_known4(struct tern_tables *t, u8 l4,
-		      const struct tern_ta4 *local, __be32 raddr)
-{
-	struct tern_ta4 r = { .addr = raddr };
-	u32 h = tern_tbl_hash_sess4(t, l4, local, &r) & t->sess_mask;
-	struct hlist_nulls_node *n;
-	struct tern_session *s;
-
-begin:
-	hlist_nulls_for_each_entry_rcu(s, n, &t->sess4[h], n4) {
-		const struct tern_bib *b;
-
-		if (s->remote.addr != raddr)
-			continue;
-		b = s->bib;
-		if (b->l4 == l4 && tern_tbl_ta4_eq(&b->t4, local) &&
-		    !tern_sess_expired(s, (u32)jiffies))
-			return true;
-	}
-	if (get_nulls_value(n) != h)
-		goto begin;
-	return false;
 }
 
 /* A BIB entry whose last reference went is not found (it is going). */

@@ -84,7 +84,7 @@ struct tern_session {
 	struct tern_ta4 remote;		/* the IPv4 peer (ICMP: port 0) */
 	u8 state;			/* enum tern_tcp_state; 0 otherwise */
 	u8 tag6;			/* top byte of its hash by 6 */
-	u16 lk4;			/* lock index of its n4 chain */
+	u16 lk4;			/* its n4 chain's lock, TERN_SESS_PEER */
 	u32 expires;			/* jiffies; READ_ONCE/WRITE_ONCE */
 };
 
@@ -113,6 +113,11 @@ struct tern_limits {
 	u32 max_sess_per_sub;
 	u32 max_ports_per_sub;		/* BIB entries of one subscriber */
 	u8 sub_prefix_len;		/* IPv6 prefix length of a subscriber */
+	/*
+	 * Address-dependent filtering is on: new sessions count in their
+	 * peer's record (tern_sess_known4()).
+	 */
+	bool track_peers;
 };
 
 struct tern_tables *tern_tables_alloc(u32 max_sessions);
@@ -167,7 +172,9 @@ struct tern_session *tern_sess_find4(struct tern_tables *t, u8 l4,
 				     const struct tern_ta4 *remote);
 /*
  * Address-dependent filtering (RFC 4787): has the BIB entry of @local a
- * live session with IPv4 peer @raddr (any port)? Under rcu_read_lock().
+ * session with IPv4 peer @raddr (any port), made while peers were tracked
+ * (struct tern_limits) and not yet removed (an expired one counts until
+ * the sweep removes it)? Under rcu_read_lock(); takes no lock.
  */
 bool tern_sess_known4(struct tern_tables *t, u8 l4,
 		      const struct tern_ta4 *local, __be32 raddr);

@@ -17,9 +17,9 @@
 /* Inserts */
 
 static void tern_tbl_link_sess(struct tern_tables *t, struct tern_session *s,
-			       const struct tern_tbl_where *w)
+			       const struct tern_tbl_where *w, bool tracked)
 {
-	s->lk4 = w->s4 % TERN_TBL_NLOCKS;
+	s->lk4 = w->s4 % TERN_TBL_NLOCKS | (tracked ? TERN_SESS_PEER : 0);
 	s->tag6 = w->tag6;
 	hlist_nulls_add_head_rcu(&s->n6, &t->sess6[w->s6]);
 	hlist_nulls_add_head_rcu(&s->n4, &t->sess4[w->s4]);
@@ -33,6 +33,27 @@ static void tern_tbl_link_bib(struct tern_tables *t, struct tern_bib *b,
 	hlist_nulls_add_head_rcu(&b->n6, &t->bib6[w->b6]);
 	hlist_nulls_add_head_rcu(&b->n4, &t->bib4[w->b4]);
 	atomic_inc(&t->nbib);
+}
+
+/*
+ * Under the locks: charges a new session with peer @raddr on @b to its
+ * subscriber (@b new: with @b) and, if @lim tracks them, to its peer.
+ */
+static int tern_tbl_charge(struct tern_tables *t, const struct tern_bib *b,
+			   __be32 raddr, const struct tern_limits *lim,
+			   bool new_bib)
+{
+	int ret = 0;
+
+	if (lim->track_peers)
+		ret = tern_peer_charge(t, b->l4, &b->t4, raddr);
+	if (ret)
+		return ret;
+	ret = new_bib ? tern_sub_charge_new(t, b, lim, 1) :
+			tern_sub_charge(t, b, lim);
+	if (ret && lim->track_peers)
+		tern_peer_uncharge(t, b->l4, &b->t4, raddr);
+	return ret;
 }
 
 /*
@@ -75,12 +96,12 @@ static int tern_tbl_attach(struct tern_tables *t, struct tern_bib *b,
 	} else if (!refcount_inc_not_zero(&b->ref)) {
 		ret = -EAGAIN;
 	} else {
-		ret = tern_sub_charge(t, b, lim);
+		ret = tern_tbl_charge(t, b, s->remote.addr, lim, false);
 		if (ret) {
 			refcount_dec(&b->ref);
 		} else {
 			s->bib = b;
-			tern_tbl_link_sess(t, s, &w);
+			tern_tbl_link_sess(t, s, &w, lim->track_peers);
 		}
 	}
 	tern_tbl_unlock(t, &ls);
@@ -111,13 +132,13 @@ static int tern_tbl_insert(struct tern_tables *t, struct tern_bib *nb,
 	else if (tern_bib_find4(t, nb->l4, &nb->t4))
 		ret = -EADDRNOTAVAIL;
 	else
-		ret = tern_sub_charge_new(t, nb, lim, 1);
+		ret = tern_tbl_charge(t, nb, s->remote.addr, lim, true);
 	if (!ret) {
 		nb->is_static = false;
 		refcount_set(&nb->ref, 1);
 		tern_tbl_link_bib(t, nb, &w);
 		s->bib = nb;
-		tern_tbl_link_sess(t, s, &w);
+		tern_tbl_link_sess(t, s, &w, lim->track_peers);
 	}
 	tern_tbl_unlock(t, &ls);
 	return ret;

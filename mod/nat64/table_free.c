@@ -100,6 +100,8 @@ bool tern_tbl_sess_unlink(struct tern_tables *t, struct tern_session *s,
 		return false;
 	hlist_nulls_del_init_rcu(&s->n6);
 	hlist_nulls_del_init_rcu(&s->n4);
+	if (tern_sess_tracked(s))
+		tern_peer_defer(t, &bt->peer, s);
 	/* Its last session: one uncharge for both (one hash, one lock). */
 	if (refcount_dec_and_test(&b->ref)) {
 		tern_tbl_bib_drop(t, b, 1, bt);
@@ -121,6 +123,7 @@ void tern_tbl_batch_end(struct tern_tables *t, struct tern_tbl_batch *bt)
 	if (bt->nbib)
 		atomic_sub(bt->nbib, &t->nbib);
 	tern_sub_settle(t, &bt->sub);
+	tern_peer_settle(t, &bt->peer);
 	/* The first on an empty list asks for a run (another may be on). */
 	if (bt->sess)
 		run |= llist_add_batch(bt->sess, bt->sess_last, &t->gone_sess);

@@ -260,7 +260,9 @@ void tern_tables_count(struct tern_tables *t, struct tern_tables_count *c)
 	c->bib = max(nb, 0);
 	c->sessions = max(ns, 0);
 	c->bytes = c->bib * kmem_cache_size(tern_bib_cache) +
-		   c->sessions * kmem_cache_size(tern_sess_cache);
+		   c->sessions * kmem_cache_size(tern_sess_cache) +
+		   (u64)max(atomic_read(&t->npeer), 0) *
+		   kmem_cache_size(tern_peer_cache);
 }
 
 void tern_tables_free(struct tern_tables *t)
@@ -289,6 +291,7 @@ void tern_tables_free(struct tern_tables *t)
 		rcu_read_unlock();
 	}
 	WARN_ON(atomic_read(&t->nbib) || atomic_read(&t->nsess));
+	tern_peers_free(t);
 	tern_tbl_reap_all(t);
 	for (h = 0; h <= t->sub_mask; h++)
 		WARN_ON(!hlist_empty(&t->subs[h]));
@@ -297,5 +300,6 @@ void tern_tables_free(struct tern_tables *t)
 	kvfree(t->sess6);
 	kvfree(t->sess4);
 	kvfree(t->subs);
+	kvfree(t->peers);
 	kvfree(t);
 }

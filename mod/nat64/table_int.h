@@ -22,6 +22,12 @@
  * it finds it again from its IPv6 address and the prefix length it was
  * charged with (b->sub_plen: the setting may change meanwhile).
  *
+ * Peers (struct tern_peer, nat64/table_peer.c) likewise: changed only under
+ * t->peer_locks[b % TERN_TBL_PEER_NLOCKS], taken last (inside the bucket
+ * locks, never with a subscriber's lock), read under RCU. A session made
+ * while peers were tracked (TERN_SESS_PEER in its lk4) holds the record of
+ * (its BIB entry's t4, its peer's address) alive.
+ *
  * Freeing (nat64/table_free.c). An unlinked session or BIB entry goes on
  * t->gone_sess or t->gone_bib (lock-free, any context); t->reap takes
  * both lists, waits for a grace period, frees what it took.
@@ -36,6 +42,13 @@
 
 #define TERN_TBL_NLOCKS		1024
 #define TERN_TBL_SUB_NLOCKS	256
+#define TERN_TBL_PEER_NLOCKS	256
+/*
+ * In a session's lk4, above the lock index: the session counts in its
+ * peer's record (made while address-dependent filtering was on).
+ */
+#define TERN_SESS_PEER		0x8000
+static_assert(TERN_TBL_NLOCKS <= TERN_SESS_PEER);
 #define TERN_TBL_MAX_LOCKS	4
 /*
  * Most buckets of a session array: the index is the low 24 bits of a
@@ -54,15 +67,33 @@ struct tern_sub {
 	u32 bibs;
 };
 
+/*
+ * The IPv4 peer addresses a BIB entry's sessions know (address-dependent
+ * filtering, tern_sess_known4()): one record a (l4, BIB entry's t4, peer
+ * address), counting the tracked sessions; it goes with the last of them.
+ */
+struct tern_peer {
+	struct hlist_node node;
+	struct rcu_head rcu;
+	__be32 laddr;			/* the BIB entry's t4 */
+	__be32 raddr;			/* the peer */
+	__be16 lport;
+	u8 l4;
+	u32 sessions;			/* WRITE_ONCE under its lock */
+};
+
 struct tern_tables {
 	siphash_key_t key;
 	u32 bib_mask;			/* buckets - 1, BIB arrays */
 	u32 sess_mask;			/* buckets - 1, session arrays */
 	u32 sub_mask;
+	u32 peer_mask;
 	struct hlist_nulls_head *bib6, *bib4, *sess6, *sess4;
 	struct hlist_head *subs;
+	struct hlist_head *peers;	/* RCU */
 	atomic_t nbib;
 	atomic_t nsess;
+	atomic_t npeer;
 	u32 gc_cursor;			/* next session-by-6 bucket to scan */
 	u64 gc_cost_ns;			/* CPU of the sweep under way */
 	const struct tern_table_events *ev;	/* READ_ONCE; may be NULL */
@@ -71,6 +102,7 @@ struct tern_tables {
 	struct work_struct reap;	/* tern_tbl_reap_work() */
 	spinlock_t locks[TERN_TBL_NLOCKS];
 	spinlock_t sub_locks[TERN_TBL_SUB_NLOCKS];
+	spinlock_t peer_locks[TERN_TBL_PEER_NLOCKS];
 };
 
 /*
@@ -85,6 +117,14 @@ struct tern_sub_pending {
 	u32 bibs;
 };
 
+/* Uncharges of one peer record not yet taken from it, as above. */
+struct tern_peer_pending {
+	__be32 laddr, raddr;
+	__be16 lport;
+	u8 l4;
+	u32 sessions;
+};
+
 /*
  * What was unlinked and not yet counted or handed to the reaper: one
  * atomic, one list operation and one subscriber lock a batch, not one each
@@ -96,6 +136,7 @@ struct tern_tbl_batch {
 	struct llist_node *bib, *bib_last;
 	int nsess, nbib;
 	struct tern_sub_pending sub;
+	struct tern_peer_pending peer;
 };
 
 struct tern_lockset {
@@ -105,6 +146,7 @@ struct tern_lockset {
 
 extern struct kmem_cache *tern_bib_cache;
 extern struct kmem_cache *tern_sess_cache;
+extern struct kmem_cache *tern_peer_cache;
 
 static inline u32 tern_tbl_hash_bib6(const struct tern_tables *t, u8 l4,
 				     const struct tern_ta6 *t6)
@@ -135,18 +177,39 @@ static inline u32 tern_tbl_hash_sess6(const struct tern_tables *t, u8 l4,
 				 (__force u16)t6->port, l4, &t->key);
 }
 
+/*
+ * The whole key, the peer's port too (as conntrack): no chain is made of
+ * one BIB entry's sessions with one peer, whose ports the peer chooses.
+ */
 static inline u32 tern_tbl_hash_sess4(const struct tern_tables *t, u8 l4,
 				      const struct tern_ta4 *t4,
 				      const struct tern_ta4 *r)
 {
-	/*
-	 * Not the peer's port: the sessions of one BIB entry with one peer
-	 * share a chain, so address-dependent filtering finds them
-	 * (tern_sess_known4()).
-	 */
-	return (u32)siphash_3u32((__force u32)t4->addr, (__force u32)r->addr,
-				 (u32)(__force u16)t4->port << 16 | l4,
+	return (u32)siphash_2u64((u64)(__force u32)t4->addr << 32 |
+				 (__force u32)r->addr,
+				 (u64)(__force u16)t4->port << 32 |
+				 (u32)(__force u16)r->port << 16 | l4,
 				 &t->key);
+}
+
+/* The bucket in t->peers of the record of (@l4, @laddr:@lport, @raddr). */
+static inline u32 tern_tbl_hash_peer(const struct tern_tables *t, u8 l4,
+				     __be32 laddr, __be16 lport, __be32 raddr)
+{
+	return (u32)siphash_3u32((__force u32)laddr, (__force u32)raddr,
+				 (u32)(__force u16)lport << 16 | l4,
+				 &t->key) & t->peer_mask;
+}
+
+/* The lock index of a session's n4 chain, and whether its peer counts it. */
+static inline u16 tern_sess_lk4(const struct tern_session *s)
+{
+	return s->lk4 & ~TERN_SESS_PEER;
+}
+
+static inline bool tern_sess_tracked(const struct tern_session *s)
+{
+	return s->lk4 & TERN_SESS_PEER;
 }
 
 static inline bool tern_tbl_ta6_eq(const struct tern_ta6 *a,
@@ -267,6 +330,25 @@ void tern_sub_defer(struct tern_tables *t, struct tern_sub_pending *pd,
 		    const struct tern_bib *b, u32 sessions, u32 bibs);
 /* Takes what @pd gathered; BHs off, no bucket lock needed. */
 void tern_sub_settle(struct tern_tables *t, struct tern_sub_pending *pd);
+/* Peers (nat64/table_peer.c), under the bucket locks of the session. */
+
+/*
+ * One more tracked session of (@l4, @t4, @raddr), its record made if
+ * needed: 0 or -ENOMEM.
+ */
+int tern_peer_charge(struct tern_tables *t, u8 l4, const struct tern_ta4 *t4,
+		     __be32 raddr);
+/* Gathers in @pd the uncharge of @s (tracked; settling @pd first if need). */
+void tern_peer_defer(struct tern_tables *t, struct tern_peer_pending *pd,
+		     const struct tern_session *s);
+/* Takes what @pd gathered; BHs off, no bucket lock needed. */
+void tern_peer_settle(struct tern_tables *t, struct tern_peer_pending *pd);
+/* Undoes one tern_peer_charge(); BHs off. */
+void tern_peer_uncharge(struct tern_tables *t, u8 l4,
+			const struct tern_ta4 *t4, __be32 raddr);
+/* The tables are going: frees the records left (none, unless a bug). */
+void tern_peers_free(struct tern_tables *t);
+
 /*
  * The collector's pause after a sweep that cost @cost_ns of CPU, in
  * jiffies (nat64/table_gc.c).

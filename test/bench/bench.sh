@@ -37,7 +37,8 @@ if [ ! -x usr/cli/tern ]; then
 	[ -f usr/Makefile ] || (cd usr && autoreconf -fi && ./configure -q)
 	make -s -C usr >/dev/null
 fi
-# The stateful measurements' generator and responder (.build/gen6, resp).
+# The stateful measurements' generators and responder (.build/gen6, gen4,
+# resp).
 bash test/bench/stateful.sh --build
 
 tag=bench${smoke:+-smoke}-$k61
@@ -49,7 +50,7 @@ vars=()
 for v in BENCH_SMOKE BENCH_SYSTEMS BENCH_REPS BENCH_STEPS BENCH_TRIAL \
 	BENCH_SECONDS BENCH_FLOWS BENCH_TCP_SECONDS BENCH_PINGS BENCH_TCP_REPS \
 	BENCH_CONN_N BENCH_SESSIONS BENCH_TPUT_SECS BENCH_CHUNK BENCH_DIRS BENCH_PERF \
-	BENCH_ZL_SECS; do
+	BENCH_ZL_SECS BENCH_ENTRY_PORTS; do
 	[ -n "${!v:-}" ] && vars+=("$v=${!v}")
 done
 rc=0

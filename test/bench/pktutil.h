@@ -1,14 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the benchmark's generator (gen6.c) and responder (resp.c) share:
- * errors, the clock, MAC addresses and the Internet checksum.
+ * What the benchmark's generators (gen6.c, gen4.c) and responder (resp.c)
+ * share: errors, the clock, MAC addresses, the Internet checksum and
+ * Ethernet/IPv4/UDP frames.
  */
 #ifndef TERN_BENCH_PKTUTIL_H
 #define TERN_BENCH_PKTUTIL_H
 
+#include <arpa/inet.h>
+#include <netinet/ip.h>
+#include <netinet/udp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 static inline void die(const char *what)
@@ -57,6 +62,44 @@ static inline uint16_t fold(uint32_t s)
 	while (s >> 16)
 		s = (s & 0xffff) + (s >> 16);
 	return ~s & 0xffff;
+}
+
+/*
+ * An Ethernet/IPv4/UDP frame of 14 + 20 + 8 + @payload bytes at @f
+ * (payload 'y'), addresses and ports in network order, checksums computed.
+ */
+static inline void udp4_frame(uint8_t *f, const uint8_t *dmac,
+			      const uint8_t *smac, uint32_t saddr,
+			      uint32_t daddr, uint16_t sport, uint16_t dport,
+			      uint16_t payload)
+{
+	struct iphdr *ip = (struct iphdr *)(f + 14);
+	struct udphdr *uh = (struct udphdr *)(f + 34);
+	uint16_t ulen = 8 + payload, c;
+	uint32_t s;
+
+	memcpy(f, dmac, 6);
+	memcpy(f + 6, smac, 6);
+	f[12] = 0x08;
+	f[13] = 0x00;
+	memset(ip, 0, sizeof(*ip));
+	ip->version = 4;
+	ip->ihl = 5;
+	ip->tot_len = htons(20 + ulen);
+	ip->ttl = 64;
+	ip->protocol = IPPROTO_UDP;
+	ip->saddr = saddr;
+	ip->daddr = daddr;
+	ip->check = htons(fold(sum16(ip, 20, 0)));
+	uh->source = sport;
+	uh->dest = dport;
+	uh->len = htons(ulen);
+	uh->check = 0;
+	memset(f + 42, 'y', payload);
+	/* Pseudo-header: addresses, protocol, UDP length (RFC 768). */
+	s = sum16(&ip->saddr, 8, IPPROTO_UDP + ulen);
+	c = fold(sum16(uh, ulen, s));
+	uh->check = htons(c ? c : 0xffff);
 }
 
 #endif

@@ -31,7 +31,8 @@ KNOWN = ["tput_zero_loss", "tput_overload", "tput_offered", "xl_ns_per_packet",
          "capacity_vs_fwd", "pair_fwd_ns", "pair_ns",
          "tcp_throughput",
          "rtt_median", "rtt_min", "rtt_max", "conn_rate", "teardown_rate",
-         "tput_sessions", "tput_sessions_zero_loss"]
+         "tput_sessions", "tput_sessions_zero_loss",
+         "tput_one_entry", "one_entry_ratio"]
 TITLES = {
     "tput_zero_loss": "Throughput with zero loss (binary search), 64-byte UDP",
     "tput_overload": "Received rate at overload (pktgen at its maximum)",
@@ -56,6 +57,11 @@ TITLES = {
     "tput_sessions": "Throughput with established sessions (flows = sessions)",
     "tput_sessions_zero_loss": "Zero-loss throughput with established "
                                "sessions (binary search)",
+    "tput_one_entry": "4->6 rate to one BIB entry whose sessions are all "
+                      "with one IPv4 address, one a source port "
+                      "(flows = sessions)",
+    "one_entry_ratio": "That rate with 65535 sessions over the rate with "
+                       "one (target: 0.9 at least)",
 }
 # Throughput against the number of sessions: plotted as lines.
 SESSION_PLOTS = ["tput_sessions", "tput_sessions_zero_loss"]

@@ -126,40 +126,6 @@ static void drain(int fd)
 	}
 }
 
-/* An Ethernet/IPv4/UDP frame, addresses and ports in network order. */
-static void resp_frame(uint8_t *f, const uint8_t *dmac, const uint8_t *smac,
-		       uint32_t saddr, uint32_t daddr, uint16_t sport,
-		       uint16_t dport)
-{
-	struct iphdr *ip = (struct iphdr *)(f + 14);
-	struct udphdr *uh = (struct udphdr *)(f + 34);
-	uint16_t ulen = 8 + PAYLOAD, c;
-	uint32_t s;
-
-	memcpy(f, dmac, 6);
-	memcpy(f + 6, smac, 6);
-	f[12] = 0x08;
-	f[13] = 0x00;
-	memset(ip, 0, sizeof(*ip));
-	ip->version = 4;
-	ip->ihl = 5;
-	ip->tot_len = htons(20 + ulen);
-	ip->ttl = 64;
-	ip->protocol = IPPROTO_UDP;
-	ip->saddr = saddr;
-	ip->daddr = daddr;
-	ip->check = htons(fold(sum16(ip, 20, 0)));
-	uh->source = sport;
-	uh->dest = dport;
-	uh->len = htons(ulen);
-	uh->check = 0;
-	memset(f + 42, 'y', PAYLOAD);
-	/* Pseudo-header: addresses, protocol, UDP length (RFC 768). */
-	s = sum16(&ip->saddr, 8, IPPROTO_UDP + ulen);
-	c = fold(sum16(uh, ulen, s));
-	uh->check = htons(c ? c : 0xffff);
-}
-
 static unsigned long reply(int fd, const uint8_t *dmac, const uint8_t *smac,
 			   unsigned long rate)
 {
@@ -185,8 +151,8 @@ static unsigned long reply(int fd, const uint8_t *dmac, const uint8_t *smac,
 			const struct tuple *t = &learned[sent + i];
 
 			/* Back: from the server to the pool4 address. */
-			resp_frame(frames[i], dmac, smac, t->dst, t->src,
-				   t->dport, t->sport);
+			udp4_frame(frames[i], dmac, smac, t->dst, t->src,
+				   t->dport, t->sport, PAYLOAD);
 		}
 		r = sendmmsg(fd, msg, n, 0);
 		if (r < 0) {

@@ -49,6 +49,9 @@
 #    sessions with it, in the same request), minus the time of the same
 #    command on the emptied table (the paper's "net" deletion time);
 #    teardown_rate = S / that.
+# 5. one_entry: the 4->6 rate to one BIB entry with 1 and with 65535
+#    sessions of one IPv4 peer, and their ratio (test/bench/
+#    stateful-entry.sh).
 #
 # Appends to OUTDIR/results.tsv (header written when the file is new):
 #   metric system direction flows rep value unit
@@ -62,7 +65,8 @@
 #   BENCH_CHUNK (50000), BENCH_ZL_SECS (2), BENCH_PERF=1 (perf profiles: of both CPUs in
 #   each tput_sessions window, OUTDIR/perf-sessions-SYSTEM-S-REP.txt; of
 #   the full flush of tput_teardown, perf-teardown-SYSTEM-REP.txt, perf's
-#   own cost then in that teardown figure).
+#   own cost then in that teardown figure), BENCH_ENTRY_PORTS (65535),
+#   BENCH_PARTS (the parts measured: "conn tput entry").
 set -euo pipefail
 outdir=${1:?usage: stateful-vm.sh OUTDIR [SYSTEMS...]}
 shift
@@ -98,7 +102,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-for b in "$gen6" "$resp"; do
+for b in "$gen6" "$resp" "$top/.build/gen4"; do
 	[ -x "$b" ] || { say "no $b (built by test/bench/stateful.sh --build)"; exit 1; }
 done
 mkdir -p "$outdir"
@@ -134,7 +138,7 @@ sys_up() {	# SYSTEM: a fresh instance "st" in xl
 		nsx xl "$tern" instance add st --nat64 --pool6 $POOL6 >/dev/null
 		nsx xl "$tern" -i st pool4 add $POOL4 1024-65535 --udp >/dev/null
 		nsx xl "$tern" -i st global set max-sessions \
-			$((largest + largest / 10 + conn_n)) >/dev/null
+			$((largest + largest / 10 + conn_n + entry_ports)) >/dev/null
 		nsx xl "$tern" -i st global set udp-timeout 86400 >/dev/null ;;
 	jool-nat64)
 		nsx xl jool instance add st --netfilter --pool6 $POOL6 >/dev/null
@@ -416,13 +420,20 @@ tput_teardown() {	# SYSTEM REP
 		sessions/s
 }
 
+# shellcheck source=test/bench/stateful-entry.sh
+. "$top/test/bench/stateful-entry.sh"
+
+parts=" ${BENCH_PARTS:-conn tput entry} "
 say "$(uname -r), $(nproc) CPUs, systems ${have[*]}, $reps repetitions," \
-	"conn $conn_n flows, sessions $sizes"
+	"conn $conn_n flows, sessions $sizes, parts$parts"
 for ((rep = 1; rep <= reps; rep++)); do
 	for sys in "${have[@]}"; do
-		conn_rate "$sys" "$rep"
-		conn_real "$sys" "$rep"
-		tput_teardown "$sys" "$rep"
+		if [[ $parts == *" conn "* ]]; then
+			conn_rate "$sys" "$rep"
+			conn_real "$sys" "$rep"
+		fi
+		[[ $parts != *" tput "* ]] || tput_teardown "$sys" "$rep"
+		[[ $parts != *" entry "* ]] || one_entry "$sys" "$rep"
 	done
 done
 say "done: $tsv"

@@ -7,16 +7,17 @@
 # test/bench/README.md and docs/performance.md.
 #
 # Usage: test/bench/stateful.sh [--build] [TERN_KO [SYSTEMS...]]
-#   --build: only compile .build/gen6 and .build/resp (for make bench).
+#   --build: only compile .build/gen6, gen4 and resp (for make bench).
 #   TERN_KO: default this tree's build for 6.1 (test/build-mod.sh).
 #   SYSTEMS: default tern-nat64 jool-nat64 (Jool needs
 #   test/compare/install-jool.sh).
 #   BENCH_SMOKE, BENCH_REPS, BENCH_CONN_N, BENCH_SESSIONS, BENCH_TPUT_SECS,
-#   BENCH_STEPS, BENCH_CHUNK, BENCH_ZL_SECS, BENCH_PERF: see stateful-vm.sh.
+#   BENCH_STEPS, BENCH_CHUNK, BENCH_ZL_SECS, BENCH_PERF, BENCH_ENTRY_PORTS,
+#   BENCH_PARTS: see stateful-vm.sh.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$top/.build"
-for p in gen6 resp; do
+for p in gen6 gen4 resp; do
 	cc -O2 -Wall -Wextra -o "$top/.build/$p" "$top/test/bench/$p.c"
 done
 [ "${1:-}" = --build ] && exit 0
@@ -42,7 +43,8 @@ rm -rf "$out"
 mkdir -p "$out"
 envs=()
 for v in BENCH_SMOKE BENCH_REPS BENCH_CONN_N BENCH_SESSIONS BENCH_TPUT_SECS \
-	BENCH_STEPS BENCH_CHUNK BENCH_ZL_SECS BENCH_PERF; do
+	BENCH_STEPS BENCH_CHUNK BENCH_ZL_SECS BENCH_PERF BENCH_ENTRY_PORTS \
+	BENCH_PARTS; do
 	[ -n "${!v:-}" ] && envs+=("$v=${!v}")
 done
 rc=0

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gen4: sends COUNT Ethernet/IPv4/UDP frames on an interface through an
+ * AF_PACKET socket, all from one IPv4 address to one transport address,
+ * over PORTS source ports (the IPv4 side of one NAT64 BIB entry, one
+ * session a port):
+ *
+ *	source       SRC, port 1 + (K * STRIDE) mod PORTS for frame K
+ *	             (K = 0 .. COUNT - 1: every run of PORTS frames visits
+ *	             each port once, in a scrambled order)
+ *	destination  DST:DPORT
+ *
+ * Batches of sendmmsg(), bypassing the qdisc; with -r, at most that many
+ * frames a second; with -t SECS, it stops after SECS seconds. A refused
+ * frame is sent again (closed loop: fills) unless -o (open loop: counted
+ * lost); with -o -x it never waits for its 64 MB send buffer, as gen6.
+ * Prints how many frames the kernel took, then "refused R in T s".
+ *
+ * Usage: gen4 -i IFACE -m DSTMAC -n COUNT -P PORTS -s SRC -d DST -p DPORT
+ *	       [-r PPS] [-t SECS] [-o [-x]]
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/if_packet.h>
+#include <net/ethernet.h>
+#include <net/if.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include "pktutil.h"
+
+#define BATCH		256
+#define PAYLOAD		16
+#define FRAME_LEN	(14 + 20 + 8 + PAYLOAD)
+#define STRIDE		1000003ULL	/* a prime above 65535 */
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: gen4 -i IFACE -m DSTMAC -n COUNT -P PORTS "
+		"-s SRC -d DST -p DPORT [-r PPS] [-t SECS] [-o [-x]]\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	static uint8_t frames[BATCH][FRAME_LEN];
+	struct mmsghdr msg[BATCH];
+	struct iovec iov[BATCH];
+	const char *ifname = NULL, *mac = NULL, *s4 = NULL, *d4 = NULL;
+	unsigned long count = 0, ports = 0, rate = 0, sent = 0, refused = 0;
+	unsigned long dport = 0, i;
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
+	int open_loop = 0, nowait = 0, fd, c, one = 1;
+	uint8_t dmac[6], smac[6];
+	struct in_addr src, dst;
+	double secs = 0, t0;
+	char path[64];
+	FILE *fp;
+
+	while ((c = getopt(argc, argv, "i:m:n:P:s:d:p:r:t:ox")) != -1) {
+		switch (c) {
+		case 'i': ifname = optarg; break;
+		case 'm': mac = optarg; break;
+		case 'n': count = strtoul(optarg, NULL, 0); break;
+		case 'P': ports = strtoul(optarg, NULL, 0); break;
+		case 's': s4 = optarg; break;
+		case 'd': d4 = optarg; break;
+		case 'p': dport = strtoul(optarg, NULL, 0); break;
+		case 'r': rate = strtoul(optarg, NULL, 0); break;
+		case 't': secs = strtod(optarg, NULL); break;
+		case 'o': open_loop = 1; break;
+		case 'x': nowait = 1; break;
+		default: usage();
+		}
+	}
+	if (!ifname || !mac || !count || !ports || ports > 65535 || !s4 ||
+	    !d4 || !dport || dport > 65535 || !parse_mac(mac, dmac) ||
+	    inet_pton(AF_INET, s4, &src) != 1 ||
+	    inet_pton(AF_INET, d4, &dst) != 1)
+		usage();
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/address", ifname);
+	fp = fopen(path, "r");
+	if (!fp || !read_mac(fp, smac))
+		die(path);
+	fclose(fp);
+
+	fd = socket(AF_PACKET, SOCK_RAW, 0);
+	if (fd < 0)
+		die("socket");
+	sll.sll_ifindex = if_nametoindex(ifname);
+	if (!sll.sll_ifindex)
+		die(ifname);
+	sll.sll_protocol = htons(ETH_P_IP);
+	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)) < 0)
+		die("bind");
+	setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one));
+	if (nowait) {
+		int big = 64 << 20;
+
+		setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &big, sizeof(big));
+	}
+
+	memset(msg, 0, sizeof(msg));
+	for (i = 0; i < BATCH; i++) {
+		iov[i].iov_base = frames[i];
+		iov[i].iov_len = FRAME_LEN;
+		msg[i].msg_hdr.msg_iov = &iov[i];
+		msg[i].msg_hdr.msg_iovlen = 1;
+	}
+
+	t0 = now();
+	while (sent < count) {
+		unsigned long n = count - sent < BATCH ? count - sent : BATCH;
+		int r;
+
+		for (i = 0; i < n; i++) {
+			unsigned long k = (sent + i) % ports;
+			uint16_t port = 1 + k * STRIDE % ports;
+
+			udp4_frame(frames[i], dmac, smac, src.s_addr,
+				   dst.s_addr, htons(port), htons(dport),
+				   PAYLOAD);
+		}
+		r = sendmmsg(fd, msg, n, nowait ? MSG_DONTWAIT : 0);
+		if (r < 0) {
+			if (errno != ENOBUFS && errno != EAGAIN)
+				die("sendmmsg");
+			r = 0;
+		}
+		if (open_loop && (unsigned long)r < n) {
+			r++;
+			refused++;
+		}
+		sent += r;
+		if (secs > 0 && now() - t0 >= secs)
+			break;
+		if (rate) {
+			double ahead = (double)sent / rate - (now() - t0);
+
+			if (ahead > 0)
+				usleep(ahead * 1e6);
+		}
+	}
+	/* The last two fields: the time, "s". */
+	printf("%lu sent over ports 1-%lu refused %lu in %.4f s\n", sent,
+	       ports, refused, now() - t0);
+	return 0;
+}
