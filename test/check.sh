@@ -68,6 +68,10 @@ step "layering"
 /usr/bin/python3 test/layering.py --known test/layering-known.txt >"$log/layering.log" 2>&1
 record "no include or call cycle between files of mod/ beyond test/layering-known.txt" $? "$log/layering.log"
 
+step "summarize.py self-test"
+bash test/summarize-test/run.sh >"$log/summarize-test.log" 2>&1
+record "summarize.py counts a KUnit suite that did not run, a suite-level not ok and a missing case as failed (fixed KTAP samples)" $? "$log/summarize-test.log"
+
 step "DKMS"
 for k in "${kernels[@]}"; do
 	bash test/dkms.sh "$k" >"$log/dkms-$k.log" 2>&1
