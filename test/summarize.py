@@ -72,7 +72,8 @@ def kunit_built(src):
                 r"struct kunit_case %s\[\]\s*=\s*\{(.*?)\};" % arr.group(1),
                 text, re.S)
             if not (name and cases):
-                raise ValueError("%s: suite %s: no .name or cases" % (path, var))
+                raise ValueError("%s: suite %s: no .name or cases"
+                                 % (path, var))
             got = re.findall(r"\bKUNIT_CASE(?:_PARAM)?\w*\(\s*(\w+)",
                              cases.group(1))
             if not got:
