@@ -363,9 +363,14 @@ def _only_translated(c, sent):
     assert 0 < d["xlat-6to4"] <= sent, (d, sent)
 
 
-def _flows(topo):
-    """{(protocol, IPv6 port or identifier)} of the session list."""
+def _flows(topo):     # {(protocol, IPv6 port or identifier)}
     return {(s["protocol"], s["port6"]) for s in all_sessions(topo)}
+
+
+def _marks(udp=(), icmp=()):
+    """{(protocol, port6): frame} of UDP flows and echo identifiers."""
+    return dict(zip([("udp", p) for p in udp] + [("icmp", i) for i in icmp],
+                    udp6_frames(udp) + echo6_frames(icmp)))
 
 
 def _seen_once(topo, frames):
@@ -388,14 +393,11 @@ def test_session_flush_under_traffic(nat):
     seen in the session list: right after the flush, and once traffic
     stops, no session of theirs is left (the flush removed them and
     nothing remakes them), only the flows going on have made theirs."""
-    live_udp, live_icmp = range(30000, 30400), range(0x100, 0x180)
-    live = {("udp", p) for p in live_udp} | {("icmp", i) for i in live_icmp}
-    marks = dict(zip([("udp", p) for p in range(31000, 31100)] +
-                     [("icmp", i) for i in range(0x200, 0x220)],
-                     udp6_frames(range(31000, 31100)) +
-                     echo6_frames(range(0x200, 0x220))))
+    live = _marks(range(30000, 30400), range(0x100, 0x180))
+    marks = _marks(range(31000, 31100), range(0x200, 0x220))
     c = nat.counters()
-    t = Traffic(nat, udp6_frames(live_udp) + echo6_frames(live_icmp))
+    t = Traffic(nat, list(live.values()))
+    live = set(live)
     n_marks = 0
     try:
         for _ in range(3):
@@ -417,20 +419,19 @@ def test_session_flush_under_traffic(nat):
 
 def test_icmp_timeout_expiry_under_traffic(nat):
     """icmp-timeout 1 with echo requests of 256 identifiers going on:
-    sessions expire and are made again. 32 other identifiers, sent until
-    their sessions were seen, expire under that traffic: a list comes
-    without any of them, with every UDP session and sessions of the
-    identifiers going on. Once traffic stops, every ICMP session goes,
-    the UDP ones stay."""
+    sessions expire and are made again. 32 other identifiers sent once
+    expire under it: a list comes without them, with every UDP session
+    and some of the identifiers going on. Once traffic stops, every ICMP
+    session goes, the UDP ones stay."""
     nat.set("icmp-timeout", "1")
     udp = udp6_frames(range(32000, 32100))
     send_frames(nat, udp)
     udp_flows = {("udp", p) for p in range(32000, 32100)}
-    live = {("icmp", i) for i in range(0x1000, 0x1100)}
-    marks = dict(zip([("icmp", i) for i in range(0x2000, 0x2020)],
-                     echo6_frames(range(0x2000, 0x2020))))
+    live = _marks(icmp=range(0x1000, 0x1100))
+    marks = _marks(icmp=range(0x2000, 0x2020))
     c = nat.counters()
-    t = Traffic(nat, echo6_frames(range(0x1000, 0x1100)))
+    t = Traffic(nat, list(live.values()))
+    live = set(live)
     try:
         n_marks = _seen_once(nat, marks)
 
