@@ -68,6 +68,10 @@ step "layering"
 /usr/bin/python3 test/layering.py --known test/layering-known.txt >"$log/layering.log" 2>&1
 record "no include or call cycle between files of mod/ beyond test/layering-known.txt" $? "$log/layering.log"
 
+step "summarize.py self-test"
+bash test/summarize-test/run.sh >"$log/summarize-test.log" 2>&1
+record "summarize.py counts a KUnit suite that did not run, a suite-level not ok and a missing case as failed (fixed KTAP samples)" $? "$log/summarize-test.log"
+
 step "DKMS"
 for k in "${kernels[@]}"; do
 	bash test/dkms.sh "$k" >"$log/dkms-$k.log" 2>&1
@@ -123,9 +127,10 @@ step "make bench harness: report.py on a fixed TSV, then a smoke run in a VM"
 bash test/bench/report-check.sh >"$log/bench-report.log" 2>&1
 record "bench: report.py makes the exact table of a fixed TSV; --check judges" $? "$log/bench-report.log"
 # One tiny run of every measurement (fwd, Tern SIIT, Tern NAT64), 2 vCPUs:
-# a few minutes; no rate is judged, only that traffic flowed (figures > 0).
+# a few minutes; no rate is judged, only that traffic flowed (figures > 0)
+# and that each Tern system's paired windows gave capacity_vs_fwd.
 VM_CPUS=2 BENCH_SMOKE=1 bash test/bench/bench.sh >"$log/bench-smoke.log" 2>&1
-record "bench smoke on ${kernels[0]}: every measurement ran, figures > 0, report made" $? "$log/bench-smoke.log"
+record "bench smoke on ${kernels[0]}: every measurement ran (capacity_vs_fwd too), figures > 0, report made" $? "$log/bench-smoke.log"
 
 step "debug kernel (KUnit, KASAN, lockdep, kmemleak): KUnit, then the functional suite but the CLI's own tests, in two VMs"
 # The debug kernel runs every test but those marked cli and not kernel

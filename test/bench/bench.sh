@@ -12,7 +12,9 @@
 # SIIT and Tern NAT64 plus what of Jool and Tayga is installed when
 # BENCH_SYSTEMS says so; one short trial per measurement); its results go
 # to .build/results/bench-smoke-KREL/ and it fails unless every metric has
-# a figure above 0 for every system. Other settings: see bench-vm.sh.
+# a figure above 0 for every system, the Tern ones with their paired
+# capacity against forwarding (capacity_vs_fwd). Other settings: see
+# bench-vm.sh.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"

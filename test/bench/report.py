@@ -18,7 +18,9 @@ the metrics tput_sessions and tput_sessions_zero_loss, throughput against
 the number of sessions.
 
 --check (the smoke run of make check): fails unless every system of the
-file has a figure for every metric of MUST, and every figure is above 0
+file has a figure for every metric of MUST, every Tern system (tern-*) one
+of capacity_vs_fwd (its paired windows with forwarding ran: the figure
+the targets are judged on), and every figure is above 0
 (flags, unit "flag", aside; tput_zero_loss and xl_ns_per_packet above 0
 in one cell of every system at least; tput_sessions_zero_loss may be 0).
 """
@@ -69,6 +71,9 @@ SYSTEMS = ["fwd", "tern-siit", "tern-nat64", "jool-siit", "jool-nat64",
            "tayga"]
 DIRS = ["6to4", "4to6", "bidir"]
 MUST = ["tput_zero_loss", "tput_overload", "tcp_throughput", "rtt_median"]
+# What every Tern system of the file must have besides (bench-vm.sh pairs
+# each with forwarding; forwarding and the references have none).
+MUST_TERN = ["capacity_vs_fwd"]
 # (numerator, denominator) pairs of the ratio columns
 RATIOS = [("tern-siit", "fwd"), ("tern-nat64", "fwd"),
           ("tern-siit", "jool-siit"), ("tern-nat64", "jool-nat64")]
@@ -219,8 +224,8 @@ MAY_BE_ZERO = ["tput_sessions_zero_loss"]
 def check(rows, data):
     bad = []
     systems = {r["system"] for r in rows}
-    for m in MUST:
-        for s in sorted(systems):
+    for s in sorted(systems):
+        for m in MUST + (MUST_TERN if s.startswith("tern-") else []):
             if not any(s in c for c in data.get(m, {}).values()):
                 bad.append("no %s for %s" % (m, s))
     # A zero-loss search may find no rate without loss in a cell (one

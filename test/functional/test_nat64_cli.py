@@ -332,21 +332,60 @@ def test_policy_protocol_values(siit, proto):
     assert (err, text) == want
 
 
-@pytest.mark.parametrize("attr,payload", [
-    ("TERN_BIB_ADDR6", bytes(4)),
-    ("TERN_BIB_ADDR6", bytes(17)),
-    ("TERN_BIB_ADDR4", bytes(16)),
-    ("TERN_BIB_PORT4", bytes(1)),
-    ("TERN_BIB_STATIC", b""),
-    ("TERN_BIB_SESSIONS", bytes(4)),
-], ids=lambda v: "%d-bytes" % len(v) if isinstance(v, bytes) else v)
-def test_policy_bib_attributes(siit, attr, payload):
-    err, _, _ = tern_genl(siit, "TERN_CMD_BIB_ADD", instance_attr(),
-                          nest(ATTR["TERN_A_BIB"],
-                               nla(BIB["TERN_BIB_PROTO"],
-                                   bytes([socket.IPPROTO_TCP])),
-                               nla(BIB[attr], payload)))
-    assert err in (errno.EINVAL, errno.ERANGE)
+# One attribute of a complete, valid BIB entry (TCP 2001:db8::2#40000 ->
+# 192.0.2.1#61000, in pool4) made bad; what the kernel's policy (the
+# netlink core, from mod/nl/nat64.c's tern_bib_policy) says of it. Each bad
+# payload would read as the valid value without the policy (the address's
+# first bytes, the port's low ones, a flag or a count the handler ignores).
+GOOD_BIB = {
+    "TERN_BIB_PROTO": bytes([socket.IPPROTO_TCP]),
+    "TERN_BIB_ADDR6": socket.inet_pton(socket.AF_INET6, "2001:db8::2"),
+    "TERN_BIB_PORT6": struct.pack("=H", 40000),
+    "TERN_BIB_ADDR4": socket.inet_pton(socket.AF_INET, POOL4_ADDR),
+    "TERN_BIB_PORT4": struct.pack("=H", 61000),
+}
+BAD_LEN = (errno.EINVAL, "invalid attribute length")
+BAD_SIZE = (errno.ERANGE, "binary attribute size out of range")
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("cmd", ["TERN_CMD_BIB_ADD", "TERN_CMD_BIB_DEL"])
+@pytest.mark.parametrize("attr,payload,want", [
+    ("TERN_BIB_PROTO", bytes([socket.IPPROTO_TCP, 0]),
+     (errno.ERANGE, "Attribute failed policy validation")),
+    ("TERN_BIB_ADDR6", GOOD_BIB["TERN_BIB_ADDR6"] + bytes(1), BAD_SIZE),
+    ("TERN_BIB_ADDR6", GOOD_BIB["TERN_BIB_ADDR6"][:4], BAD_SIZE),
+    ("TERN_BIB_PORT6", struct.pack("=I", 40000), BAD_LEN),
+    ("TERN_BIB_ADDR4", GOOD_BIB["TERN_BIB_ADDR4"] + bytes(12), BAD_SIZE),
+    ("TERN_BIB_ADDR4", GOOD_BIB["TERN_BIB_ADDR4"][:3], BAD_SIZE),
+    ("TERN_BIB_PORT4", GOOD_BIB["TERN_BIB_PORT4"][:1], BAD_LEN),
+    ("TERN_BIB_STATIC", b"",
+     (errno.EINVAL, "STATIC is only in the replies of BIB dumps")),
+    ("TERN_BIB_SESSIONS", bytes(4),
+     (errno.EINVAL, "SESSIONS is only in the replies of BIB dumps")),
+], ids=lambda v: "%d-bytes" % len(v) if isinstance(v, bytes) else
+    errno.errorcode[v[0]] if isinstance(v, tuple) else v)
+def test_policy_bib_attributes(nat64, cmd, attr, payload, want):
+    """The request is valid but for ATTR (the same without it, or with
+    its good value, is done): refused with the policy's exact message,
+    and the BIB is as it was."""
+    def request(bad):
+        a = dict(GOOD_BIB)
+        a[attr] = payload if bad else a.get(attr)
+        return nest(ATTR["TERN_A_BIB"],
+                    *(nla(BIB[k], v) for k, v in a.items() if v is not None))
+
+    there = cmd == "TERN_CMD_BIB_DEL"
+    the_entry = [entry("tcp", "2001:db8::2", 40000, POOL4_ADDR, 61000)]
+    if there:
+        err, text, _ = tern_genl(nat64, "TERN_CMD_BIB_ADD", instance_attr(),
+                                 request(False))
+        assert (err, text) == (0, None)
+    assert tern_genl(nat64, cmd, instance_attr(), request(True))[:2] == want
+    assert bib(nat64) == (the_entry if there else [])
+    assert tern_genl(nat64, cmd, instance_attr(), request(False))[:2] == \
+        (0, None)
+    assert bib(nat64) == ([] if there else the_entry)
 
 
 @pytest.mark.parametrize("cmd", ["TERN_CMD_BIB_ADD", "TERN_CMD_BIB_DEL"])

@@ -20,12 +20,13 @@ import struct
 import subprocess
 import threading
 import time
+import types
 
 import pytest
 
 import genl
 import ternlib
-from ternlib import SINK4, cli_ok, in_netns
+from ternlib import SINK4, Netns, cli_ok, in_netns
 from ternlib.names import TERN, TIMEOUT
 from test_nat64 import (CLIENT, POOL4_NET, _nat64_module, nat,  # noqa: F401
                         out64, sessions, udp6, wait_until)
@@ -35,6 +36,24 @@ from scapy.layers.inet6 import IPv6
 # The marker: a static UDP BIB entry no flow of these tests uses.
 MARK6, MARK6_PORT = "2001:db8:6::77", 7
 MARK4, MARK4_PORT = str(POOL4_NET[3]), 65001
+# Its IPv4 address in instance "other" (test_monitor_instance_filter).
+OTHER4 = "203.0.113.9"
+
+
+def mark4(inst):
+    return MARK4 if inst == "n" else OTHER4
+
+
+def add_remove_marker(topo, inst="n"):
+    cli_ok(topo.xl, "-i", inst, "bib", "add", "%s#%d" % (MARK6, MARK6_PORT),
+           "%s#%d" % (mark4(inst), MARK4_PORT), "--udp")
+    cli_ok(topo.xl, "-i", inst, "bib", "remove", "%s#%d" %
+           (MARK6, MARK6_PORT), "--udp")
+
+
+def marker_event(event, inst="n"):
+    return bib_event(event, MARK6, MARK6_PORT, mark4(inst), MARK4_PORT,
+                     static=event == "bib-add", inst=inst)
 
 
 class Monitor:
@@ -74,33 +93,25 @@ class Monitor:
     def marker(self):
         """Adds and removes the marker entry; returns the events that came
         before its bib-add (log-bib must be on)."""
-        cli_ok(self.topo.xl, "-i", "n", "bib", "add", "%s#%d" %
-               (MARK6, MARK6_PORT), "%s#%d" % (MARK4, MARK4_PORT), "--udp")
-        cli_ok(self.topo.xl, "-i", "n", "bib", "remove", "%s#%d" %
-               (MARK6, MARK6_PORT), "--udp")
+        add_remove_marker(self.topo)
         before = []
         while True:
             ev = self.next()
-            if ev == bib_event("bib-add", MARK6, MARK6_PORT, MARK4,
-                               MARK4_PORT, static=True):
+            if ev == marker_event("bib-add"):
                 break
             before.append(ev)
-        assert self.next() == bib_event("bib-del", MARK6, MARK6_PORT, MARK4,
-                                        MARK4_PORT, static=False)
+        assert self.next() == marker_event("bib-del")
         return before
 
-    def join(self):
-        """Waits until the monitor hears the group: markers until the
-        bib-del of one comes (it may have joined between add and del)."""
+    def join(self, inst="n"):
+        """Waits until the monitor hears the group: markers (of instance
+        INST) until the bib-del of one comes (it may have joined between
+        add and del)."""
         deadline = time.monotonic() + TIMEOUT
-        end = bib_event("bib-del", MARK6, MARK6_PORT, MARK4, MARK4_PORT)
+        end = marker_event("bib-del", inst)
         while True:
             assert time.monotonic() < deadline, "tern monitor hears nothing"
-            cli_ok(self.topo.xl, "-i", "n", "bib", "add", "%s#%d" %
-                   (MARK6, MARK6_PORT), "%s#%d" % (MARK4, MARK4_PORT),
-                   "--udp")
-            cli_ok(self.topo.xl, "-i", "n", "bib", "remove", "%s#%d" %
-                   (MARK6, MARK6_PORT), "--udp")
+            add_remove_marker(self.topo, inst)
             try:
                 while self.next(timeout=1) != end:
                     pass
@@ -117,8 +128,9 @@ class Monitor:
         return rc, err
 
 
-def bib_event(event, a6, p6, a4, p4, static=False, proto="udp"):
-    return {"instance": "n", "event": event, "protocol": proto,
+def bib_event(event, a6, p6, a4, p4, static=False, proto="udp",
+              inst="n"):
+    return {"instance": inst, "event": event, "protocol": proto,
             "address6": a6, "port6": p6, "address4": a4, "port4": p4,
             "static": static}
 
@@ -224,16 +236,52 @@ def test_nothing_with_logging_off(nat, mon):
     assert mon.marker() == []
 
 
-def test_monitor_instance_filter(nat, mon):
-    """-i NAME: the events of another instance are not printed."""
-    other = Monitor(nat, "-i", "other")
+def test_monitor_instance_filter():
+    """-i NAME: the events of another instance are not printed. In a
+    namespace of its own (one instance at a time), `monitor -i other`
+    prints a marker of instance "other" (proof it joined the group);
+    "other" is then replaced by "n", whose marker a monitor of every
+    instance prints, and "n" by "other" again, whose marker is the next
+    event `monitor -i other` prints."""
+    topo = types.SimpleNamespace(xl=Netns("ev-filter"))
+    mons = []
+
+    def instance(name):
+        cli_ok(topo.xl, "instance", "add", name, "--nat64", "--pool6",
+               "64:ff9b::/96")
+        cli_ok(topo.xl, "-i", name, "pool4", "add", mark4(name))
+        cli_ok(topo.xl, "-i", name, "global", "set", "log-bib", "true")
+
     try:
-        time.sleep(1)           # no marker can tell it joined: wait
-        mon.marker()
-        with pytest.raises(AssertionError, match="no event"):
-            other.next(timeout=1)
+        instance("other")
+        every, other = Monitor(topo), Monitor(topo, "-i", "other")
+        mons = [every, other]
+        every.join("other")
+        other.join("other")
+        # One more entry, on another IPv6 port: each monitor reads up to
+        # its bib-del, which leaves none of the joins' events to read.
+        sync = "%s#%d" % (MARK6, MARK6_PORT + 1)
+        cli_ok(topo.xl, "-i", "other", "bib", "add", sync,
+               "%s#%d" % (OTHER4, MARK4_PORT), "--udp")
+        cli_ok(topo.xl, "-i", "other", "bib", "remove", sync, "--udp")
+        for m in mons:
+            while m.next() != bib_event("bib-del", MARK6, MARK6_PORT + 1,
+                                        OTHER4, MARK4_PORT, inst="other"):
+                pass
+        cli_ok(topo.xl, "instance", "remove", "other")
+        instance("n")
+        add_remove_marker(topo, "n")
+        assert every.next() == marker_event("bib-add", "n")
+        assert every.next() == marker_event("bib-del", "n")
+        cli_ok(topo.xl, "instance", "remove", "n")
+        instance("other")
+        add_remove_marker(topo, "other")
+        assert other.next() == marker_event("bib-add", "other")
+        assert other.next() == marker_event("bib-del", "other")
     finally:
-        assert other.stop() == (0, "")
+        for m in mons:
+            assert m.stop() == (0, "")
+        topo.xl.delete()
 
 
 # --- A listener that never reads -------------------------------------------

@@ -363,21 +363,55 @@ def _only_translated(c, sent):
     assert 0 < d["xlat-6to4"] <= sent, (d, sent)
 
 
+def _flows(topo):     # {(protocol, IPv6 port or identifier)}
+    return {(s["protocol"], s["port6"]) for s in all_sessions(topo)}
+
+
+def _marks(udp=(), icmp=()):
+    """{(protocol, port6): frame} of UDP flows and echo identifiers."""
+    return dict(zip([("udp", p) for p in udp] + [("icmp", i) for i in icmp],
+                    udp6_frames(udp) + echo6_frames(icmp)))
+
+
+def _seen_once(topo, frames):
+    """Sends FRAMES ({(protocol, port6): frame}) from h6, once each (none
+    can come after), until the session list has shown each flow's
+    session; returns how many it sent."""
+    for f in frames.values():
+        topo.senders["h6"].sock.send(f)
+    seen = set()
+    deadline = time.monotonic() + 60
+    while seen != set(frames):
+        assert time.monotonic() < deadline, sorted(set(frames) - seen)
+        seen |= _flows(topo) & set(frames)
+    return len(frames)
+
+
 def test_session_flush_under_traffic(nat):
-    frames = udp6_frames(range(30000, 30400)) + \
-        echo6_frames(range(0x100, 0x180))
+    """Three flushes while 400 UDP flows and 128 echo identifiers go on.
+    Before each, 100 other UDP flows and 32 identifiers are sent once and
+    seen in the session list: right after the flush, and once traffic
+    stops, no session of theirs is left (the flush removed them and
+    nothing remakes them), only the flows going on have made theirs."""
+    live = _marks(range(30000, 30400), range(0x100, 0x180))
+    marks = _marks(range(31000, 31100), range(0x200, 0x220))
     c = nat.counters()
-    t = Traffic(nat, frames)
+    t = Traffic(nat, list(live.values()))
+    live = set(live)
+    n_marks = 0
     try:
-        wait_until(lambda: tables(nat)[0] > 100, 60)
         for _ in range(3):
+            n_marks += _seen_once(nat, marks)
             cli_ok(nat.xl, "-i", "n", "session", "flush")
-            wait_until(lambda: tables(nat)[0] > 0, 60)
+            assert _flows(nat) <= live
+            wait_until(lambda: _flows(nat) & live, 60)
     finally:
         sent = t.stop()
-    _only_translated(c, sent)
+    _only_translated(c, sent + n_marks)
     n_sess, n_bib = _consistent(nat)
-    assert 0 < n_sess <= 528 and n_bib == n_sess
+    got = _flows(nat)
+    assert got <= live and len(got) == n_sess > 0 and n_bib == n_sess
+    assert {(b["protocol"], b["port6"]) for b in all_bib(nat)} == got
     cli_ok(nat.xl, "-i", "n", "session", "flush")
     assert_empty(nat)
     assert all_bib(nat) == []
@@ -385,19 +419,29 @@ def test_session_flush_under_traffic(nat):
 
 def test_icmp_timeout_expiry_under_traffic(nat):
     """icmp-timeout 1 with echo requests of 256 identifiers going on:
-    sessions expire and are made again; once traffic stops, every ICMP
+    sessions expire and are made again. 32 other identifiers sent once
+    expire under it: a list comes without them, with every UDP session
+    and some of the identifiers going on. Once traffic stops, every ICMP
     session goes, the UDP ones stay."""
     nat.set("icmp-timeout", "1")
     udp = udp6_frames(range(32000, 32100))
     send_frames(nat, udp)
+    udp_flows = {("udp", p) for p in range(32000, 32100)}
+    live = _marks(icmp=range(0x1000, 0x1100))
+    marks = _marks(icmp=range(0x2000, 0x2020))
     c = nat.counters()
-    t = Traffic(nat, echo6_frames(range(0x1000, 0x1100)))
+    t = Traffic(nat, list(live.values()))
+    live = set(live)
     try:
-        wait_until(lambda: len(sessions(nat, "icmp")) > 0, 60)
-        time.sleep(2)       # expiry rounds under traffic
+        n_marks = _seen_once(nat, marks)
+
+        def expired():
+            got = _flows(nat)
+            return not got & set(marks) and udp_flows <= got and got & live
+        wait_until(expired, 60)
     finally:
         sent = t.stop()
-    _only_translated(c, sent)
+    _only_translated(c, sent + n_marks)
     wait_until(lambda: sessions(nat, "icmp") == [] and
                tables(nat) == (100, 100), 30)
     _consistent(nat)
