@@ -286,6 +286,12 @@ struct tern_walk_pos {
 	u32 skip;
 };
 
+/*
+ * Entries linked and unlinked so far (it wraps): a dump in parts whose
+ * value moved between two parts may have missed or repeated entries.
+ */
+u32 tern_tables_changes(const struct tern_tables *t);
+
 int tern_bib_walk(struct tern_tables *t, u8 l4, struct tern_walk_pos *pos,
 		  int (*fn)(const struct tern_bib *b, void *arg), void *arg);
 int tern_sess_walk(struct tern_tables *t, u8 l4, struct tern_walk_pos *pos,

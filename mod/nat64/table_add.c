@@ -23,6 +23,7 @@ static void tern_tbl_link_sess(struct tern_tables *t, struct tern_session *s,
 	s->tag6 = w->tag6;
 	hlist_nulls_add_head_rcu(&s->n6, &t->sess6[w->s6]);
 	hlist_nulls_add_head_rcu(&s->n4, &t->sess4[w->s4]);
+	atomic_inc(&t->changes);
 }
 
 static void tern_tbl_link_bib(struct tern_tables *t, struct tern_bib *b,
@@ -33,6 +34,7 @@ static void tern_tbl_link_bib(struct tern_tables *t, struct tern_bib *b,
 	hlist_nulls_add_head_rcu(&b->n6, &t->bib6[w->b6]);
 	hlist_nulls_add_head_rcu(&b->n4, &t->bib4[w->b4]);
 	atomic_inc(&t->nbib);
+	atomic_inc(&t->changes);
 }
 
 /*

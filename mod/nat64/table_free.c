@@ -122,6 +122,8 @@ void tern_tbl_batch_end(struct tern_tables *t, struct tern_tbl_batch *bt)
 		atomic_sub(bt->nsess, &t->nsess);
 	if (bt->nbib)
 		atomic_sub(bt->nbib, &t->nbib);
+	if (bt->nsess || bt->nbib)
+		atomic_add(bt->nsess + bt->nbib, &t->changes);
 	tern_sub_settle(t, &bt->sub);
 	tern_peer_settle(t, &bt->peer);
 	/* The first on an empty list asks for a run (another may be on). */
@@ -167,4 +169,9 @@ void tern_sess_forget(struct tern_tables *t, struct tern_session *s)
 	u32 h6 = tern_tbl_hash_sess6(t, b->l4, &b->t6, &s->remote);
 
 	tern_tbl_sess_remove(t, s, h6 & t->sess_mask, false);
+}
+
+u32 tern_tables_changes(const struct tern_tables *t)
+{
+	return (u32)atomic_read(&t->changes);
 }

@@ -93,6 +93,8 @@ struct tern_tables {
 	struct hlist_head *peers;	/* RCU */
 	atomic_t nbib;
 	atomic_t nsess;
+	/* Links and unlinks so far: a dump in parts that saw it move says so. */
+	atomic_t changes;
 	atomic_t npeer;
 	u32 gc_cursor;			/* next session-by-6 bucket to scan */
 	u64 gc_cost_ns;			/* CPU of the sweep under way */

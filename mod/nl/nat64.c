@@ -106,8 +106,12 @@ int tern_nl_nat64_dump(struct sk_buff *skb, struct netlink_callback *cb,
 		mutex_unlock(&tn->lock);
 		return PTR_ERR(inst);
 	}
-	/* An instance replaced between two parts flags the dump. */
-	cb->seq = tn->gen;
+	/*
+	 * An instance replaced, or its tables changed, between two parts
+	 * flags the dump (NLM_F_DUMP_INTR): the walk resumes by position, so
+	 * an entry may be missed or repeated.
+	 */
+	cb->seq = (tn->gen + tern_tables_changes(tern_nat64_tables(inst))) ?: 1;
 	/*
 	 * The instance is freed a grace period after it leaves the list
 	 * (under the lock): it and its tables outlive this read section.

@@ -19,6 +19,7 @@ SOL_NETLINK = 270
 NETLINK_EXT_ACK = 11
 NLM_F_REQUEST, NLM_F_ACK, NLM_F_DUMP = 0x1, 0x4, 0x300
 NLM_F_CAPPED, NLM_F_ACK_TLVS = 0x100, 0x200
+NLM_F_DUMP_INTR = 0x10
 NLMSG_ERROR, NLMSG_DONE = 2, 3
 NLA_F_NESTED = 0x8000
 NLMSGERR_ATTR_MSG = 1
@@ -109,10 +110,12 @@ class Genl:
         self.sock.close()
 
     def request(self, family, cmd, attrs_=b"", version=1, dump=False,
-                reserved=0, extra_flags=0):
+                reserved=0, extra_flags=0, between=None):
         """Returns (errno, extack message or None, [reply messages]).
         RESERVED (genlmsghdr) and EXTRA_FLAGS (nlmsg_flags) make requests
-        the kernel must refuse."""
+        the kernel must refuse. BETWEEN() runs once, after the first part
+        of a dump was read and before the kernel fills the next; self.intr
+        says whether a reply was flagged NLM_F_DUMP_INTR."""
         self.seq += 1
         flags = NLM_F_REQUEST | NLM_F_ACK | (NLM_F_DUMP if dump else 0) | \
             extra_flags
@@ -120,6 +123,7 @@ class Genl:
         self.sock.send(struct.pack("=IHHII", 16 + len(payload), family,
                                    flags, self.seq, 0) + payload)
         replies = []
+        self.intr = False
         # How many reads (one per message buffer the kernel filled) brought
         # replies: a dump too big for one buffer comes in several parts.
         self.parts = 0
@@ -134,6 +138,8 @@ class Genl:
                 off += (length + 3) & ~3
                 if seq != self.seq:
                     continue
+                if flags & NLM_F_DUMP_INTR:
+                    self.intr = True
                 if typ == NLMSG_DONE:
                     if len(replies) > before:
                         self.parts += 1
@@ -152,12 +158,15 @@ class Genl:
                 return err, text, replies
             if len(replies) > before:
                 self.parts += 1
+                if between is not None:
+                    between()
+                    between = None
 
-    def tern(self, cmd, *parts, dump=False):
+    def tern(self, cmd, *parts, dump=False, between=None):
         """A request of Tern's family, attributes PARTS: (errno, extack
         message, replies)."""
         return self.request(self.family, CMD[cmd], b"".join(parts),
-                            dump=dump)
+                            dump=dump, between=between)
 
     def stats(self, instance=None):
         """{enum tern_stat value: count} of INSTANCE (None: the only one)."""
