@@ -116,18 +116,10 @@ static long kt_left(const struct tern_session *s)
 	return (s32)(READ_ONCE(s->expires) - (u32)jiffies);
 }
 
-static unsigned long kt_est(struct kt_sess *f)
-{
-	return tern_tcp_timeout(f->ki.cfg, TERN_TCPT_EST);
-}
-
-static unsigned long kt_trans(struct kt_sess *f)
-{
-	return tern_tcp_timeout(f->ki.cfg, TERN_TCPT_TRANS);
-}
+#define kt_est(f)	tern_tcp_timeout((f)->ki.cfg, TERN_TCPT_EST)
+#define kt_trans(f)	tern_tcp_timeout((f)->ki.cfg, TERN_TCPT_TRANS)
 
 /* Races: two threads, one per CPU, through the same sessions. */
-
 #define KT_RACE_SESS	64
 #define KT_RACE_ROUNDS	2000
 
