@@ -16,6 +16,7 @@
 #include "nat64/mode_err.h"
 #include "nat64/pool4.h"
 #include "nat64/tcp.h"
+#include "nat64/tcp_sess.h"
 #include "siit/mapping.h"
 #include "xlat/mode.h"
 
@@ -59,23 +60,15 @@ static int tern_nat64_add_err(long err)
 
 /*
  * A TCP segment through session @s (from the IPv6 side if @from6): the
- * state machine of RFC 6146 3.5.2.2 moves it on. Returns 0 or why the
- * segment is dropped.
+ * state machine of RFC 6146 3.5.2.2 moves it on (nat64/tcp_sess.c).
+ * Returns 0 or why the segment is dropped.
  */
 static int tern_nat64_tcp(struct tern_xlat *x, struct tern_session *s,
 			  bool from6)
 {
-	struct tern_tcp_step st;
-	u8 state = READ_ONCE(s->state);
-
-	st = tern_tcp_next(state, from6, tern_tcp_flags_of(x->id.tcp_flags));
-	if (!st.ok)
+	if (!tern_tcp_sess_step(x->inst->nat64->tables, x->cfg, s, from6,
+				tern_tcp_flags_of(x->id.tcp_flags)))
 		return TERN_STAT_DROP_TCP_NOSYN;
-	if (st.state != state)
-		tern_sess_set_state(x->inst->nat64->tables, s, st.state,
-				    tern_tcp_timeout(x->cfg, st.timer));
-	else if (st.timer != TERN_TCPT_KEEP)
-		tern_sess_refresh(s, tern_tcp_timeout(x->cfg, st.timer));
 	return 0;
 }
 

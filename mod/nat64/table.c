@@ -225,6 +225,15 @@ void tern_tbl_where_bib(const struct tern_tables *t, const struct tern_bib *b,
 	tern_tbl_where(t, b->l4, &b->t6, &b->t4, NULL, w);
 }
 
+/* Expiry: the tcp_expire callback decides for TCP (nat64/table.h). */
+bool tern_sess_tcp_expire(struct tern_tables *t, u8 *state,
+			  unsigned long *timeout)
+{
+	const struct tern_table_events *ev = READ_ONCE(t->ev);
+
+	return ev && ev->tcp_expire && ev->tcp_expire(ev->arg, state, timeout);
+}
+
 /* Lookups: under RCU, or under the chain's lock. */
 
 struct tern_session *tern_tbl_sess6(struct tern_tables *t, u32 h, u8 tag,
@@ -258,7 +267,7 @@ struct tern_session *tern_sess_find6(struct tern_tables *t, u8 l4,
 	struct tern_session *s = tern_tbl_sess6(t, h & t->sess_mask,
 						tern_tbl_tag(h), l4, src, remote);
 
-	return s && !tern_sess_expired(s, (u32)jiffies) ? s : NULL;
+	return s && !tern_tbl_sess_gone(t, s, (u32)jiffies) ? s : NULL;
 }
 
 struct tern_session *tern_sess_find4(struct tern_tables *t, u8 l4,
@@ -277,7 +286,7 @@ begin:
 			continue;
 		b = s->bib;
 		if (b->l4 == l4 && tern_tbl_ta4_eq(&b->t4, local))
-			return tern_sess_expired(s, (u32)jiffies) ? NULL : s;
+			return tern_tbl_sess_gone(t, s, (u32)jiffies) ? NULL : s;
 	}
 	if (get_nulls_value(n) != h)
 		goto begin;

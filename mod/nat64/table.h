@@ -12,7 +12,9 @@
  * - writers under striped bucket locks (never a lock over a table);
  * - no timer per entry: a session stores when it expires, a refresh is
  *   one WRITE_ONCE, a worker removes expired entries in bounded slices
- *   and a lookup treats an expired session as gone;
+ *   and a lookup treats an expired session as the worker will: gone, or
+ *   for a TCP session the tcp_expire callback keeps, alive
+ *   (tern_sess_tcp_expire());
  * - bounded: max-sessions and the per-subscriber limits refuse new state,
  *   never evict old state.
  */
@@ -161,7 +163,25 @@ void tern_tables_set_events(struct tern_tables *t,
 			    const struct tern_table_events *ev);
 
 /*
- * Lookups, under rcu_read_lock(). An expired session is not found. The
+ * Expiry, one rule for lookups, the packet path and the worker: a session
+ * whose lifetime ran out is gone, unless it is a TCP session and the
+ * tcp_expire callback keeps it (RFC 6146 3.5.2.2: ESTABLISHED lives on in
+ * TRANS). tern_sess_tcp_expire() applies the callback to @state: true if
+ * a session in it is kept, in *@state for *@timeout jiffies more; false
+ * (also without callback) if it is removed. Under rcu_read_lock().
+ */
+static inline bool tern_sess_expired(const struct tern_session *s, u32 now)
+{
+	return (s32)(now - READ_ONCE(s->expires)) > 0;
+}
+
+bool tern_sess_tcp_expire(struct tern_tables *t, u8 *state,
+			  unsigned long *timeout);
+
+/*
+ * Lookups, under rcu_read_lock(). An expired session is not found, but
+ * for one the rule above keeps: that one is found as it is (the caller
+ * steps it from the state the rule gives: tern_sess_set_state()). The
  * result is valid until rcu_read_unlock().
  */
 struct tern_session *tern_sess_find6(struct tern_tables *t, u8 l4,
@@ -183,15 +203,20 @@ struct tern_bib *tern_bib_find6(struct tern_tables *t, u8 l4,
 struct tern_bib *tern_bib_find4(struct tern_tables *t, u8 l4,
 				const struct tern_ta4 *t4);
 
-/* Marks @s used until @timeout jiffies from now (one store at most). */
-static inline void tern_sess_refresh(struct tern_session *s,
+/*
+ * Marks @s used until @timeout jiffies from now (one store at most);
+ * returns whether it stored.
+ */
+static inline bool tern_sess_refresh(struct tern_session *s,
 				     unsigned long timeout)
 {
 	u32 exp = (u32)(jiffies + timeout);
 
 	/* Not a store per packet: the cache line stays clean within 1/8 s. */
-	if ((s32)(exp - READ_ONCE(s->expires)) > (s32)(HZ / 8))
-		WRITE_ONCE(s->expires, exp);
+	if ((s32)(exp - READ_ONCE(s->expires)) <= (s32)(HZ / 8))
+		return false;
+	WRITE_ONCE(s->expires, exp);
+	return true;
 }
 
 /*
@@ -241,11 +266,15 @@ struct tern_session *tern_sess_add4(struct tern_tables *t,
 void tern_sess_forget(struct tern_tables *t, struct tern_session *s);
 
 /*
- * Changes the TCP state of @s (under its bucket lock), and its expiry
- * unless @timeout is 0.
+ * Changes the TCP state of @s from @old to @state, and its expiry unless
+ * @timeout is 0, as one step: under its bucket lock, and only if its
+ * state is still @old and its lifetime still ran out (@expired) or not,
+ * as when the caller read them. Returns false, changing nothing,
+ * otherwise: the caller reads the state again and computes its step anew
+ * (a compare-and-exchange). Under rcu_read_lock().
  */
-void tern_sess_set_state(struct tern_tables *t, struct tern_session *s,
-			 u8 state, unsigned long timeout);
+bool tern_sess_set_state(struct tern_tables *t, struct tern_session *s,
+			 u8 old, bool expired, u8 state, unsigned long timeout);
 
 /*
  * Static BIB entries (process context, RTNL not needed): -EEXIST if either

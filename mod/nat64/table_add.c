@@ -60,7 +60,8 @@ static int tern_tbl_charge(struct tern_tables *t, const struct tern_bib *b,
 
 /*
  * Under the locks: the session of @s's key if there is one, made current
- * again if it had expired (the worker had not removed it yet).
+ * again if it had expired and is gone by the rule of lookups (the worker
+ * had not removed it yet).
  */
 static struct tern_session *tern_tbl_existing(struct tern_tables *t,
 					      const struct tern_tbl_where *w,
@@ -70,7 +71,7 @@ static struct tern_session *tern_tbl_existing(struct tern_tables *t,
 	struct tern_session *old = tern_tbl_sess6(t, w->s6, w->tag6, l4, t6,
 						  &s->remote);
 
-	if (old && tern_sess_expired(old, (u32)jiffies)) {
+	if (old && tern_tbl_sess_gone(t, old, (u32)jiffies)) {
 		WRITE_ONCE(old->state, s->state);
 		WRITE_ONCE(old->expires, s->expires);
 	}
@@ -275,20 +276,34 @@ struct tern_session *tern_sess_add4(struct tern_tables *t,
 	return tern_tbl_done(t, ret == -EAGAIN ? -ENOENT : ret, s, old, NULL);
 }
 
-void tern_sess_set_state(struct tern_tables *t, struct tern_session *s,
-			 u8 state, unsigned long timeout)
+/*
+ * Every writer of a session's state holds the lock of its chain by 6: the
+ * expiry worker, the revival of an expired session, this. A refresh
+ * (tern_sess_refresh()) stores the expiry without lock; nat64/tcp_sess.c
+ * says how a refresh that raced a change here is set right.
+ */
+bool tern_sess_set_state(struct tern_tables *t, struct tern_session *s,
+			 u8 old, bool expired, u8 state, unsigned long timeout)
 {
 	struct tern_bib *b = s->bib;
 	spinlock_t *lock;
+	bool done = false;
 	u32 h;
 
 	h = tern_tbl_hash_sess6(t, b->l4, &b->t6, &s->remote) & t->sess_mask;
 	lock = &t->locks[h % TERN_TBL_NLOCKS];
 	spin_lock_bh(lock);
-	WRITE_ONCE(s->state, state);
-	if (timeout)
-		WRITE_ONCE(s->expires, (u32)(jiffies + timeout));
+	if (READ_ONCE(s->state) == old &&
+	    tern_sess_expired(s, (u32)jiffies) == expired) {
+		WRITE_ONCE(s->state, state);
+		/* Ordered before the expiry: see tern_tcp_sess_step(). */
+		smp_mb();
+		if (timeout)
+			WRITE_ONCE(s->expires, (u32)(jiffies + timeout));
+		done = true;
+	}
 	spin_unlock_bh(lock);
+	return done;
 }
 
 int tern_bib_add_static(struct tern_tables *t, u8 l4,
@@ -309,6 +324,11 @@ int tern_bib_add_static(struct tern_tables *t, u8 l4,
 	b->sub_plen = 128;
 	refcount_set(&b->ref, 1);
 	tern_tbl_where_bib(t, b, &w);
+	/*
+	 * Under RCU from before it is linked: a tern_bib_del() may free it
+	 * as soon as the locks are released; the event still reads it.
+	 */
+	rcu_read_lock();
 	tern_tbl_lock(t, &ls, &w);
 	if (tern_bib_find6(t, l4, t6) || tern_bib_find4(t, l4, t4))
 		ret = -EEXIST;
@@ -317,13 +337,10 @@ int tern_bib_add_static(struct tern_tables *t, u8 l4,
 	if (!ret)
 		tern_tbl_link_bib(t, b, &w);
 	tern_tbl_unlock(t, &ls);
-	if (ret) {
-		kmem_cache_free(tern_bib_cache, b);
-		return ret;
-	}
-	/* A tern_bib_del() may be freeing it already: read it under RCU. */
-	rcu_read_lock();
-	tern_tbl_ev_bib(t, b, true);
+	if (!ret)
+		tern_tbl_ev_bib(t, b, true);
 	rcu_read_unlock();
-	return 0;
+	if (ret)
+		kmem_cache_free(tern_bib_cache, b);
+	return ret;
 }

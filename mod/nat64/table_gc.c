@@ -22,7 +22,9 @@
  * table, about 1/(TERN_GC_DUTY + 1) of one CPU on a big one, however many
  * sessions expire (not one sweep after another, which on a big table of
  * long-lived sessions took a sixth of the translator's CPU). Lookups treat
- * an expired session as gone meanwhile; only its memory, its place under
+ * an expired session meanwhile as the sweep will (nat64/table.h): gone, or
+ * kept by tcp_expire, then a packet steps it from the state the sweep
+ * would give it; only the memory of one gone, its place under
  * max-sessions, its port and its expiry event wait for the sweep.
  */
 #define TERN_GC_RUN_NS		(2 * NSEC_PER_MSEC)
@@ -51,11 +53,12 @@ static bool tern_tbl_tcp_keep(struct tern_tables *t, struct tern_session *s,
 	bool kept = false;
 	u8 old, state;
 
-	if (!ev || !ev->tcp_expire || s->bib->l4 != TERN_L4_TCP)
+	if (s->bib->l4 != TERN_L4_TCP)
 		return false;
 	old = READ_ONCE(s->state);
 	state = old;
-	if (!ev->tcp_expire(ev->arg, &state, &timeout))
+	/* The rule lookups follow too (nat64/table.h). */
+	if (!tern_sess_tcp_expire(t, &state, &timeout))
 		return false;
 	tern_tbl_where_sess(s, h6, &w);
 	tern_tbl_lock(t, &ls, &w);
@@ -63,11 +66,13 @@ static bool tern_tbl_tcp_keep(struct tern_tables *t, struct tern_session *s,
 	if (!hlist_nulls_unhashed(&s->n6) && READ_ONCE(s->state) == old &&
 	    tern_sess_expired(s, (u32)jiffies)) {
 		WRITE_ONCE(s->state, state);
+		/* As tern_sess_set_state(): a refresh reads the state again. */
+		smp_mb();
 		WRITE_ONCE(s->expires, (u32)(jiffies + timeout));
 		kept = true;
 	}
 	tern_tbl_unlock(t, &ls);
-	if (kept && ev->tcp_kept)
+	if (kept && ev && ev->tcp_kept)
 		ev->tcp_kept(ev->arg, s);
 	/* Not kept: it changed meanwhile; the next sweep sees it again. */
 	return true;

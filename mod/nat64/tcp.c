@@ -186,6 +186,21 @@ struct tern_tcp_step tern_tcp_expire(u8 state)
 	return step;
 }
 
+u8 tern_tcp_entry_timer(u8 state)
+{
+	unsigned int from, e;
+
+	for (from = 0; from < __TERN_TCP_STATE_MAX; from++) {
+		if (from == state)
+			continue;
+		for (e = 0; e < TERN_TCPE_N; e++)
+			if (tern_tcp_table[from][e].ok &&
+			    tern_tcp_table[from][e].state == state)
+				return tern_tcp_table[from][e].timer;
+	}
+	return TERN_TCPT_KEEP;
+}
+
 u8 tern_tcp_flags(const struct tcphdr *th)
 {
 	return (th->syn ? TERN_TCPF_SYN : 0) | (th->fin ? TERN_TCPF_FIN : 0) |

@@ -7,8 +7,9 @@
  * packet moves a session to, and which lifetime it gives the session. A
  * pure function over a table (nat64/tcp.c): no session, no lock, no I/O.
  * The caller owns the session: it looks it up, creates it when the step
- * out of CLOSED allows, stores the new state (tern_sess_set_state()) and
- * the expiry (tern_tcp_timeout()), and deletes it when it expires.
+ * out of CLOSED allows, stores the new state and the expiry
+ * (tern_tcp_timeout()) as one step (nat64/tcp_sess.c), and deletes it
+ * when it expires.
  */
 
 #include <linux/bits.h>
@@ -67,6 +68,14 @@ struct tern_tcp_step tern_tcp_next(u8 state, bool from6, u8 flags);
  * first sends the stored IPv4 SYN back in an ICMP Port Unreachable).
  */
 struct tern_tcp_step tern_tcp_expire(u8 state);
+
+/*
+ * The lifetime a session gets when a packet moves it into @state from
+ * another state (TERN_TCPT_KEEP: it keeps the one it had; the expiry step
+ * into TRANS gives TRANS's). The same whatever the state and packet it
+ * comes from (a KUnit case checks the table for it).
+ */
+u8 tern_tcp_entry_timer(u8 state);
 
 /* TERN_TCPF_* of a TCP header. */
 u8 tern_tcp_flags(const struct tcphdr *th);

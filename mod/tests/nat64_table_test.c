@@ -71,7 +71,14 @@ static void table_insert_lookup(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s2->bib->l4, TERN_L4_TCP);
 	KT_EXPECT_COUNT(test, t, 2, 4);
 
-	tern_sess_set_state(t, s2, 3, 10 * HZ);
+	/* A compare-and-exchange: from the state there only. */
+	KUNIT_EXPECT_FALSE(test, tern_sess_set_state(t, s2, 1, false, 3,
+						     10 * HZ));
+	KUNIT_EXPECT_FALSE(test, tern_sess_set_state(t, s2, 0, true, 3,
+						     10 * HZ));
+	KUNIT_EXPECT_EQ(test, s2->state, 0);
+	KUNIT_EXPECT_TRUE(test, tern_sess_set_state(t, s2, 0, false, 3,
+						    10 * HZ));
 	KUNIT_EXPECT_EQ(test, s2->state, 3);
 	tern_tables_free(t);
 }

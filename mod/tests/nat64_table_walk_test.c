@@ -160,7 +160,9 @@ static void kt_conc_one(struct kt_conc *c, const struct tern_limits *lim)
 		atomic_inc(&c->bad);
 	tern_sess_refresh(s, HZ / 2);
 	if (r % 16 == 1)
-		tern_sess_set_state(c->t, s, 2, HZ / 20);
+		tern_sess_set_state(c->t, s, READ_ONCE(s->state),
+				    tern_sess_expired(s, (u32)jiffies), 2,
+				    HZ / 20);
 	if (r % 64 == 2)
 		WRITE_ONCE(s->expires, (u32)jiffies - 1);
 	if (r % 32 == 3) {
