@@ -190,6 +190,9 @@ if wait "$kbuild" && tree=$(cat "$log/kernel-tree") && [ -n "$tree" ]; then
 			echo "-- $krel, half $h: ${files[*]}$([ $h = a ] && [ $kunit = 1 ] && echo ', after KUnit') (the log is in $log/vm-$krel-$h.log)"
 			up=$res/.started-$krel-$h
 			rm -f "$up"
+			# Half a runs the KUnit suites first: two vCPUs, for the
+			# suites that race two CPUs (tern_nat64_tcp_sess).
+			VM_CPUS=$([ $h = a ] && [ $kunit = 1 ] && echo 2 || echo 1) \
 			VM_STARTED_FILE=$up VM_HOLD=$go VM_TAG=$krel-$h TERN_FUZZ_REQUESTS=500 \
 				VM_KUNIT=$([ $h = a ] && echo $kunit || echo 0) \
 				bash test/vm.sh "$krel" test/run-functional.sh \
@@ -204,7 +207,7 @@ if wait "$kbuild" && tree=$(cat "$log/kernel-tree") && [ -n "$tree" ]; then
 	elif [ "$kunit" = 1 ]; then
 		klog=$log/vm-$krel-kunit.log
 		echo "-- KUnit only (the log is in $klog)"
-		bash test/vm.sh "$krel" test/run-kunit.sh >"$klog" 2>&1 &
+		VM_CPUS=2 bash test/vm.sh "$krel" test/run-kunit.sh >"$klog" 2>&1 &
 	fi
 	wait
 	unset VM_KERNEL VM_MEMORY VM_UDEV VM_TIMEOUT VM_BOOT_TIMEOUT VM_BOOT_TRIES
