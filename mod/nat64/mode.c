@@ -151,8 +151,17 @@ int tern_nat64_source6(struct tern_xlat *x,
 	struct tern_ta4 remote = { .addr = x->a4[1], .port = x->id.port[1] };
 	struct tern_bib *b = NULL;
 	struct tern_session *s;
+	__be32 embedded;
 	int l4, why = 0;
 
+	/*
+	 * RFC 6146 3.5: a source inside Pref64::/n is silently discarded,
+	 * an ICMP error's too (hairpinning would loop it).
+	 */
+	if (tern_rfc6052_6to4(&x->cfg->pool6, saddr, &embedded)) {
+		x->silent = true;
+		return TERN_STAT_DROP_SRC_UNTRANSLATABLE;
+	}
 	/*
 	 * An ICMP error (no identifiers): its source is the IPv6 host of the
 	 * session it is about, or a router (RFC 6791 then).
@@ -320,19 +329,26 @@ static struct tern_session *tern_nat64_new4(struct tern_xlat *x, u8 l4,
 }
 
 /*
- * RFC 6146 3.5.2.2: an IPv4 SYN to no BIB entry, unless the policy drops
- * it anyway (drop-externally-initiated-tcp, address-dependent filtering),
- * waits for a simultaneous open from the IPv6 side (->keep4()).
+ * RFC 6146 3.5.2.2: an IPv4 SYN to no BIB entry (@b NULL), or with
+ * address-dependent filtering to one no session of which knows the peer
+ * @raddr (handled as if there were no BIB entry), waits for a
+ * simultaneous open from the IPv6 side (->keep4()), unless
+ * drop-externally-initiated-tcp drops it.
  */
-static bool tern_nat64_may_store(const struct tern_xlat *x)
+static bool tern_nat64_may_store(const struct tern_xlat *x,
+				 const struct tern_bib *b, __be32 raddr)
 {
 	struct tern_tcp_step st;
 
-	if (x->cfg->drop_ext_tcp || x->cfg->adf)
+	if (x->cfg->drop_ext_tcp)
 		return false;
 	st = tern_tcp_next(TERN_TCP_CLOSED, false,
 			   tern_tcp_flags_of(x->id.tcp_flags));
-	return st.ok;
+	if (!st.ok)
+		return false;
+	return !b || (x->cfg->adf &&
+		      !tern_sess_known4(x->inst->nat64->tables, TERN_L4_TCP,
+					&b->t4, raddr));
 }
 
 static int tern_nat64_keep4(struct tern_xlat *x, struct sk_buff *skb)
@@ -377,7 +393,7 @@ int tern_nat64_source4(struct tern_xlat *x, __be32 saddr,
 			tern_sess_refresh(s, tern_nat64_timeout(x->cfg, l4));
 	} else {
 		b = tern_bib_find4(t, l4, &local);
-		if (!b && l4 == TERN_L4_TCP && tern_nat64_may_store(x))
+		if (l4 == TERN_L4_TCP && tern_nat64_may_store(x, b, saddr))
 			return TERN_STAT_SYN_STORED;
 		/* RFC 6146 3.5.1: UDP to no BIB entry: Host Unreachable. */
 		if (!b && l4 == TERN_L4_UDP)

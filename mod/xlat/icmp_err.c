@@ -287,6 +287,8 @@ unsigned int tern_icmp_err_6to4(struct tern_xlat *x, struct sk_buff *skb)
 	if (!x->mode->error_dest_ok6(x))
 		return tern_drop(inst, TERN_STAT_DROP_ERR_DEST);
 	have_src = !x->mode->source6(x, &ip6->saddr);
+	if (x->silent)
+		return tern_drop(inst, TERN_STAT_DROP_SRC_UNTRANSLATABLE);
 	if (have_src)
 		saddr = x->a4[0];
 	if (!have_src && cfg->rfc6791v4_set) {

@@ -46,9 +46,11 @@ struct tern_xlat {
 	void *fresh;
 	/*
 	 * A refusal of ->source*() the sender must hear of (RFC 6146 names
-	 * the ICMP error): its type and code, in the packet's family.
+	 * the ICMP error): its type and code, in the packet's family. Or one
+	 * nobody hears of (@silent): no error, not even by icmp-on-drop, and
+	 * an ICMP error so refused is not translated with another source.
 	 */
-	bool err;
+	bool err, silent;
 	u8 err_type, err_code;
 	/*
 	 * ICMP errors, in a mode with ->quote4/6 (NAT64): what it decided for
@@ -239,6 +241,7 @@ static inline void tern_xlat_init(struct tern_xlat *x,
 	x->fresh = NULL;
 	x->q.valid = false;
 	x->err = false;
+	x->silent = false;
 }
 
 #endif /* _TERN_MODE_H */

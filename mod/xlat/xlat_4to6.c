@@ -271,9 +271,9 @@ unsigned int tern_4to6_translate(struct tern_xlat *x, struct sk_buff *skb)
 			return tern_stolen(inst, why);
 		return tern_drop(inst, why);
 	}
+	/* ICMP errors do not come here: an ICMP query is answered too. */
 	if (why && x->err) {
-		if (p->proto != IPPROTO_ICMP)
-			tern_icmp4_error(skb, x->err_type, x->err_code, 0);
+		tern_icmp4_error(skb, x->err_type, x->err_code, 0);
 		return tern_drop(inst, why);
 	}
 	if (why)

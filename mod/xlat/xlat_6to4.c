@@ -200,7 +200,7 @@ unsigned int tern_6to4_translate(struct tern_xlat *x, struct sk_buff *skb)
 	if (why && x->err && p->proto != IPPROTO_ICMPV6)
 		tern_icmp6_error(skb, x->err_type, x->err_code, 0);
 	if (why)
-		return p->proto == IPPROTO_ICMPV6 || x->err ?
+		return p->proto == IPPROTO_ICMPV6 || x->err || x->silent ?
 		       tern_drop(inst, why) :
 		       tern_refuse6(inst, cfg, skb, why);
 	if (segment)
