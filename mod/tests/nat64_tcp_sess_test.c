@@ -82,7 +82,7 @@ static const struct tern_ta4 kt_remote = {
 static struct tern_session *kt_tcp(struct kunit *test, u16 port, u8 state)
 {
 	struct kt_sess *f = test->priv;
-	struct tern_limits lim = {};
+	struct tern_limits lim = { .track_peers = true };
 	struct tern_session *s;
 
 	local_bh_disable();
