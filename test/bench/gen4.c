@@ -52,13 +52,10 @@ int main(int argc, char **argv)
 	const char *ifname = NULL, *mac = NULL, *s4 = NULL, *d4 = NULL;
 	unsigned long count = 0, ports = 0, rate = 0, sent = 0, refused = 0;
 	unsigned long dport = 0, i;
-	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
-	int open_loop = 0, nowait = 0, fd, c, one = 1;
+	int open_loop = 0, nowait = 0, fd, c;
 	uint8_t dmac[6], smac[6];
 	struct in_addr src, dst;
 	double secs = 0, t0;
-	char path[64];
-	FILE *fp;
 
 	while ((c = getopt(argc, argv, "i:m:n:P:s:d:p:r:t:ox")) != -1) {
 		switch (c) {
@@ -82,27 +79,7 @@ int main(int argc, char **argv)
 	    inet_pton(AF_INET, d4, &dst) != 1)
 		usage();
 
-	snprintf(path, sizeof(path), "/sys/class/net/%s/address", ifname);
-	fp = fopen(path, "r");
-	if (!fp || !read_mac(fp, smac))
-		die(path);
-	fclose(fp);
-
-	fd = socket(AF_PACKET, SOCK_RAW, 0);
-	if (fd < 0)
-		die("socket");
-	sll.sll_ifindex = if_nametoindex(ifname);
-	if (!sll.sll_ifindex)
-		die(ifname);
-	sll.sll_protocol = htons(ETH_P_IP);
-	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)) < 0)
-		die("bind");
-	setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one));
-	if (nowait) {
-		int big = 64 << 20;
-
-		setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &big, sizeof(big));
-	}
+	fd = open_sender(ifname, ETH_P_IP, nowait, smac);
 
 	memset(msg, 0, sizeof(msg));
 	for (i = 0; i < BATCH; i++) {

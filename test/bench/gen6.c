@@ -120,12 +120,9 @@ int main(int argc, char **argv)
 	int open_loop = 0, nowait = 0;
 	double secs = 0;
 	uint8_t dmac[6], smac[6];
-	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
 	struct in6_addr src, dst;
-	int fd, c, one = 1;
+	int fd, c;
 	double t0;
-	char path[64];
-	FILE *fp;
 
 	while ((c = getopt(argc, argv, "i:m:n:f:r:F:t:oxs:d:")) != -1) {
 		switch (c) {
@@ -150,35 +147,7 @@ int main(int argc, char **argv)
 	    (flows && flows % STRIDE == 0))
 		usage();
 
-	snprintf(path, sizeof(path), "/sys/class/net/%s/address", ifname);
-	fp = fopen(path, "r");
-	if (!fp || !read_mac(fp, smac))
-		die(path);
-	fclose(fp);
-
-	fd = socket(AF_PACKET, SOCK_RAW, 0);
-	if (fd < 0)
-		die("socket");
-	sll.sll_ifindex = if_nametoindex(ifname);
-	if (!sll.sll_ifindex)
-		die(ifname);
-	sll.sll_protocol = htons(ETH_P_IPV6);
-	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)) < 0)
-		die("bind");
-	/* No qdisc: the frames go straight to the driver (veth). */
-	setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one));
-	/*
-	 * Open loop: never wait for the socket's send buffer. A frame holds
-	 * its share of it until freed, so a slow translator (its backlog
-	 * full of our frames) made sendmmsg() sleep, and gen6 sent at the
-	 * translator's pace with both CPUs half idle. With -x: a large
-	 * buffer, and a frame that finds it full anyway is refused (lost).
-	 */
-	if (nowait) {
-		int big = 64 << 20;
-
-		setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &big, sizeof(big));
-	}
+	fd = open_sender(ifname, ETH_P_IPV6, nowait, smac);
 
 	memset(msg, 0, sizeof(msg));
 	for (i = 0; i < BATCH; i++) {

@@ -8,6 +8,9 @@
 #define TERN_BENCH_PKTUTIL_H
 
 #include <arpa/inet.h>
+#include <linux/if_packet.h>
+#include <net/if.h>
+#include <sys/socket.h>
 #include <netinet/ip.h>
 #include <netinet/udp.h>
 #include <stdint.h>
@@ -100,6 +103,42 @@ static inline void udp4_frame(uint8_t *f, const uint8_t *dmac,
 	s = sum16(&ip->saddr, 8, IPPROTO_UDP + ulen);
 	c = fold(sum16(uh, ulen, s));
 	uh->check = htons(c ? c : 0xffff);
+}
+
+/*
+ * A raw socket sending frames of @ethertype out of @ifname, straight to
+ * the driver (no qdisc); its MAC in @smac. Open loop with @nowait: never
+ * wait for the socket's send buffer (a frame holds its share of it until
+ * freed, so a slow translator made sendmmsg() sleep and the generator
+ * send at the translator's pace): a large buffer, and a frame that finds
+ * it full anyway is refused (lost).
+ */
+static inline int open_sender(const char *ifname, unsigned short ethertype,
+			      int nowait, uint8_t *smac)
+{
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
+	int fd, one = 1, big = 64 << 20;
+	char path[64];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/address", ifname);
+	fp = fopen(path, "r");
+	if (!fp || !read_mac(fp, smac))
+		die(path);
+	fclose(fp);
+	fd = socket(AF_PACKET, SOCK_RAW, 0);
+	if (fd < 0)
+		die("socket");
+	sll.sll_ifindex = if_nametoindex(ifname);
+	if (!sll.sll_ifindex)
+		die(ifname);
+	sll.sll_protocol = htons(ethertype);
+	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)) < 0)
+		die("bind");
+	setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one));
+	if (nowait)
+		setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &big, sizeof(big));
+	return fd;
 }
 
 #endif

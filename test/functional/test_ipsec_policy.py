@@ -19,25 +19,21 @@ def blocked(xlat):
     return block
 
 
-def test_ipv6_output_policy_applies_4to6(xlat, blocked):
+@pytest.mark.parametrize("direction", ["4to6", "6to4"])
+def test_output_policy_applies(xlat, blocked, direction):
+    """A policy that blocks the translated packet's destination: the IPv6
+    one (4->6) was bypassed before; the IPv4 one (6->4) is the control."""
+    if direction == "4to6":
+        dst, send, cap, pkt = SINK6 + "/128", xlat.send4, xlat.cap6, udp4()
+        match = is_ip6(dst=SINK6)
+    else:
+        dst, send, cap, pkt = SINK4 + "/32", xlat.send6, xlat.cap4, udp6()
+        match = is_ip4(dst=SINK4)
     both_translated(xlat)
-    blocked("dst", SINK6 + "/128")
+    blocked("dst", dst)
     c = xlat.counters()
-    with xlat.cap6() as cap6:
-        xlat.send4(udp4())
-        cap6.none(is_ip6(dst=SINK6),
-                  proof=lambda: c.expect({"drop-no-route": 1}))
-    xlat.xl.ip("xfrm", "policy", "flush")
-    both_translated(xlat)
-
-
-def test_ipv4_output_policy_applies_6to4(xlat, blocked):
-    both_translated(xlat)
-    blocked("dst", SINK4 + "/32")
-    c = xlat.counters()
-    with xlat.cap4() as cap4:
-        xlat.send6(udp6())
-        cap4.none(is_ip4(dst=SINK4),
-                  proof=lambda: c.expect({"drop-no-route": 1}))
+    with cap() as capture:
+        send(pkt)
+        capture.none(match, proof=lambda: c.expect({"drop-no-route": 1}))
     xlat.xl.ip("xfrm", "policy", "flush")
     both_translated(xlat)
