@@ -54,8 +54,8 @@ def test_outside_spray_evicted_for_new_inside_flow(nat):
                            ("xlat-6to4", "drop-max-sessions")) == attempts,
                30)
     d = c.delta()
-    assert d["evict-unconfirmed"] == 1, d
-    assert d["xlat-6to4"] >= 1, d
+    assert d.get("xlat-6to4", 0) >= 1, d
+    assert d.get("evict-unconfirmed", 0) == 1, d
     assert set(d) <= {"evict-unconfirmed", "xlat-6to4",
                       "drop-max-sessions"}, d
     # The answered session stayed, two of the three sprayed ones too.
