@@ -308,6 +308,8 @@ enum tern_global {
 	TERN_G_LOG_BIB,			/* u8 0/1: BIB events */
 	TERN_G_LOG_SESSIONS,		/* u8 0/1: session events */
 	TERN_G_TCP_NOSYN_BIB,		/* u8 0/1: TCP without session */
+	TERN_G_MAX_BIB_SESS4,		/* u32, 1..65535 */
+	TERN_G_MAX_STATIC_BIB,		/* u32 */
 	__TERN_G_MAX
 };
 #define TERN_G_MAX (__TERN_G_MAX - 1)
@@ -315,7 +317,8 @@ enum tern_global {
 /*
  * Counters, nested in TERN_A_STATS as u64 each. Every packet that reaches
  * a hook of an instance bumps exactly one of them but EVENTS_DROPPED,
- * which counts events, and TCP_PROBES, packets Tern sends of its own. Names in tern_names.h.
+ * which counts events, TCP_PROBES, packets Tern sends of its own, and the
+ * EVICT_* ones, sessions removed to make room. Names in tern_names.h.
  */
 enum tern_stat {
 	TERN_STAT_UNSPEC,
@@ -368,6 +371,9 @@ enum tern_stat {
 	TERN_STAT_DROP_SYN_STORE_FULL,	/* max-stored-syns reached */
 	TERN_STAT_EVENTS_DROPPED,	/* not a packet: events lost */
 	TERN_STAT_TCP_PROBES,		/* not a packet: RFC 6146 probes sent */
+	TERN_STAT_EVICT_UNCONFIRMED,	/* not a packet: early drop */
+	TERN_STAT_EVICT_EXPIRED,	/* not a packet: early drop */
+	TERN_STAT_DROP_BIB_SESS4,	/* max-sessions-per-bib-from-ipv4 */
 	__TERN_STAT_MAX
 };
 #define TERN_STAT_MAX (__TERN_STAT_MAX - 1)

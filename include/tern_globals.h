@@ -143,6 +143,14 @@ const struct tern_global_meta tern_globals[] = {
 	{ .key = "tcp-nosyn-with-bib", .attr = TERN_G_TCP_NOSYN_BIB,
 	  .kind = TERN_KIND_BOOL, .off = TERN_CFG(tcp_nosyn_bib),
 	  .help = "NAT64: translate TCP other than SYN without session if the BIB has its entry" },
+	{ .key = "max-sessions-per-bib-from-ipv4", .attr = TERN_G_MAX_BIB_SESS4,
+	  .kind = TERN_KIND_U32, .min = 1, .max = 65535, .def = 4096,
+	  .off = TERN_CFG(max_bib_sess4),
+	  .help = "NAT64: most sessions opened from IPv4 on one BIB entry" },
+	{ .key = "max-static-bib-entries", .attr = TERN_G_MAX_STATIC_BIB,
+	  .kind = TERN_KIND_U32, .max = 1U << 20, .def = 65536,
+	  .off = TERN_CFG(max_static_bib),
+	  .help = "NAT64: most static BIB entries (bib add)" },
 	{ .key = NULL }
 };
 #else

@@ -162,6 +162,15 @@ const struct tern_stat_name tern_stat_names[] = {
 	{ "tcp-probes",
 	  "Not a packet outcome (NAT64): probes sent to the IPv6 end of an established TCP session whose lifetime ran out (RFC 6146 3.5.2.2; the session is in TRANS)",
 	  TERN_STAT_TCP_PROBES },
+	{ "evict-unconfirmed",
+	  "Not a packet outcome (NAT64): sessions that had not seen traffic both ways removed at max-sessions to make room for a new one",
+	  TERN_STAT_EVICT_UNCONFIRMED },
+	{ "evict-expired",
+	  "Not a packet outcome (NAT64): expired sessions not yet swept removed at max-sessions to make room for a new one",
+	  TERN_STAT_EVICT_EXPIRED },
+	{ "drop-bib-sessions-from-ipv4",
+	  "Dropped (NAT64): new flow from IPv4 refused, max-sessions-per-bib-from-ipv4 reached",
+	  TERN_STAT_DROP_BIB_SESS4 },
 	{ NULL, NULL, 0 }
 };
 #else

@@ -55,6 +55,8 @@ struct tern_config {
 	u32 max_ports_per_sub;		/* 0: no limit */
 	u32 sub_prefix_len;
 	u32 max_stored_syns;
+	u32 max_bib_sess4;		/* sessions opened from IPv4, a BIB entry */
+	u32 max_static_bib;		/* static BIB entries */
 	bool log_bib;			/* events (nat64/events.c) */
 	bool log_sessions;
 };

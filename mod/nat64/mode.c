@@ -54,6 +54,8 @@ static int tern_nat64_add_err(long err)
 		return TERN_STAT_DROP_SUB_PORTS;
 	case -EADDRINUSE:
 		return TERN_STAT_DROP_POOL4_FULL;
+	case -EMLINK:
+		return TERN_STAT_DROP_BIB_SESS4;
 	}
 	return TERN_STAT_DROP_NOMEM;
 }
@@ -182,6 +184,7 @@ int tern_nat64_source6(struct tern_xlat *x,
 	if (!s && tern_nat64_nosyn_bib(x, l4, true))
 		b = tern_bib_find6(t, l4, &src);
 	if (s) {
+		tern_sess_seen(s, true);
 		if (l4 == TERN_L4_TCP)
 			why = tern_nat64_tcp(x, s, true);
 		else
@@ -387,6 +390,7 @@ int tern_nat64_source4(struct tern_xlat *x, __be32 saddr,
 		remote.port = 0;
 	s = tern_sess_find4(t, l4, &local, &remote);
 	if (s) {
+		tern_sess_seen(s, false);
 		if (l4 == TERN_L4_TCP)
 			why = tern_nat64_tcp(x, s, false);
 		else

@@ -49,7 +49,17 @@ void tern_nat64_limits(const struct tern_instance *inst,
 	lim->max_sess_per_sub = cfg->max_sess_per_sub;
 	lim->max_ports_per_sub = cfg->max_ports_per_sub;
 	lim->sub_prefix_len = cfg->sub_prefix_len;
+	lim->max_bib_sess4 = cfg->max_bib_sess4;
 	lim->track_peers = cfg->adf;
+}
+
+/* Early drop (nat64/table_evict.c), counted. */
+static void tern_nat64_evicted(void *arg, bool expired)
+{
+	struct tern_instance *inst = arg;
+
+	tern_stats_inc(inst->stats, expired ? TERN_STAT_EVICT_EXPIRED :
+					      TERN_STAT_EVICT_UNCONFIRMED);
 }
 
 int tern_nat64_create(struct tern_instance *inst,
@@ -89,6 +99,7 @@ int tern_nat64_create(struct tern_instance *inst,
 	n->events.sess = tern_nat64_ev_sess;
 	n->events.tcp_expire = tern_probe_tcp_expire;
 	n->events.tcp_kept = tern_probe_tcp_kept;
+	n->events.evicted = tern_nat64_evicted;
 	n->events.arg = inst;
 	tern_tables_set_events(n->tables, &n->events);
 	INIT_DELAYED_WORK(&n->gc, tern_nat64_gc);

@@ -15,8 +15,9 @@
  *   and a lookup treats an expired session as the worker will: gone, or
  *   for a TCP session the tcp_expire callback keeps, alive
  *   (tern_sess_tcp_expire());
- * - bounded: max-sessions and the per-subscriber limits refuse new state,
- *   never evict old state.
+ * - bounded: at max-sessions a new session takes the place of one that
+ *   has expired or never saw traffic both ways (early drop), else it is
+ *   refused; the per-subscriber and per-entry limits refuse new state.
  */
 
 #include <linux/build_bug.h>
@@ -68,8 +69,13 @@ struct tern_bib {
 	struct tern_ta4 t4;
 	u8 l4;				/* enum tern_l4 */
 	bool is_static;
-	u8 sub_plen;			/* prefix length of its subscriber */
-	u16 lk6, lk4;			/* lock indices of its two chains */
+	u16 sess4;			/* its sessions opened from IPv4 */
+	/*
+	 * Lock indices of its two chains (below TERN_TBL_NLOCKS) and, in
+	 * the bits above, the prefix length of its subscriber
+	 * (tern_bib_sub_plen(), nat64/table_int.h).
+	 */
+	u16 lk6, lk4;
 	refcount_t ref;			/* its sessions, +1 if static */
 };
 
@@ -86,9 +92,18 @@ struct tern_session {
 	struct tern_ta4 remote;		/* the IPv4 peer (ICMP: port 0) */
 	u8 state;			/* enum tern_tcp_state; 0 otherwise */
 	u8 tag6;			/* top byte of its hash by 6 */
-	u16 lk4;			/* its n4 chain's lock, TERN_SESS_PEER */
+	/* Its n4 chain's lock, TERN_SESS_*; READ_ONCE once linked. */
+	u16 lk4;
 	u32 expires;			/* jiffies; READ_ONCE/WRITE_ONCE */
 };
+
+/*
+ * In a session's lk4, above its lock index (nat64/table_int.h): it was
+ * opened by a packet from the IPv4 side (set before it is linked), and a
+ * packet came the other way since (set once, by tern_sess_seen()).
+ */
+#define TERN_SESS_FROM4		0x4000
+#define TERN_SESS_ASSURED	0x2000
 
 /* The overlay above, and the sizes issue 12 asks for (a build check). */
 static_assert(offsetof(struct tern_bib, gone) ==
@@ -115,6 +130,8 @@ struct tern_limits {
 	u32 max_sess_per_sub;
 	u32 max_ports_per_sub;		/* BIB entries of one subscriber */
 	u8 sub_prefix_len;		/* IPv6 prefix length of a subscriber */
+	/* Sessions opened from IPv4 on one BIB entry; 0: 65535. */
+	u32 max_bib_sess4;
 	/*
 	 * Address-dependent filtering is on: new sessions count in their
 	 * peer's record (tern_sess_known4()).
@@ -155,6 +172,12 @@ struct tern_table_events {
 	 */
 	bool (*tcp_expire)(void *arg, u8 *state, unsigned long *timeout);
 	void (*tcp_kept)(void *arg, const struct tern_session *s);
+	/*
+	 * Optional: a session was removed to make room at max-sessions,
+	 * because it had @expired, else because it had not seen traffic
+	 * both ways (after the sess() callback of its removal).
+	 */
+	void (*evicted)(void *arg, bool expired);
 	void *arg;
 };
 
@@ -220,6 +243,20 @@ static inline bool tern_sess_refresh(struct tern_session *s,
 }
 
 /*
+ * A packet of @s came from the IPv6 side if @from6, else from IPv4: the
+ * first in the direction opposite to the one that opened it marks it
+ * assured, never evicted while it lives. One load a packet after that.
+ */
+static inline void tern_sess_seen(struct tern_session *s, bool from6)
+{
+	u16 v = READ_ONCE(s->lk4);
+
+	if (unlikely(!(v & TERN_SESS_ASSURED)) &&
+	    !!(v & TERN_SESS_FROM4) == from6)
+		WRITE_ONCE(s->lk4, v | TERN_SESS_ASSURED);
+}
+
+/*
  * Chooses the IPv4 transport address of a new BIB entry for @t6: fills
  * in @t4 with a candidate. Called again (@attempt counting up from 0)
  * while the candidate is taken; returns false when it gives up.
@@ -233,7 +270,8 @@ typedef bool (*tern_pick4_fn)(void *arg, const struct tern_ta6 *t6,
  * @pick if there is none. Called under rcu_read_lock() with BHs off;
  * allocates with GFP_ATOMIC. Returns the session (valid until
  * rcu_read_unlock()), an existing one if another CPU made it first, or an
- * ERR_PTR: -ENOSPC (max-sessions), -EDQUOT (sessions per subscriber),
+ * ERR_PTR: -ENOSPC (max-sessions, and no session to evict in a bounded
+ * sample: nat64/table_evict.c), -EDQUOT (sessions per subscriber),
  * -EUSERS (ports per subscriber), -EADDRINUSE (@pick gave up), -ENOMEM,
  * -EAGAIN (lost several races in a row with CPUs changing the same
  * entries; rare). An expired session not yet removed is made live again.
@@ -250,7 +288,8 @@ struct tern_session *tern_sess_add6(struct tern_tables *t, u8 l4,
  * A new session from the IPv4 side, on the existing BIB entry @bib (found
  * with tern_bib_find4()): RFC 6146 3.5.2.2 (V4 INIT), static BIB entries.
  * Same rules and errors as tern_sess_add6() but -EADDRINUSE and -EAGAIN;
- * -ENOENT if @bib went meanwhile (its last session was removed).
+ * -ENOENT if @bib went meanwhile (its last session was removed), -EMLINK
+ * if it has @lim->max_bib_sess4 sessions opened from IPv4.
  */
 struct tern_session *tern_sess_add4(struct tern_tables *t,
 				    struct tern_bib *bib,
@@ -278,10 +317,21 @@ bool tern_sess_set_state(struct tern_tables *t, struct tern_session *s,
 
 /*
  * Static BIB entries (process context, RTNL not needed): -EEXIST if either
- * transport address is in use by another entry of the protocol.
+ * transport address is in use by another entry of the protocol, -ENOSPC
+ * if the tables have @max static entries already. The entry and its
+ * subscriber's record, if new, are charged to the caller's memory cgroup.
  */
-int tern_bib_add_static(struct tern_tables *t, u8 l4,
-			const struct tern_ta6 *t6, const struct tern_ta4 *t4);
+int tern_bib_add_static_max(struct tern_tables *t, u8 l4,
+			    const struct tern_ta6 *t6,
+			    const struct tern_ta4 *t4, u32 max);
+
+/* The same without bound (tests). */
+static inline int tern_bib_add_static(struct tern_tables *t, u8 l4,
+				      const struct tern_ta6 *t6,
+				      const struct tern_ta4 *t4)
+{
+	return tern_bib_add_static_max(t, l4, t6, t4, U32_MAX);
+}
 /*
  * Removes the entry (static or dynamic) of @t6 or @t4 (either may be
  * NULL; both: they must match) and its sessions; -ENOENT. Scans the

@@ -19,7 +19,8 @@
 static void tern_tbl_link_sess(struct tern_tables *t, struct tern_session *s,
 			       const struct tern_tbl_where *w, bool tracked)
 {
-	s->lk4 = w->s4 % TERN_TBL_NLOCKS | (tracked ? TERN_SESS_PEER : 0);
+	s->lk4 = (s->lk4 & TERN_SESS_FROM4) | w->s4 % TERN_TBL_NLOCKS |
+		 (tracked ? TERN_SESS_PEER : 0);
 	s->tag6 = w->tag6;
 	hlist_nulls_add_head_rcu(&s->n6, &t->sess6[w->s6]);
 	hlist_nulls_add_head_rcu(&s->n4, &t->sess4[w->s4]);
@@ -29,8 +30,9 @@ static void tern_tbl_link_sess(struct tern_tables *t, struct tern_session *s,
 static void tern_tbl_link_bib(struct tern_tables *t, struct tern_bib *b,
 			      const struct tern_tbl_where *w)
 {
-	b->lk6 = w->b6 % TERN_TBL_NLOCKS;
-	b->lk4 = w->b4 % TERN_TBL_NLOCKS;
+	/* The bits above the lock indices keep the subscriber's plen. */
+	b->lk6 = (b->lk6 & ~(TERN_TBL_NLOCKS - 1)) | w->b6 % TERN_TBL_NLOCKS;
+	b->lk4 = (b->lk4 & ~(TERN_TBL_NLOCKS - 1)) | w->b4 % TERN_TBL_NLOCKS;
 	hlist_nulls_add_head_rcu(&b->n6, &t->bib6[w->b6]);
 	hlist_nulls_add_head_rcu(&b->n4, &t->bib4[w->b4]);
 	atomic_inc(&t->nbib);
@@ -78,9 +80,19 @@ static struct tern_session *tern_tbl_existing(struct tern_tables *t,
 	return old;
 }
 
+/* Under the locks: may @s, opened from IPv4, go on @b? */
+static bool tern_tbl_room4(const struct tern_bib *b,
+			   const struct tern_session *s,
+			   const struct tern_limits *lim)
+{
+	return !(s->lk4 & TERN_SESS_FROM4) ||
+	       b->sess4 < (lim->max_bib_sess4 ?: U16_MAX);
+}
+
 /*
  * Adds @s on the BIB entry @b (found under RCU). Returns 0 (@s added), 1
- * (*@old is the session that was there) or an error; -EAGAIN: @b is going.
+ * (*@old is the session that was there) or an error; -EAGAIN: @b is going,
+ * -EMLINK: @b has its most sessions opened from IPv4.
  */
 static int tern_tbl_attach(struct tern_tables *t, struct tern_bib *b,
 			   struct tern_session *s,
@@ -98,11 +110,16 @@ static int tern_tbl_attach(struct tern_tables *t, struct tern_bib *b,
 		ret = 1;
 	} else if (!refcount_inc_not_zero(&b->ref)) {
 		ret = -EAGAIN;
+	} else if (!tern_tbl_room4(b, s, lim)) {
+		refcount_dec(&b->ref);
+		ret = -EMLINK;
 	} else {
 		ret = tern_tbl_charge(t, b, s->remote.addr, lim, false);
 		if (ret) {
 			refcount_dec(&b->ref);
 		} else {
+			if (s->lk4 & TERN_SESS_FROM4)
+				b->sess4++;
 			s->bib = b;
 			tern_tbl_link_sess(t, s, &w, lim->track_peers);
 		}
@@ -138,6 +155,7 @@ static int tern_tbl_insert(struct tern_tables *t, struct tern_bib *nb,
 		ret = tern_tbl_charge(t, nb, s->remote.addr, lim, true);
 	if (!ret) {
 		nb->is_static = false;
+		nb->sess4 = 0;
 		refcount_set(&nb->ref, 1);
 		tern_tbl_link_bib(t, nb, &w);
 		s->bib = nb;
@@ -147,24 +165,37 @@ static int tern_tbl_insert(struct tern_tables *t, struct tern_bib *nb,
 	return ret;
 }
 
-static bool tern_tbl_reserve(struct tern_tables *t,
-			     const struct tern_limits *lim)
+static bool tern_tbl_take(struct tern_tables *t, u32 max)
 {
-	if (atomic_inc_return(&t->nsess) > lim->max_sessions &&
-	    lim->max_sessions) {
+	if (atomic_inc_return(&t->nsess) > max && max) {
 		atomic_dec(&t->nsess);
 		return false;
 	}
 	return true;
 }
 
+/*
+ * A place for a new session: at max-sessions, the place of a session
+ * evicted (nat64/table_evict.c). Another CPU may take it first: the new
+ * session is refused then.
+ */
+static bool tern_tbl_reserve(struct tern_tables *t,
+			     const struct tern_limits *lim)
+{
+	return tern_tbl_take(t, lim->max_sessions) ||
+	       (tern_tbl_evict(t, lim->max_sessions) &&
+		tern_tbl_take(t, lim->max_sessions));
+}
+
 static struct tern_session *tern_sess_new(const struct tern_ta4 *remote,
-					  u8 state, unsigned long timeout)
+					  u8 state, unsigned long timeout,
+					  bool from4)
 {
 	struct tern_session *s;
 
 	s = kmem_cache_alloc(tern_sess_cache, GFP_ATOMIC | __GFP_NOWARN);
 	if (s) {
+		s->lk4 = from4 ? TERN_SESS_FROM4 : 0;
 		s->bib = NULL;
 		s->remote = *remote;
 		s->state = state;
@@ -207,7 +238,7 @@ struct tern_session *tern_sess_add6(struct tern_tables *t, u8 l4,
 		return s;
 	if (!tern_tbl_reserve(t, lim))
 		return ERR_PTR(-ENOSPC);
-	s = tern_sess_new(remote, state, timeout);
+	s = tern_sess_new(remote, state, timeout, false);
 	if (!s)
 		return tern_tbl_done(t, -ENOMEM, s, old, nb);
 	for (;;) {
@@ -227,7 +258,9 @@ struct tern_session *tern_sess_add6(struct tern_tables *t, u8 l4,
 			}
 			nb->l4 = l4;
 			nb->t6 = *src;
-			nb->sub_plen = min_t(u8, lim->sub_prefix_len, 128);
+			tern_bib_set_sub_plen(nb, min_t(u8,
+							lim->sub_prefix_len,
+							128));
 		}
 		/* Probe under RCU; only the insert takes locks. */
 		do {
@@ -267,7 +300,7 @@ struct tern_session *tern_sess_add4(struct tern_tables *t,
 		return s;
 	if (!tern_tbl_reserve(t, lim))
 		return ERR_PTR(-ENOSPC);
-	s = tern_sess_new(remote, state, timeout);
+	s = tern_sess_new(remote, state, timeout, true);
 	if (!s)
 		return tern_tbl_done(t, -ENOMEM, s, old, NULL);
 	ret = tern_tbl_attach(t, bib, s, lim, &old);
@@ -306,22 +339,35 @@ bool tern_sess_set_state(struct tern_tables *t, struct tern_session *s,
 	return done;
 }
 
-int tern_bib_add_static(struct tern_tables *t, u8 l4,
-			const struct tern_ta6 *t6, const struct tern_ta4 *t4)
+/*
+ * Static entries are counted in t->nstatic from here to tern_bib_del(),
+ * which makes them dynamic: a place is taken before anything else, so
+ * that concurrent adds never pass @max.
+ */
+int tern_bib_add_static_max(struct tern_tables *t, u8 l4,
+			    const struct tern_ta6 *t6,
+			    const struct tern_ta4 *t4, u32 max)
 {
 	struct tern_tbl_where w;
 	struct tern_lockset ls;
 	struct tern_bib *b;
 	int ret = 0;
 
-	b = kmem_cache_alloc(tern_bib_cache, GFP_KERNEL);
-	if (!b)
+	if (atomic_inc_return(&t->nstatic) > max) {
+		atomic_dec(&t->nstatic);
+		return -ENOSPC;
+	}
+	b = kmem_cache_alloc(tern_bib_cache, GFP_KERNEL_ACCOUNT);
+	if (!b) {
+		atomic_dec(&t->nstatic);
 		return -ENOMEM;
+	}
 	b->t6 = *t6;
 	b->t4 = *t4;
 	b->l4 = l4;
 	b->is_static = true;
-	b->sub_plen = 128;
+	b->sess4 = 0;
+	tern_bib_set_sub_plen(b, 128);
 	refcount_set(&b->ref, 1);
 	tern_tbl_where_bib(t, b, &w);
 	/*
@@ -340,7 +386,9 @@ int tern_bib_add_static(struct tern_tables *t, u8 l4,
 	if (!ret)
 		tern_tbl_ev_bib(t, b, true);
 	rcu_read_unlock();
-	if (ret)
+	if (ret) {
 		kmem_cache_free(tern_bib_cache, b);
+		atomic_dec(&t->nstatic);
+	}
 	return ret;
 }

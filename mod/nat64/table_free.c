@@ -102,6 +102,8 @@ bool tern_tbl_sess_unlink(struct tern_tables *t, struct tern_session *s,
 	hlist_nulls_del_init_rcu(&s->n4);
 	if (tern_sess_tracked(s))
 		tern_peer_defer(t, &bt->peer, s);
+	if (tern_sess_from4(s))
+		b->sess4--;
 	/* Its last session: one uncharge for both (one hash, one lock). */
 	if (refcount_dec_and_test(&b->ref)) {
 		tern_tbl_bib_drop(t, b, 1, bt);

@@ -176,12 +176,14 @@ int tern_bib_del(struct tern_tables *t, u8 l4, const struct tern_ta6 *t6,
 	}
 	tern_tbl_where_bib(t, b, &w);
 	tern_tbl_lock(t, &ls, &w);
-	if (hlist_nulls_unhashed(&b->n6))
+	if (hlist_nulls_unhashed(&b->n6)) {
 		ret = -ENOENT;
-	else if (b->is_static)
+	} else if (b->is_static) {
 		WRITE_ONCE(b->is_static, false);
-	else
+		atomic_dec(&t->nstatic);
+	} else {
 		refcount_inc(&b->ref);
+	}
 	tern_tbl_unlock(t, &ls);
 	rcu_read_unlock();
 	if (ret)

@@ -48,7 +48,11 @@
  * peer's record (made while address-dependent filtering was on).
  */
 #define TERN_SESS_PEER		0x8000
-static_assert(TERN_TBL_NLOCKS <= TERN_SESS_PEER);
+static_assert(TERN_TBL_NLOCKS <= TERN_SESS_ASSURED);
+static_assert(((TERN_SESS_PEER | TERN_SESS_FROM4 | TERN_SESS_ASSURED) &
+	       (TERN_TBL_NLOCKS - 1)) == 0);
+static_assert((TERN_SESS_PEER & (TERN_SESS_FROM4 | TERN_SESS_ASSURED)) == 0 &&
+	      (TERN_SESS_FROM4 & TERN_SESS_ASSURED) == 0);
 #define TERN_TBL_MAX_LOCKS	4
 /*
  * Most buckets of a session array: the index is the low 24 bits of a
@@ -96,7 +100,9 @@ struct tern_tables {
 	/* Links and unlinks so far: a dump in parts that saw it move says so. */
 	atomic_t changes;
 	atomic_t npeer;
+	atomic_t nstatic;		/* static BIB entries */
 	u32 gc_cursor;			/* next session-by-6 bucket to scan */
+	u32 evict_next;			/* where early drop looks next */
 	u64 gc_cost_ns;			/* CPU of the sweep under way */
 	const struct tern_table_events *ev;	/* READ_ONCE; may be NULL */
 	struct llist_head gone_sess;	/* unlinked, to free (gone) */
@@ -203,15 +209,49 @@ static inline u32 tern_tbl_hash_peer(const struct tern_tables *t, u8 l4,
 				 &t->key) & t->peer_mask;
 }
 
-/* The lock index of a session's n4 chain, and whether its peer counts it. */
+/*
+ * The lock index of a session's n4 chain, whether its peer counts it,
+ * whether it was opened from IPv4, whether it is assured (tern_sess_seen()
+ * may set that bit any time: READ_ONCE).
+ */
 static inline u16 tern_sess_lk4(const struct tern_session *s)
 {
-	return s->lk4 & ~TERN_SESS_PEER;
+	return READ_ONCE(s->lk4) & (TERN_TBL_NLOCKS - 1);
 }
 
 static inline bool tern_sess_tracked(const struct tern_session *s)
 {
-	return s->lk4 & TERN_SESS_PEER;
+	return READ_ONCE(s->lk4) & TERN_SESS_PEER;
+}
+
+static inline bool tern_sess_from4(const struct tern_session *s)
+{
+	return READ_ONCE(s->lk4) & TERN_SESS_FROM4;
+}
+
+static inline bool tern_sess_assured(const struct tern_session *s)
+{
+	return READ_ONCE(s->lk4) & TERN_SESS_ASSURED;
+}
+
+/*
+ * A BIB entry's subscriber prefix length, in the bits of lk6 (low 6) and
+ * lk4 (high 2) above their lock indices: set before the entry is linked,
+ * never changed after.
+ */
+#define TERN_BIB_LK_SHIFT	10
+static_assert(TERN_TBL_NLOCKS == 1U << TERN_BIB_LK_SHIFT);
+
+static inline u8 tern_bib_sub_plen(const struct tern_bib *b)
+{
+	return b->lk6 >> TERN_BIB_LK_SHIFT |
+	       (b->lk4 >> TERN_BIB_LK_SHIFT) << (16 - TERN_BIB_LK_SHIFT);
+}
+
+static inline void tern_bib_set_sub_plen(struct tern_bib *b, u8 plen)
+{
+	b->lk6 = (u16)(plen << TERN_BIB_LK_SHIFT);
+	b->lk4 = (u16)(plen >> (16 - TERN_BIB_LK_SHIFT) << TERN_BIB_LK_SHIFT);
 }
 
 static inline bool tern_tbl_ta6_eq(const struct tern_ta6 *a,
@@ -261,6 +301,14 @@ static inline void tern_tbl_ev_sess(struct tern_tables *t,
 
 	if (ev && ev->sess)
 		ev->sess(ev->arg, s, add);
+}
+
+static inline void tern_tbl_ev_evicted(struct tern_tables *t, bool expired)
+{
+	const struct tern_table_events *ev = READ_ONCE(t->ev);
+
+	if (ev && ev->evicted)
+		ev->evicted(ev->arg, expired);
 }
 
 /* The buckets of a session's two chains and of its BIB entry's two. */
@@ -318,6 +366,13 @@ bool tern_tbl_sess_remove(struct tern_tables *t, struct tern_session *s,
 struct tern_session *tern_tbl_sess6(struct tern_tables *t, u32 h, u8 tag,
 				    u8 l4, const struct tern_ta6 *t6,
 				    const struct tern_ta4 *r);
+/*
+ * Early drop (nat64/table_evict.c): at max-sessions, removes one session
+ * that has expired or is not assured, from a bounded sample of the chains
+ * of t->sess6; under rcu_read_lock(), no lock held. True if it removed
+ * one.
+ */
+bool tern_tbl_evict(struct tern_tables *t, u32 max_sessions);
 /* Unlinks @b (no session left), under its locks; the caller set ref. */
 void tern_tbl_bib_unlink(struct tern_tables *t, struct tern_bib *b);
 

@@ -2,9 +2,9 @@
 /*
  * NAT64 tables: the accounting of subscribers (max-sessions-per-subscriber,
  * max-ports-per-subscriber). A subscriber is the IPv6 prefix of a BIB
- * entry's address, of the length the entry was charged with (b->sub_plen);
- * its record counts its sessions and BIB entries and goes with the last of
- * them. nat64/table_int.h has the locking.
+ * entry's address, of the length the entry was charged with
+ * (tern_bib_sub_plen()); its record counts its sessions and BIB entries
+ * and goes with the last of them. nat64/table_int.h has the locking.
  */
 
 #include <linux/slab.h>
@@ -29,8 +29,8 @@ static u32 tern_sub_hash(const struct tern_tables *t, const struct in6_addr *p,
 static u32 tern_sub_key(const struct tern_tables *t, const struct tern_bib *b,
 			struct in6_addr *p)
 {
-	ipv6_addr_prefix(p, &b->t6.addr, b->sub_plen);
-	return tern_sub_hash(t, p, b->sub_plen);
+	ipv6_addr_prefix(p, &b->t6.addr, tern_bib_sub_plen(b));
+	return tern_sub_hash(t, p, tern_bib_sub_plen(b));
 }
 
 static struct tern_sub *tern_sub_find(struct tern_tables *t, u32 h,
@@ -56,15 +56,17 @@ int tern_sub_charge_new(struct tern_tables *t, const struct tern_bib *b,
 	h = tern_sub_key(t, b, &p);
 	lock = tern_sub_lock(t, h);
 	spin_lock(lock);
-	sub = tern_sub_find(t, h, &p, b->sub_plen);
+	sub = tern_sub_find(t, h, &p, tern_bib_sub_plen(b));
 	if (!sub) {
-		sub = kzalloc(sizeof(*sub), GFP_ATOMIC | __GFP_NOWARN);
+		/* A static entry's (@lim NULL): the caller's memory cgroup. */
+		sub = kzalloc(sizeof(*sub), GFP_ATOMIC | __GFP_NOWARN |
+			      (lim ? 0 : __GFP_ACCOUNT));
 		if (!sub) {
 			err = -ENOMEM;
 			goto out;
 		}
 		sub->prefix = p;
-		sub->plen = b->sub_plen;
+		sub->plen = tern_bib_sub_plen(b);
 		hlist_add_head(&sub->node, &t->subs[h]);
 	}
 	if (lim && lim->max_ports_per_sub &&
@@ -98,7 +100,7 @@ static struct tern_sub *tern_sub_of(struct tern_tables *t,
 	h = tern_sub_key(t, b, &p);
 	*lock = tern_sub_lock(t, h);
 	spin_lock(*lock);
-	sub = tern_sub_find(t, h, &p, b->sub_plen);
+	sub = tern_sub_find(t, h, &p, tern_bib_sub_plen(b));
 	WARN_ON_ONCE(!sub);
 	return sub;
 }
@@ -155,11 +157,11 @@ void tern_sub_defer(struct tern_tables *t, struct tern_sub_pending *pd,
 {
 	struct in6_addr p;
 
-	ipv6_addr_prefix(&p, &b->t6.addr, b->sub_plen);
-	if (pd->plen != b->sub_plen || !ipv6_addr_equal(&pd->prefix, &p)) {
+	ipv6_addr_prefix(&p, &b->t6.addr, tern_bib_sub_plen(b));
+	if (pd->plen != tern_bib_sub_plen(b) || !ipv6_addr_equal(&pd->prefix, &p)) {
 		tern_sub_settle(t, pd);
 		pd->prefix = p;
-		pd->plen = b->sub_plen;
+		pd->plen = tern_bib_sub_plen(b);
 	}
 	pd->sessions += sessions;
 	pd->bibs += bibs;

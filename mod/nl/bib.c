@@ -99,10 +99,15 @@ int tern_nl_bib_add(struct sk_buff *skb, struct genl_info *info)
 		ret = -EINVAL;
 		goto out;
 	}
-	ret = tern_bib_add_static(tern_nat64_tables(inst), e.l4, &e.t6, &e.t4);
+	ret = tern_bib_add_static_max(tern_nat64_tables(inst), e.l4, &e.t6,
+				      &e.t4,
+				      tern_protected(tn, inst->cfg)->max_static_bib);
 	if (ret == -EEXIST)
 		NL_SET_ERR_MSG_ATTR(info->extack, attr,
 				    "the IPv6 or IPv4 transport address is already in the BIB");
+	else if (ret == -ENOSPC)
+		NL_SET_ERR_MSG_ATTR(info->extack, attr,
+				    "too many static BIB entries (max-static-bib-entries)");
 out:
 	mutex_unlock(&tn->lock);
 	return ret;

@@ -293,7 +293,7 @@ static void table_mem_subscriber(struct kunit *test)
 	/* Now /128: a3 is a subscriber of its own. */
 	s = kt_m_add(t, &a3, &l128);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
-	KUNIT_EXPECT_EQ(test, s->bib->sub_plen, 128);
+	KUNIT_EXPECT_EQ(test, tern_bib_sub_plen(s->bib), 128);
 	KUNIT_EXPECT_EQ(test, kt_m_subs(t), 2U);
 	/* The /64 still has its two. */
 	KUNIT_EXPECT_EQ(test, PTR_ERR(kt_m_add(t, &a4, &l64)), -EUSERS);
@@ -302,7 +302,7 @@ static void table_mem_subscriber(struct kunit *test)
 	kt_m_expire(t, s1);
 	s = kt_m_add(t, &a4, &l64);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
-	KUNIT_EXPECT_EQ(test, s->bib->sub_plen, 64);
+	KUNIT_EXPECT_EQ(test, tern_bib_sub_plen(s->bib), 64);
 	KUNIT_EXPECT_EQ(test, kt_m_subs(t), 2U);
 
 	tern_tables_flush(t, TERN_L4_N);

@@ -130,10 +130,12 @@ static void table_max_sessions(struct kunit *test)
 	struct tern_session *s;
 	int i;
 
+	/* Answered (assured): none is evicted for a new one. */
 	for (i = 0; i < 3; i++) {
 		s = kt_add6(t, TERN_L4_UDP, &a, KT4(KT_REMOTE(i), 80),
 			    &lim, &p);
-		KUNIT_EXPECT_FALSE(test, IS_ERR_OR_NULL(s));
+		KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
+		tern_sess_seen(s, false);
 	}
 	s = kt_add6(t, TERN_L4_UDP, &a, KT4(KT_REMOTE(9), 80), &lim, &p);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(s), -ENOSPC);

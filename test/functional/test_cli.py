@@ -35,7 +35,9 @@ DEFAULTS = {"enabled": True, "pool6": POOL6, "strict-wkp": True,
             "max-sessions-per-subscriber": 0, "max-ports-per-subscriber": 0,
             "subscriber-prefix-len": 56, "max-stored-syns": 64,
             "log-bib": False, "log-sessions": False,
-            "tcp-nosyn-with-bib": False}
+            "tcp-nosyn-with-bib": False,
+            "max-sessions-per-bib-from-ipv4": 4096,
+            "max-static-bib-entries": 65536}
 ALLOWED_LENGTHS = ("32", "40", "48", "56", "64", "96")
 
 

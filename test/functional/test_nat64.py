@@ -120,7 +120,10 @@ def test_ipv4_outside_pool4_passed(nat):
 def test_max_sessions_refuses_new_flows_only(nat):
     nat.set("max-sessions", "2")
     a = out64(nat, udp6(sport=43000))
-    out64(nat, udp6(sport=43002))
+    a2 = out64(nat, udp6(sport=43002))
+    # Both answered: neither is evicted for a new flow (early drop).
+    out46(nat, udp4(a[IP].src, a[UDP].sport))
+    out46(nat, udp4(a2[IP].src, a2[UDP].sport))
     c = nat.counters()
     with nat.cap4() as cap, nat.cap6() as cap6:
         nat.send6(udp6(sport=43004))

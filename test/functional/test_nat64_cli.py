@@ -128,6 +128,25 @@ def siit(ns):
 
 
 @pytest.mark.kernel
+def test_bib_static_bounded(nat64):
+    """max-static-bib-entries bounds `bib add`; a removal makes room."""
+    cli_ok(nat64, "-i", "t", "global", "set", "max-static-bib-entries", "2")
+    cli_ok(nat64, "bib", "add", "2001:db8::2#40000", "192.0.2.1#61000",
+           "--tcp")
+    cli_ok(nat64, "bib", "add", "2001:db8::2#40000", "192.0.2.1#61000",
+           "--udp")
+    r = cli(nat64, "bib", "add", "2001:db8::2#40001", "192.0.2.1#61001",
+            "--tcp")
+    assert_error(r, 1, r"too many static BIB entries "
+                 r"\(max-static-bib-entries\)")
+    assert sorted(e["port4"] for e in bib(nat64)) == [61000, 61000]
+    cli_ok(nat64, "bib", "remove", "192.0.2.1#61000", "--udp")
+    cli_ok(nat64, "bib", "add", "2001:db8::2#40001", "192.0.2.1#61001",
+           "--tcp")
+    assert sorted(e["port4"] for e in bib(nat64)) == [61000, 61001]
+
+
+@pytest.mark.kernel
 def test_bib_add_list_remove(nat64):
     assert bib(nat64) == []
     assert cli_ok(nat64, "bib", "list") == ""

@@ -40,7 +40,9 @@ def test_topology_header_lists():
         "max-sessions-per-subscriber": "U32",
         "max-ports-per-subscriber": "U32", "subscriber-prefix-len": "U32",
         "max-stored-syns": "U32", "log-bib": "BOOL", "log-sessions": "BOOL",
-        "tcp-nosyn-with-bib": "BOOL"}
+        "tcp-nosyn-with-bib": "BOOL",
+        "max-sessions-per-bib-from-ipv4": "U32",
+        "max-static-bib-entries": "U32"}
 
 
 @pytest.mark.parametrize("pool,expected", [

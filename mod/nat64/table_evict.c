@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * NAT64 tables: early drop. At max-sessions a new session takes the place
+ * of one that has expired (the sweep had not reached it yet) or that never
+ * saw a packet in the direction opposite to the one that opened it (not
+ * assured: tern_sess_seen()), as conntrack's early_drop() does. An assured
+ * session is never evicted for a new one, which is never assured.
+ *
+ * The candidate is the first such session in a bounded sample of the
+ * chains of t->sess6: at most TERN_EVICT_SESSIONS sessions, in about as
+ * many chains as hold that many sessions at max-sessions, never more than
+ * TERN_EVICT_CHAINS (4096 heads are 32 KB read in order). At max-sessions
+ * a table holds about a session a chain, or more, unless max-sessions was
+ * lowered far below what the table was sized for; then the sample is
+ * thinner, and each attempt starts where the last one stopped
+ * (t->evict_next), so that attempts in a row visit every chain. The
+ * sender chooses neither where a sample starts nor what it holds.
+ *
+ * A session being assured by a packet on another CPU while it is evicted
+ * is evicted anyway (conntrack has the same window): its next packet
+ * makes a new session, from the IPv6 side, or finds none from IPv4.
+ */
+
+#include <linux/rculist.h>
+#include <linux/rculist_nulls.h>
+#include "nat64/table_int.h"
+
+#define TERN_EVICT_SESSIONS	16
+#define TERN_EVICT_CHAINS	4096
+
+/* How many chains to read: about TERN_EVICT_SESSIONS sessions' worth. */
+static u32 tern_evict_chains(const struct tern_tables *t, u32 max_sessions)
+{
+	u64 n = (u64)(t->sess_mask + 1) * TERN_EVICT_SESSIONS /
+		max(max_sessions, 1U);
+
+	n = clamp_t(u64, n, 8, TERN_EVICT_CHAINS);
+	return min_t(u64, n, (u64)t->sess_mask + 1);
+}
+
+bool tern_tbl_evict(struct tern_tables *t, u32 max_sessions)
+{
+	u32 chains = tern_evict_chains(t, max_sessions);
+	u32 h6 = READ_ONCE(t->evict_next) & t->sess_mask;
+	u32 now = (u32)jiffies, seen = 0, i;
+	struct hlist_nulls_node *n;
+	struct tern_session *s;
+	bool expired;
+
+	for (i = 0; i < chains && seen < TERN_EVICT_SESSIONS; i++) {
+		/* A sample: no restart if a move ends the walk elsewhere. */
+		hlist_nulls_for_each_entry_rcu(s, n, &t->sess6[h6], n6) {
+			if (++seen > TERN_EVICT_SESSIONS)
+				break;
+			expired = tern_sess_expired(s, now);
+			if (!expired && tern_sess_assured(s))
+				continue;
+			/* Expired: still so under the locks, or kept. */
+			if (tern_tbl_sess_remove(t, s, h6, expired)) {
+				/* Its chain may hold more: from there next. */
+				WRITE_ONCE(t->evict_next, h6);
+				tern_tbl_ev_evicted(t, expired);
+				return true;
+			}
+		}
+		h6 = (h6 + 1) & t->sess_mask;
+	}
+	WRITE_ONCE(t->evict_next, h6);
+	return false;
+}

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: early drop at max-sessions (nat64/table_evict.c), the assured
+ * mark, the bound on sessions opened from IPv4 on one BIB entry and the
+ * bound on static BIB entries.
+ */
+
+#include <kunit/test.h>
+#include "kt_nat64.h"
+#include "nat64/table_int.h"
+
+struct kt_evictions {
+	unsigned int unconfirmed, expired;
+};
+
+static void kt_evicted(void *arg, bool expired)
+{
+	struct kt_evictions *e = arg;
+
+	if (expired)
+		e->expired++;
+	else
+		e->unconfirmed++;
+}
+
+/* Is the session of (@t6, @r) there? */
+static bool kt_has6(struct tern_tables *t, const struct tern_ta6 *t6,
+		    const struct tern_ta4 *r)
+{
+	bool found;
+
+	rcu_read_lock();
+	found = tern_sess_find6(t, TERN_L4_UDP, t6, r);
+	rcu_read_unlock();
+	return found;
+}
+
+static void evict_assured_mark(struct kunit *test)
+{
+	struct tern_tables *t = kt_tables(test, 4);
+	struct kt_picker p = { .base = 2000, .max = 10 };
+	struct tern_limits lim = {};
+	struct tern_session *s6, *s4;
+
+	s6 = kt_add6(t, TERN_L4_UDP, KT6(1, 1, 1000), KT4(KT_REMOTE(1), 53),
+		     &lim, &p);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s6));
+	s4 = kt_add4(t, TERN_L4_UDP, &s6->bib->t4, KT4(KT_REMOTE(2), 9),
+		     &lim);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s4));
+	KUNIT_EXPECT_FALSE(test, tern_sess_from4(s6));
+	KUNIT_EXPECT_TRUE(test, tern_sess_from4(s4));
+	/* The direction that opened it does not assure it. */
+	tern_sess_seen(s6, true);
+	tern_sess_seen(s4, false);
+	KUNIT_EXPECT_FALSE(test, tern_sess_assured(s6));
+	KUNIT_EXPECT_FALSE(test, tern_sess_assured(s4));
+	tern_sess_seen(s6, false);
+	tern_sess_seen(s4, true);
+	KUNIT_EXPECT_TRUE(test, tern_sess_assured(s6));
+	KUNIT_EXPECT_TRUE(test, tern_sess_assured(s4));
+	/* The lock index and the peer flag are untouched. */
+	KUNIT_EXPECT_EQ(test, tern_sess_lk4(s4),
+			(u16)((tern_tbl_hash_sess4(t, TERN_L4_UDP,
+						   &s4->bib->t4,
+						   &s4->remote) &
+			       t->sess_mask) % TERN_TBL_NLOCKS));
+	KUNIT_EXPECT_FALSE(test, tern_sess_tracked(s4));
+	KUNIT_EXPECT_EQ(test, s6->bib->sess4, 1);
+	tern_tables_free(t);
+}
+
+/*
+ * A table at max-sessions, filled from outside: each new session takes
+ * the place of an unconfirmed one; assured ones stay; once only assured
+ * ones are left, new sessions are refused.
+ */
+static void evict_unconfirmed(struct kunit *test)
+{
+	struct tern_tables *t = kt_tables(test, 4);
+	struct kt_picker p = { .base = 2000, .max = 10 };
+	struct tern_limits lim = { .max_sessions = 4 };
+	struct kt_evictions e = {};
+	struct tern_table_events ev = { .evicted = kt_evicted, .arg = &e };
+	struct tern_ta6 in = kt_t6(1, 1, 1000), in2 = kt_t6(1, 2, 1000);
+	struct tern_ta6 srv = kt_t6(2, 1, 80);
+	struct tern_ta4 srv4 = kt_t4(KT_POOL4, 80);
+	struct tern_ta4 r = kt_t4(KT_REMOTE(1), 53);
+	struct tern_session *a, *s;
+	unsigned int i;
+
+	tern_tables_set_events(t, &ev);
+	KUNIT_ASSERT_EQ(test, tern_bib_add_static(t, TERN_L4_UDP, &srv, &srv4),
+			0);
+	/* An inside flow with its answer: assured. */
+	a = kt_add6(t, TERN_L4_UDP, &in, &r, &lim, &p);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(a));
+	tern_sess_seen(a, false);
+	/* The spray: three outside peers fill the table. */
+	for (i = 0; i < 3; i++) {
+		s = kt_add4(t, TERN_L4_UDP, &srv4, KT4(KT_REMOTE(9), 1000 + i),
+			    &lim);
+		KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
+	}
+	KT_EXPECT_COUNT(test, t, 2, 4);
+	KUNIT_EXPECT_EQ(test, e.unconfirmed, 0U);
+
+	/* More of it: each takes the place of an unconfirmed one. */
+	for (i = 3; i < 10; i++) {
+		s = kt_add4(t, TERN_L4_UDP, &srv4, KT4(KT_REMOTE(9), 1000 + i),
+			    &lim);
+		KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
+		KT_EXPECT_COUNT(test, t, 2, 4);
+	}
+	KUNIT_EXPECT_EQ(test, e.unconfirmed, 7U);
+	KUNIT_EXPECT_TRUE(test, kt_has6(t, &in, &r));
+
+	/* A new inside flow gets in; the assured one is still there. */
+	s = kt_add6(t, TERN_L4_UDP, &in2, &r, &lim, &p);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
+	KUNIT_EXPECT_EQ(test, e.unconfirmed, 8U);
+	KUNIT_EXPECT_EQ(test, e.expired, 0U);
+	KUNIT_EXPECT_TRUE(test, kt_has6(t, &in, &r));
+	KUNIT_EXPECT_TRUE(test, kt_has6(t, &in2, &r));
+	KT_EXPECT_COUNT(test, t, 3, 4);
+	KUNIT_EXPECT_EQ(test, tern_bib_find4(t, TERN_L4_UDP, &srv4)->sess4, 2);
+
+	/* Everyone answered: nothing to evict, the new flow is refused. */
+	tern_sess_seen(s, false);
+	for (i = 0; i < 10; i++) {
+		rcu_read_lock();
+		s = tern_sess_find4(t, TERN_L4_UDP, &srv4,
+				    KT4(KT_REMOTE(9), 1000 + i));
+		if (s)
+			tern_sess_seen(s, true);
+		rcu_read_unlock();
+	}
+	s = kt_add6(t, TERN_L4_UDP, KT6(1, 3, 1000), &r, &lim, &p);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(s), -ENOSPC);
+	s = kt_add4(t, TERN_L4_UDP, &srv4, KT4(KT_REMOTE(9), 2000), &lim);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(s), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, e.unconfirmed, 8U);
+	KUNIT_EXPECT_EQ(test, e.expired, 0U);
+	KT_EXPECT_COUNT(test, t, 3, 4);
+	KUNIT_EXPECT_TRUE(test, kt_has6(t, &in, &r));
+	KUNIT_EXPECT_TRUE(test, kt_has6(t, &in2, &r));
+	tern_tables_set_events(t, NULL);
+	tern_tables_free(t);
+}
+
+/* An expired session not yet swept gives its place, assured or not. */
+static void evict_expired(struct kunit *test)
+{
+	struct tern_tables *t = kt_tables(test, 2);
+	struct kt_picker p = { .base = 2000, .max = 10 };
+	struct tern_limits lim = { .max_sessions = 2 };
+	struct kt_evictions e = {};
+	struct tern_table_events ev = { .evicted = kt_evicted, .arg = &e };
+	struct tern_ta6 a = kt_t6(1, 1, 1000);
+	struct tern_ta4 r1 = kt_t4(KT_REMOTE(1), 53);
+	struct tern_ta4 r2 = kt_t4(KT_REMOTE(2), 53);
+	struct tern_session *s1, *s2, *s;
+
+	tern_tables_set_events(t, &ev);
+	s1 = kt_add6(t, TERN_L4_UDP, &a, &r1, &lim, &p);
+	s2 = kt_add6(t, TERN_L4_UDP, &a, &r2, &lim, &p);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s1));
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s2));
+	tern_sess_seen(s1, false);
+	tern_sess_seen(s2, false);
+	WRITE_ONCE(s2->expires, (u32)jiffies - 1);
+	s = kt_add6(t, TERN_L4_UDP, &a, KT4(KT_REMOTE(3), 53), &lim, &p);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
+	KUNIT_EXPECT_EQ(test, e.expired, 1U);
+	KUNIT_EXPECT_EQ(test, e.unconfirmed, 0U);
+	KUNIT_EXPECT_TRUE(test, kt_has6(t, &a, &r1));
+	KT_EXPECT_COUNT(test, t, 1, 2);
+	tern_tables_set_events(t, NULL);
+	tern_tables_free(t);
+}
+
+/* max-sessions-per-bib-from-ipv4: counted in the entry, refused past it. */
+static void evict_bib_sess4(struct kunit *test)
+{
+	struct tern_tables *t = kt_tables(test, 0);
+	struct kt_picker p = { .base = 2000, .max = 10 };
+	struct tern_limits lim = { .max_bib_sess4 = 2 };
+	struct tern_ta6 srv = kt_t6(2, 1, 80);
+	struct tern_ta4 srv4 = kt_t4(KT_POOL4, 80);
+	struct tern_session *s1, *s;
+	struct tern_bib *b;
+
+	KUNIT_ASSERT_EQ(test, tern_bib_add_static(t, TERN_L4_UDP, &srv, &srv4),
+			0);
+	s1 = kt_add4(t, TERN_L4_UDP, &srv4, KT4(KT_REMOTE(1), 1), &lim);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s1));
+	s = kt_add4(t, TERN_L4_UDP, &srv4, KT4(KT_REMOTE(1), 2), &lim);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
+	s = kt_add4(t, TERN_L4_UDP, &srv4, KT4(KT_REMOTE(1), 3), &lim);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(s), -EMLINK);
+	/* From the inside, the entry takes more. */
+	s = kt_add6(t, TERN_L4_UDP, &srv, KT4(KT_REMOTE(2), 53), &lim, &p);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
+	b = s->bib;
+	KUNIT_EXPECT_EQ(test, b->sess4, 2);
+	KT_EXPECT_COUNT(test, t, 1, 3);
+	/* One goes: a place again. */
+	local_bh_disable();
+	rcu_read_lock();
+	tern_sess_forget(t, s1);
+	rcu_read_unlock();
+	local_bh_enable();
+	KUNIT_EXPECT_EQ(test, b->sess4, 1);
+	s = kt_add4(t, TERN_L4_UDP, &srv4, KT4(KT_REMOTE(1), 3), &lim);
+	KUNIT_EXPECT_FALSE(test, IS_ERR_OR_NULL(s));
+	KUNIT_EXPECT_EQ(test, b->sess4, 2);
+	tern_tables_flush(t, TERN_L4_N);
+	KUNIT_EXPECT_EQ(test, b->sess4, 0);
+	KT_EXPECT_COUNT(test, t, 1, 0);
+	tern_tables_free(t);
+}
+
+/* Static entries: bounded, counted until removed, failures not counted. */
+static void evict_static_bound(struct kunit *test)
+{
+	struct tern_tables *t = kt_tables(test, 0);
+
+	KUNIT_EXPECT_EQ(test, tern_bib_add_static_max(t, TERN_L4_UDP,
+						      KT6(1, 1, 1),
+						      KT4(KT_POOL4, 1), 2), 0);
+	KUNIT_EXPECT_EQ(test, tern_bib_add_static_max(t, TERN_L4_UDP,
+						      KT6(1, 1, 1),
+						      KT4(KT_POOL4, 2), 2),
+			-EEXIST);
+	KUNIT_EXPECT_EQ(test, tern_bib_add_static_max(t, TERN_L4_TCP,
+						      KT6(1, 1, 1),
+						      KT4(KT_POOL4, 1), 2), 0);
+	KUNIT_EXPECT_EQ(test, tern_bib_add_static_max(t, TERN_L4_UDP,
+						      KT6(1, 2, 1),
+						      KT4(KT_POOL4, 3), 2),
+			-ENOSPC);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->nstatic), 2);
+	KUNIT_EXPECT_EQ(test, tern_bib_del(t, TERN_L4_TCP, KT6(1, 1, 1), NULL),
+			0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->nstatic), 1);
+	KUNIT_EXPECT_EQ(test, tern_bib_add_static_max(t, TERN_L4_UDP,
+						      KT6(1, 2, 1),
+						      KT4(KT_POOL4, 3), 2), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->nstatic), 2);
+	KT_EXPECT_COUNT(test, t, 2, 0);
+	tern_tables_free(t);
+}
+
+static struct kunit_case tern_nat64_table_evict_cases[] = {
+	KUNIT_CASE(evict_assured_mark),
+	KUNIT_CASE(evict_unconfirmed),
+	KUNIT_CASE(evict_expired),
+	KUNIT_CASE(evict_bib_sess4),
+	KUNIT_CASE(evict_static_bound),
+	{}
+};
+
+static struct kunit_suite tern_nat64_table_evict_suite = {
+	.name = "tern_nat64_table_evict",
+	.suite_init = kt_table_suite_init,
+	.test_cases = tern_nat64_table_evict_cases,
+};
+
+kunit_test_suite(tern_nat64_table_evict_suite);
