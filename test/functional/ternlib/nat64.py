@@ -115,7 +115,8 @@ def tcp4(f, flags, seq=5000, ack=0, src=SINK4):
 
 
 def sessions(topo, proto):
-    return cli_json(topo.xl, "-i", "n", "session", "list", "--" + proto)
+    return cli_json(topo.xl, "-i", "n", "session", "list", "--" + proto,
+                    changing=True)
 
 
 def tcp_state(topo, port6):
@@ -130,11 +131,11 @@ def tables(topo):
 
 
 def all_sessions(topo):
-    return cli_json(topo.xl, "-i", "n", "session", "list")
+    return cli_json(topo.xl, "-i", "n", "session", "list", changing=True)
 
 
 def all_bib(topo):
-    return cli_json(topo.xl, "-i", "n", "bib", "list")
+    return cli_json(topo.xl, "-i", "n", "bib", "list", changing=True)
 
 
 def assert_empty(topo):
