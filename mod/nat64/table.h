@@ -141,6 +141,14 @@ struct tern_limits {
 
 struct tern_tables *tern_tables_alloc(u32 max_sessions);
 /*
+ * The session and BIB arrays follow a new @max_sessions (0: the default):
+ * grown as soon as the size tern_tables_alloc() would pick is larger,
+ * shrunk only when it is a quarter or less (nat64/table_resize.c). Process
+ * context; lookups go on meanwhile, writers wait. 1: resized, 0: not
+ * needed, -ENOMEM.
+ */
+int tern_tables_resize(struct tern_tables *t, u32 max_sessions);
+/*
  * Removes and frees everything; the caller waited for packets in flight.
  * No event (struct tern_table_events) for what it removes.
  */

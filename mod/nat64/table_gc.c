@@ -128,6 +128,9 @@ bool tern_tables_gc(struct tern_tables *t, unsigned long *next)
 			*next = TERN_GC_PAUSE;
 		return false;
 	}
+	/* The cursor is of these arrays: no resize meanwhile. */
+	mutex_lock(&t->resize_mutex);
+	h = t->gc_cursor & t->sess_mask;
 	/* A bucket at least, the rest of the sweep at most. */
 	do {
 		tern_tbl_sweep(t, h, tern_match_expired, &now, true);
@@ -136,6 +139,7 @@ bool tern_tables_gc(struct tern_tables *t, unsigned long *next)
 			now_ns = local_clock();
 	} while (h && now_ns - start < TERN_GC_RUN_NS);
 	t->gc_cursor = h;
+	mutex_unlock(&t->resize_mutex);
 	/* Bounded: local_clock() may step back on another CPU. */
 	t->gc_cost_ns += min_t(u64, local_clock() - start,
 			       TERN_GC_RUN_MAX_NS);
@@ -189,11 +193,13 @@ int tern_bib_del(struct tern_tables *t, u8 l4, const struct tern_ta6 *t6,
 	if (ret)
 		return ret;
 
+	mutex_lock(&t->resize_mutex);
 	for (h = 0; h <= t->sess_mask; h++) {
 		tern_tbl_sweep(t, h, tern_match_bib, b, false);
 		if (!(h % TERN_GC_RESCHED))
 			cond_resched();
 	}
+	mutex_unlock(&t->resize_mutex);
 
 	rcu_read_lock();
 	tern_tbl_lock(t, &ls, &w);
@@ -210,14 +216,16 @@ int tern_bib_del(struct tern_tables *t, u8 l4, const struct tern_ta6 *t6,
 int tern_bib_walk(struct tern_tables *t, u8 l4, struct tern_walk_pos *pos,
 		  int (*fn)(const struct tern_bib *b, void *arg), void *arg)
 {
+	/* Read once: a resize after a part may move what is left. */
+	const struct tern_tbl_arrays *a = tern_tbl_arr(t);
 	struct hlist_nulls_node *n;
 	struct tern_bib *b;
 	u32 seen;
 	int ret;
 
-	for (; pos->bucket <= t->bib_mask; pos->bucket++, pos->skip = 0) {
+	for (; pos->bucket <= a->bib_mask; pos->bucket++, pos->skip = 0) {
 		seen = 0;
-		hlist_nulls_for_each_entry_rcu(b, n, &t->bib6[pos->bucket], n6) {
+		hlist_nulls_for_each_entry_rcu(b, n, &a->bib6[pos->bucket], n6) {
 			if (l4 != TERN_L4_N && b->l4 != l4)
 				continue;
 			if (seen++ < pos->skip || !refcount_read(&b->ref))
@@ -237,15 +245,16 @@ int tern_sess_walk(struct tern_tables *t, u8 l4, struct tern_walk_pos *pos,
 		   int (*fn)(const struct tern_session *s, void *arg),
 		   void *arg)
 {
+	const struct tern_tbl_arrays *a = tern_tbl_arr(t);
 	struct hlist_nulls_node *n;
 	struct tern_session *s;
 	u32 now = (u32)jiffies;
 	u32 seen;
 	int ret;
 
-	for (; pos->bucket <= t->sess_mask; pos->bucket++, pos->skip = 0) {
+	for (; pos->bucket <= a->sess_mask; pos->bucket++, pos->skip = 0) {
 		seen = 0;
-		hlist_nulls_for_each_entry_rcu(s, n, &t->sess6[pos->bucket], n6) {
+		hlist_nulls_for_each_entry_rcu(s, n, &a->sess6[pos->bucket], n6) {
 			if (l4 != TERN_L4_N && s->bib->l4 != l4)
 				continue;
 			if (seen++ < pos->skip || tern_sess_expired(s, now))
@@ -302,10 +311,7 @@ void tern_tables_free(struct tern_tables *t)
 	tern_tbl_reap_all(t);
 	for (h = 0; h <= t->sub_mask; h++)
 		WARN_ON(!hlist_empty(&t->subs[h]));
-	kvfree(t->bib6);
-	kvfree(t->bib4);
-	kvfree(t->sess6);
-	kvfree(t->sess4);
+	tern_tbl_arrays_free(tern_tbl_arr(t));
 	kvfree(t->subs);
 	kvfree(t->peers);
 	kvfree(t);
