@@ -4,7 +4,8 @@
  * lookups. nat64/table.h has the model, nat64/table_int.h the locking
  * rules; nat64/table_add.c inserts, nat64/table_sub.c the subscriber
  * accounting, nat64/table_peer.c the peers of address-dependent filtering, nat64/table_free.c unlinking and freeing, nat64/table_gc.c
- * expiry, walks and the freeing of the tables, nat64/table_flush.c flush.
+ * expiry, walks and the freeing of the tables, nat64/table_flush.c flush,
+ * nat64/table_resize.c the arrays following max-sessions.
  */
 
 #include <linux/err.h>

@@ -385,9 +385,13 @@ int tern_sess_walk(struct tern_tables *t, u8 l4, struct tern_walk_pos *pos,
 		   int (*fn)(const struct tern_session *s, void *arg),
 		   void *arg);
 
-/* Counts (exact for sessions and BIB entries) and slab bytes in use. */
+/*
+ * Counts (exact for sessions and BIB entries), slab bytes in use, and the
+ * bytes of the four hash arrays (they follow max-sessions).
+ */
 struct tern_tables_count {
 	u64 bib, sessions, bytes;
+	u64 bucket_bytes;
 };
 
 void tern_tables_count(struct tern_tables *t, struct tern_tables_count *c);

@@ -272,6 +272,14 @@ int tern_sess_walk(struct tern_tables *t, u8 l4, struct tern_walk_pos *pos,
 void tern_tables_count(struct tern_tables *t, struct tern_tables_count *c)
 {
 	int nb = atomic_read(&t->nbib), ns = atomic_read(&t->nsess);
+	const struct tern_tbl_arrays *a;
+
+	/* One set of arrays: their masks agree. */
+	rcu_read_lock();
+	a = tern_tbl_arr(t);
+	c->bucket_bytes = 2 * ((u64)a->sess_mask + 1 + a->bib_mask + 1) *
+			  sizeof(struct hlist_nulls_head);
+	rcu_read_unlock();
 
 	c->bib = max(nb, 0);
 	c->sessions = max(ns, 0);
