@@ -59,51 +59,6 @@ void tern_tables_exit(void)
 	tern_bib_cache = NULL;
 }
 
-static struct hlist_nulls_head *tern_tbl_array(u32 n)
-{
-	struct hlist_nulls_head *h;
-	u32 i;
-
-	h = kvcalloc(n, sizeof(*h), GFP_KERNEL_ACCOUNT);
-	if (h)
-		for (i = 0; i < n; i++)
-			INIT_HLIST_NULLS_HEAD(&h[i], i);
-	return h;
-}
-
-void tern_tbl_arrays_free(struct tern_tbl_arrays *a)
-{
-	kvfree(a->bib6);
-	kvfree(a->bib4);
-	kvfree(a->sess6);
-	kvfree(a->sess4);
-	a->bib6 = NULL;
-	a->bib4 = NULL;
-	a->sess6 = NULL;
-	a->sess4 = NULL;
-}
-
-int tern_tbl_arrays_alloc(struct tern_tbl_arrays *a)
-{
-	a->bib6 = tern_tbl_array(a->bib_mask + 1);
-	a->bib4 = tern_tbl_array(a->bib_mask + 1);
-	a->sess6 = tern_tbl_array(a->sess_mask + 1);
-	a->sess4 = tern_tbl_array(a->sess_mask + 1);
-	if (a->bib6 && a->bib4 && a->sess6 && a->sess4)
-		return 0;
-	tern_tbl_arrays_free(a);
-	return -ENOMEM;
-}
-
-void tern_tbl_sizes(u32 max_sessions, u32 *ns, u32 *nb)
-{
-	/* A bucket or two a session when full: chains of one or so. */
-	u32 n = max_sessions ?: 1U << 16;
-
-	*ns = roundup_pow_of_two(clamp(n, 1U << 10, TERN_TBL_SESS_BUCKETS));
-	*nb = max(*ns / 2, 1U << 10);
-}
-
 struct tern_tables *tern_tables_alloc(u32 max_sessions)
 {
 	struct tern_tbl_arrays *a;

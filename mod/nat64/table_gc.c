@@ -78,8 +78,9 @@ static bool tern_tbl_tcp_keep(struct tern_tables *t, struct tern_session *s,
 	return true;
 }
 
-/* Removes the sessions of chain @h of t->sess6 that @match says. */
-static unsigned int tern_tbl_sweep(struct tern_tables *t, u32 h,
+/* Removes the sessions of chain @h of @sess6 that @match says. */
+static unsigned int tern_tbl_sweep(struct tern_tables *t,
+				   struct hlist_nulls_head *sess6, u32 h,
 				   bool (*match)(const struct tern_session *s,
 						 const void *arg),
 				   const void *arg, bool if_expired)
@@ -88,11 +89,11 @@ static unsigned int tern_tbl_sweep(struct tern_tables *t, u32 h,
 	struct tern_session *s;
 	unsigned int done = 0;
 
-	if (hlist_nulls_empty(&t->sess6[h]))
+	if (hlist_nulls_empty(&sess6[h]))
 		return 0;
 	rcu_read_lock();
 	/* An unlinked node keeps its next: the walk goes on from it. */
-	hlist_nulls_for_each_entry_rcu(s, n, &t->sess6[h], n6)
+	hlist_nulls_for_each_entry_rcu(s, n, &sess6[h], n6)
 		if (match(s, arg) &&
 		    !(if_expired && tern_tbl_tcp_keep(t, s, h)))
 			done += tern_tbl_sess_remove(t, s, h, if_expired);
@@ -115,8 +116,9 @@ unsigned long tern_tables_gc_pause(u64 cost_ns)
 bool tern_tables_gc(struct tern_tables *t, unsigned long *next)
 {
 	u64 start = local_clock(), now_ns = start;
-	u32 h = t->gc_cursor;
+	const struct tern_tbl_arrays *a;
 	u32 now = (u32)jiffies;
+	u32 h;
 	unsigned int i = 0;
 	bool more;
 
@@ -128,18 +130,24 @@ bool tern_tables_gc(struct tern_tables *t, unsigned long *next)
 			*next = TERN_GC_PAUSE;
 		return false;
 	}
-	/* The cursor is of these arrays: no resize meanwhile. */
-	mutex_lock(&t->resize_mutex);
-	h = t->gc_cursor & t->sess_mask;
+	/*
+	 * One set of arrays, read once, valid for the run (under RCU: a run
+	 * is short). A resize since the last run moved the sessions: the
+	 * cursor goes on in the new arrays, what it misses the next sweep
+	 * sees (an expired session is not found meanwhile).
+	 */
+	rcu_read_lock();
+	a = tern_tbl_arr(t);
+	h = t->gc_cursor & a->sess_mask;
 	/* A bucket at least, the rest of the sweep at most. */
 	do {
-		tern_tbl_sweep(t, h, tern_match_expired, &now, true);
-		h = (h + 1) & t->sess_mask;
+		tern_tbl_sweep(t, a->sess6, h, tern_match_expired, &now, true);
+		h = (h + 1) & a->sess_mask;
 		if (!(++i % TERN_GC_CLOCK_EVERY))
 			now_ns = local_clock();
 	} while (h && now_ns - start < TERN_GC_RUN_NS);
 	t->gc_cursor = h;
-	mutex_unlock(&t->resize_mutex);
+	rcu_read_unlock();
 	/* Bounded: local_clock() may step back on another CPU. */
 	t->gc_cost_ns += min_t(u64, local_clock() - start,
 			       TERN_GC_RUN_MAX_NS);
@@ -195,7 +203,7 @@ int tern_bib_del(struct tern_tables *t, u8 l4, const struct tern_ta6 *t6,
 
 	mutex_lock(&t->resize_mutex);
 	for (h = 0; h <= t->sess_mask; h++) {
-		tern_tbl_sweep(t, h, tern_match_bib, b, false);
+		tern_tbl_sweep(t, t->sess6, h, tern_match_bib, b, false);
 		if (!(h % TERN_GC_RESCHED))
 			cond_resched();
 	}

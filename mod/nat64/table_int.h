@@ -31,8 +31,9 @@
  * Resizing (nat64/table_resize.c). Every array has a power of two of at
  * least TERN_TBL_NLOCKS buckets, so an entry's lock index (its hash modulo
  * TERN_TBL_NLOCKS) does not depend on the array's size: lk6, lk4 stay.
- * The resizer holds t->resize_mutex (walks and sweeps hold it too: they
- * see one array and mask), takes t->all_lock, sets t->all and waits for
+ * The resizer holds t->resize_mutex (a flush and tern_bib_del() hold it
+ * too: their cursors are of one size; the expiry worker and walks read
+ * the arrays once under RCU), takes t->all_lock, sets t->all and waits for
  * every bucket lock to be free once; a writer that then takes its first
  * bucket lock sees t->all and waits for t->all_lock (as conntrack's
  * nf_conntrack_lock()). Locks are taken in ascending order, so a writer
