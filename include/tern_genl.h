@@ -248,6 +248,7 @@ enum tern_tables_attr {
 	TERN_TABLES_BYTES,	/* memory the entries take (slab objects) */
 	TERN_TABLES_MAX_SESSIONS, /* the limit in force */
 	TERN_TABLES_STORED_SYNS, /* IPv4 SYNs waiting (simultaneous open) */
+	TERN_TABLES_BUCKET_BYTES, /* memory the hash arrays take */
 	__TERN_TABLES_MAX
 };
 #define TERN_TABLES_MAX (__TERN_TABLES_MAX - 1)

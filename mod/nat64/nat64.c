@@ -116,6 +116,20 @@ err:
 	return ret;
 }
 
+void tern_nat64_config_changed(struct tern_instance *inst)
+{
+	const struct tern_config *cfg = rcu_dereference_protected(inst->cfg,
+								  true);
+	struct tern_nat64 *n = inst->nat64;
+
+	if (!n)
+		return;
+	/* On failure the tables keep their arrays: longer chains, no harm. */
+	if (tern_tables_resize(n->tables, cfg->max_sessions ?:
+				      n->auto_max_sessions) < 0)
+		pr_warn_ratelimited("tern: could not resize the NAT64 tables to max-sessions\n");
+}
+
 void tern_nat64_destroy(struct tern_instance *inst)
 {
 	struct tern_nat64 *n = inst->nat64;

@@ -28,6 +28,11 @@ struct tern_nat64 {
 
 int tern_nat64_create(struct tern_instance *inst,
 		      struct netlink_ext_ack *extack);
+/*
+ * The instance's settings changed (published, under tn->lock): the tables
+ * follow max-sessions (tern_tables_resize()). May sleep.
+ */
+void tern_nat64_config_changed(struct tern_instance *inst);
 /* After the hooks are unregistered and synchronize_net(). */
 void tern_nat64_destroy(struct tern_instance *inst);
 

@@ -4,7 +4,8 @@
  * lookups. nat64/table.h has the model, nat64/table_int.h the locking
  * rules; nat64/table_add.c inserts, nat64/table_sub.c the subscriber
  * accounting, nat64/table_peer.c the peers of address-dependent filtering, nat64/table_free.c unlinking and freeing, nat64/table_gc.c
- * expiry, walks and the freeing of the tables, nat64/table_flush.c flush.
+ * expiry, walks and the freeing of the tables, nat64/table_flush.c flush,
+ * nat64/table_resize.c the arrays following max-sessions.
  */
 
 #include <linux/err.h>
@@ -58,27 +59,13 @@ void tern_tables_exit(void)
 	tern_bib_cache = NULL;
 }
 
-static struct hlist_nulls_head *tern_tbl_array(u32 n)
-{
-	struct hlist_nulls_head *h;
-	u32 i;
-
-	h = kvcalloc(n, sizeof(*h), GFP_KERNEL_ACCOUNT);
-	if (h)
-		for (i = 0; i < n; i++)
-			INIT_HLIST_NULLS_HEAD(&h[i], i);
-	return h;
-}
-
 struct tern_tables *tern_tables_alloc(u32 max_sessions)
 {
-	/* A bucket or two a session when full: chains of one or so. */
-	u32 ns = max_sessions ?: 1U << 16;
+	struct tern_tbl_arrays *a;
 	struct tern_tables *t;
-	u32 nb, nsub, npeer, i;
+	u32 ns, nb, nsub, npeer, i;
 
-	ns = roundup_pow_of_two(clamp(ns, 1U << 10, TERN_TBL_SESS_BUCKETS));
-	nb = max(ns / 2, 1U << 10);
+	tern_tbl_sizes(max_sessions, &ns, &nb);
 	nsub = clamp(ns / 16, 256U, 1U << 16);
 	/* A peer a session at worst: chains of four when full. */
 	npeer = max(ns / 4, 1U << 10);
@@ -86,27 +73,30 @@ struct tern_tables *tern_tables_alloc(u32 max_sessions)
 	if (!t)
 		return NULL;
 	get_random_bytes(&t->key, sizeof(t->key));
-	t->sess_mask = ns - 1;
-	t->bib_mask = nb - 1;
+	a = &t->arrs[0];
+	a->sess_mask = ns - 1;
+	a->bib_mask = nb - 1;
 	t->sub_mask = nsub - 1;
 	t->peer_mask = npeer - 1;
-	t->bib6 = tern_tbl_array(nb);
-	t->bib4 = tern_tbl_array(nb);
-	t->sess6 = tern_tbl_array(ns);
-	t->sess4 = tern_tbl_array(ns);
 	t->subs = kvcalloc(nsub, sizeof(*t->subs), GFP_KERNEL_ACCOUNT);
 	t->peers = kvcalloc(npeer, sizeof(*t->peers), GFP_KERNEL_ACCOUNT);
-	if (!t->bib6 || !t->bib4 || !t->sess6 || !t->sess4 || !t->subs ||
-	    !t->peers) {
-		kvfree(t->bib6);
-		kvfree(t->bib4);
-		kvfree(t->sess6);
-		kvfree(t->sess4);
+	if (tern_tbl_arrays_alloc(a) || !t->subs || !t->peers) {
+		tern_tbl_arrays_free(a);
 		kvfree(t->subs);
 		kvfree(t->peers);
 		kvfree(t);
 		return NULL;
 	}
+	t->sess_mask = a->sess_mask;
+	t->bib_mask = a->bib_mask;
+	t->bib6 = a->bib6;
+	t->bib4 = a->bib4;
+	t->sess6 = a->sess6;
+	t->sess4 = a->sess4;
+	RCU_INIT_POINTER(t->arr, a);
+	spin_lock_init(&t->all_lock);
+	seqcount_spinlock_init(&t->seq, &t->all_lock);
+	mutex_init(&t->resize_mutex);
 	for (i = 0; i < nsub; i++)
 		INIT_HLIST_HEAD(&t->subs[i]);
 	for (i = 0; i < npeer; i++)
@@ -151,19 +141,36 @@ static void tern_lockset_add(struct tern_lockset *ls, u32 bucket)
 	ls->n++;
 }
 
+/*
+ * While a resizer holds t->all_lock with t->all set, a writer waits for it
+ * (nat64/table_int.h, Resizing): only at its first lock, the lowest.
+ */
+void tern_tbl_lock_first(struct tern_tables *t, spinlock_t *l)
+{
+	spin_lock(l);
+	/* Pairs with the resizer's unlock of @l after it set t->all. */
+	if (likely(!smp_load_acquire(&t->all)))
+		return;
+	spin_unlock(l);
+	spin_lock(&t->all_lock);
+	spin_lock(l);
+	spin_unlock(&t->all_lock);
+}
+
 void __tern_tbl_lock(struct tern_tables *t, struct tern_lockset *ls,
 		     const struct tern_tbl_where *w)
 {
 	unsigned int i;
 
 	ls->n = 0;
-	if (w->s6 != U32_MAX) {
+	if (w->sess) {
 		tern_lockset_add(ls, w->s6);
 		tern_lockset_add(ls, w->s4);
 	}
 	tern_lockset_add(ls, w->b6);
 	tern_lockset_add(ls, w->b4);
-	for (i = 0; i < ls->n; i++)
+	tern_tbl_lock_first(t, &t->locks[ls->idx[0]]);
+	for (i = 1; i < ls->n; i++)
 		spin_lock_nested(&t->locks[ls->idx[i]], i);
 }
 
@@ -192,19 +199,17 @@ void tern_tbl_where(const struct tern_tables *t, u8 l4,
 		    const struct tern_ta6 *t6, const struct tern_ta4 *t4,
 		    const struct tern_ta4 *remote, struct tern_tbl_where *w)
 {
-	u32 h6;
-
-	w->s6 = U32_MAX;
-	w->s4 = U32_MAX;
+	w->s6 = 0;
+	w->s4 = 0;
 	w->tag6 = 0;
+	w->sess = remote;
 	if (remote) {
-		h6 = tern_tbl_hash_sess6(t, l4, t6, remote);
-		w->s6 = h6 & t->sess_mask;
-		w->tag6 = tern_tbl_tag(h6);
-		w->s4 = tern_tbl_hash_sess4(t, l4, t4, remote) & t->sess_mask;
+		w->s6 = tern_tbl_hash_sess6(t, l4, t6, remote);
+		w->tag6 = tern_tbl_tag(w->s6);
+		w->s4 = tern_tbl_hash_sess4(t, l4, t4, remote);
 	}
-	w->b6 = tern_tbl_hash_bib6(t, l4, t6) & t->bib_mask;
-	w->b4 = tern_tbl_hash_bib4(t, l4, t4) & t->bib_mask;
+	w->b6 = tern_tbl_hash_bib6(t, l4, t6);
+	w->b4 = tern_tbl_hash_bib4(t, l4, t4);
 }
 
 void tern_tbl_where_sess(const struct tern_session *s, u32 h6,
@@ -212,6 +217,7 @@ void tern_tbl_where_sess(const struct tern_session *s, u32 h6,
 {
 	const struct tern_bib *b = s->bib;
 
+	w->sess = true;
 	w->s6 = h6 % TERN_TBL_NLOCKS;
 	w->s4 = tern_sess_lk4(s);
 	w->tag6 = s->tag6;
@@ -234,17 +240,37 @@ bool tern_sess_tcp_expire(struct tern_tables *t, u8 *state,
 	return ev && ev->tcp_expire && ev->tcp_expire(ev->arg, state, timeout);
 }
 
-/* Lookups: under RCU, or under the chain's lock. */
+/*
+ * Lookups: under RCU, or under the chain's lock. Lock-free ones read the
+ * arrays once (t->arr) and, on a miss only, look again if a resize moved
+ * entries meanwhile (the nulls value cannot tell: an entry may move to a
+ * chain of the same index in the new array).
+ */
 
-struct tern_session *tern_tbl_sess6(struct tern_tables *t, u32 h, u8 tag,
-				    u8 l4, const struct tern_ta6 *t6,
-				    const struct tern_ta4 *r)
+static inline unsigned int tern_tbl_seq_begin(const struct tern_tables *t)
+{
+	return raw_read_seqcount(&t->seq);
+}
+
+static inline bool tern_tbl_seq_retry(const struct tern_tables *t,
+				      unsigned int seq)
+{
+	if (likely(!(seq & 1)))
+		return read_seqcount_retry(&t->seq, seq);
+	cpu_relax();
+	return true;
+}
+
+static struct tern_session *tern_tbl_sess6_in(struct hlist_nulls_head *a,
+					      u32 h, u8 tag, u8 l4,
+					      const struct tern_ta6 *t6,
+					      const struct tern_ta4 *r)
 {
 	struct hlist_nulls_node *n;
 	struct tern_session *s;
 
 begin:
-	hlist_nulls_for_each_entry_rcu(s, n, &t->sess6[h], n6) {
+	hlist_nulls_for_each_entry_rcu(s, n, &a[h], n6) {
 		const struct tern_bib *b;
 
 		/* The session's own fields first: its BIB entry is a miss. */
@@ -259,51 +285,114 @@ begin:
 	return NULL;
 }
 
+struct tern_session *tern_tbl_sess6(struct tern_tables *t, u32 h, u8 tag,
+				    u8 l4, const struct tern_ta6 *t6,
+				    const struct tern_ta4 *r)
+{
+	return tern_tbl_sess6_in(t->sess6, h & t->sess_mask, tag, l4, t6, r);
+}
+
 struct tern_session *tern_sess_find6(struct tern_tables *t, u8 l4,
 				     const struct tern_ta6 *src,
 				     const struct tern_ta4 *remote)
 {
 	u32 h = tern_tbl_hash_sess6(t, l4, src, remote);
-	struct tern_session *s = tern_tbl_sess6(t, h & t->sess_mask,
-						tern_tbl_tag(h), l4, src, remote);
+	const struct tern_tbl_arrays *a;
+	struct tern_session *s;
+	unsigned int seq;
 
+	do {
+		seq = tern_tbl_seq_begin(t);
+		a = tern_tbl_arr(t);
+		s = tern_tbl_sess6_in(a->sess6, h & a->sess_mask,
+				      tern_tbl_tag(h), l4, src, remote);
+	} while (!s && tern_tbl_seq_retry(t, seq));
 	return s && !tern_tbl_sess_gone(t, s, (u32)jiffies) ? s : NULL;
 }
 
-struct tern_session *tern_sess_find4(struct tern_tables *t, u8 l4,
-				     const struct tern_ta4 *local,
-				     const struct tern_ta4 *remote)
+static struct tern_session *tern_tbl_sess4_in(struct hlist_nulls_head *a,
+					      u32 h, u8 l4,
+					      const struct tern_ta4 *local,
+					      const struct tern_ta4 *remote)
 {
-	u32 h = tern_tbl_hash_sess4(t, l4, local, remote) & t->sess_mask;
 	struct hlist_nulls_node *n;
 	struct tern_session *s;
 
 begin:
-	hlist_nulls_for_each_entry_rcu(s, n, &t->sess4[h], n4) {
+	hlist_nulls_for_each_entry_rcu(s, n, &a[h], n4) {
 		const struct tern_bib *b;
 
 		if (!tern_tbl_ta4_eq(&s->remote, remote))
 			continue;
 		b = s->bib;
 		if (b->l4 == l4 && tern_tbl_ta4_eq(&b->t4, local))
-			return tern_tbl_sess_gone(t, s, (u32)jiffies) ? NULL : s;
+			return s;
 	}
 	if (get_nulls_value(n) != h)
 		goto begin;
 	return NULL;
 }
 
-/* A BIB entry whose last reference went is not found (it is going). */
-struct tern_bib *tern_bib_find6(struct tern_tables *t, u8 l4,
-				const struct tern_ta6 *t6)
+struct tern_session *tern_sess_find4(struct tern_tables *t, u8 l4,
+				     const struct tern_ta4 *local,
+				     const struct tern_ta4 *remote)
 {
-	u32 h = tern_tbl_hash_bib6(t, l4, t6) & t->bib_mask;
+	u32 h = tern_tbl_hash_sess4(t, l4, local, remote);
+	const struct tern_tbl_arrays *a;
+	struct tern_session *s;
+	unsigned int seq;
+
+	do {
+		seq = tern_tbl_seq_begin(t);
+		a = tern_tbl_arr(t);
+		s = tern_tbl_sess4_in(a->sess4, h & a->sess_mask, l4, local,
+				      remote);
+	} while (!s && tern_tbl_seq_retry(t, seq));
+	return s && !tern_tbl_sess_gone(t, s, (u32)jiffies) ? s : NULL;
+}
+
+/* A BIB entry whose last reference went is not found (it is going). */
+static struct tern_bib *tern_tbl_bib6_in(struct hlist_nulls_head *a, u32 h,
+					 u8 l4, const struct tern_ta6 *t6)
+{
 	struct hlist_nulls_node *n;
 	struct tern_bib *b;
 
 begin:
-	hlist_nulls_for_each_entry_rcu(b, n, &t->bib6[h], n6)
+	hlist_nulls_for_each_entry_rcu(b, n, &a[h], n6)
 		if (b->l4 == l4 && tern_tbl_ta6_eq(&b->t6, t6) &&
+		    refcount_read(&b->ref))
+			return b;
+	if (get_nulls_value(n) != h)
+		goto begin;
+	return NULL;
+}
+
+struct tern_bib *tern_bib_find6(struct tern_tables *t, u8 l4,
+				const struct tern_ta6 *t6)
+{
+	u32 h = tern_tbl_hash_bib6(t, l4, t6);
+	const struct tern_tbl_arrays *a;
+	struct tern_bib *b;
+	unsigned int seq;
+
+	do {
+		seq = tern_tbl_seq_begin(t);
+		a = tern_tbl_arr(t);
+		b = tern_tbl_bib6_in(a->bib6, h & a->bib_mask, l4, t6);
+	} while (!b && tern_tbl_seq_retry(t, seq));
+	return b;
+}
+
+static struct tern_bib *tern_tbl_bib4_in(struct hlist_nulls_head *a, u32 h,
+					 u8 l4, const struct tern_ta4 *t4)
+{
+	struct hlist_nulls_node *n;
+	struct tern_bib *b;
+
+begin:
+	hlist_nulls_for_each_entry_rcu(b, n, &a[h], n4)
+		if (b->l4 == l4 && tern_tbl_ta4_eq(&b->t4, t4) &&
 		    refcount_read(&b->ref))
 			return b;
 	if (get_nulls_value(n) != h)
@@ -314,16 +403,15 @@ begin:
 struct tern_bib *tern_bib_find4(struct tern_tables *t, u8 l4,
 				const struct tern_ta4 *t4)
 {
-	u32 h = tern_tbl_hash_bib4(t, l4, t4) & t->bib_mask;
-	struct hlist_nulls_node *n;
+	u32 h = tern_tbl_hash_bib4(t, l4, t4);
+	const struct tern_tbl_arrays *a;
 	struct tern_bib *b;
+	unsigned int seq;
 
-begin:
-	hlist_nulls_for_each_entry_rcu(b, n, &t->bib4[h], n4)
-		if (b->l4 == l4 && tern_tbl_ta4_eq(&b->t4, t4) &&
-		    refcount_read(&b->ref))
-			return b;
-	if (get_nulls_value(n) != h)
-		goto begin;
-	return NULL;
+	do {
+		seq = tern_tbl_seq_begin(t);
+		a = tern_tbl_arr(t);
+		b = tern_tbl_bib4_in(a->bib4, h & a->bib_mask, l4, t4);
+	} while (!b && tern_tbl_seq_retry(t, seq));
+	return b;
 }

@@ -141,6 +141,14 @@ struct tern_limits {
 
 struct tern_tables *tern_tables_alloc(u32 max_sessions);
 /*
+ * The session and BIB arrays follow a new @max_sessions (0: the default):
+ * grown as soon as the size tern_tables_alloc() would pick is larger,
+ * shrunk only when it is a quarter or less (nat64/table_resize.c). Process
+ * context; lookups go on meanwhile, writers wait. 1: resized, 0: not
+ * needed, -ENOMEM.
+ */
+int tern_tables_resize(struct tern_tables *t, u32 max_sessions);
+/*
  * Removes and frees everything; the caller waited for packets in flight.
  * No event (struct tern_table_events) for what it removes.
  */
@@ -377,9 +385,13 @@ int tern_sess_walk(struct tern_tables *t, u8 l4, struct tern_walk_pos *pos,
 		   int (*fn)(const struct tern_session *s, void *arg),
 		   void *arg);
 
-/* Counts (exact for sessions and BIB entries) and slab bytes in use. */
+/*
+ * Counts (exact for sessions and BIB entries), slab bytes in use, and the
+ * bytes of the four hash arrays (they follow max-sessions).
+ */
 struct tern_tables_count {
 	u64 bib, sessions, bytes;
+	u64 bucket_bytes;
 };
 
 void tern_tables_count(struct tern_tables *t, struct tern_tables_count *c);

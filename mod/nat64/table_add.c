@@ -22,8 +22,8 @@ static void tern_tbl_link_sess(struct tern_tables *t, struct tern_session *s,
 	s->lk4 = (s->lk4 & TERN_SESS_FROM4) | w->s4 % TERN_TBL_NLOCKS |
 		 (tracked ? TERN_SESS_PEER : 0);
 	s->tag6 = w->tag6;
-	hlist_nulls_add_head_rcu(&s->n6, &t->sess6[w->s6]);
-	hlist_nulls_add_head_rcu(&s->n4, &t->sess4[w->s4]);
+	hlist_nulls_add_head_rcu(&s->n6, &t->sess6[w->s6 & t->sess_mask]);
+	hlist_nulls_add_head_rcu(&s->n4, &t->sess4[w->s4 & t->sess_mask]);
 	atomic_inc(&t->changes);
 }
 
@@ -33,8 +33,8 @@ static void tern_tbl_link_bib(struct tern_tables *t, struct tern_bib *b,
 	/* The bits above the lock indices keep the subscriber's plen. */
 	b->lk6 = (b->lk6 & ~(TERN_TBL_NLOCKS - 1)) | w->b6 % TERN_TBL_NLOCKS;
 	b->lk4 = (b->lk4 & ~(TERN_TBL_NLOCKS - 1)) | w->b4 % TERN_TBL_NLOCKS;
-	hlist_nulls_add_head_rcu(&b->n6, &t->bib6[w->b6]);
-	hlist_nulls_add_head_rcu(&b->n4, &t->bib4[w->b4]);
+	hlist_nulls_add_head_rcu(&b->n6, &t->bib6[w->b6 & t->bib_mask]);
+	hlist_nulls_add_head_rcu(&b->n4, &t->bib4[w->b4 & t->bib_mask]);
 	atomic_inc(&t->nbib);
 	atomic_inc(&t->changes);
 }
@@ -323,9 +323,10 @@ bool tern_sess_set_state(struct tern_tables *t, struct tern_session *s,
 	bool done = false;
 	u32 h;
 
-	h = tern_tbl_hash_sess6(t, b->l4, &b->t6, &s->remote) & t->sess_mask;
+	h = tern_tbl_hash_sess6(t, b->l4, &b->t6, &s->remote);
 	lock = &t->locks[h % TERN_TBL_NLOCKS];
-	spin_lock_bh(lock);
+	local_bh_disable();
+	tern_tbl_lock_first(t, lock);
 	if (READ_ONCE(s->state) == old &&
 	    tern_sess_expired(s, (u32)jiffies) == expired) {
 		WRITE_ONCE(s->state, state);

@@ -29,19 +29,21 @@
 #define TERN_EVICT_CHAINS	4096
 
 /* How many chains to read: about TERN_EVICT_SESSIONS sessions' worth. */
-static u32 tern_evict_chains(const struct tern_tables *t, u32 max_sessions)
+static u32 tern_evict_chains(u32 sess_mask, u32 max_sessions)
 {
-	u64 n = (u64)(t->sess_mask + 1) * TERN_EVICT_SESSIONS /
+	u64 n = (u64)(sess_mask + 1) * TERN_EVICT_SESSIONS /
 		max(max_sessions, 1U);
 
 	n = clamp_t(u64, n, 8, TERN_EVICT_CHAINS);
-	return min_t(u64, n, (u64)t->sess_mask + 1);
+	return min_t(u64, n, (u64)sess_mask + 1);
 }
 
 bool tern_tbl_evict(struct tern_tables *t, u32 max_sessions)
 {
-	u32 chains = tern_evict_chains(t, max_sessions);
-	u32 h6 = READ_ONCE(t->evict_next) & t->sess_mask;
+	/* One set of arrays, read once (a resize may publish another). */
+	const struct tern_tbl_arrays *a = tern_tbl_arr(t);
+	u32 chains = tern_evict_chains(a->sess_mask, max_sessions);
+	u32 h6 = READ_ONCE(t->evict_next) & a->sess_mask;
 	u32 now = (u32)jiffies, seen = 0, i;
 	struct hlist_nulls_node *n;
 	struct tern_session *s;
@@ -49,7 +51,7 @@ bool tern_tbl_evict(struct tern_tables *t, u32 max_sessions)
 
 	for (i = 0; i < chains && seen < TERN_EVICT_SESSIONS; i++) {
 		/* A sample: no restart if a move ends the walk elsewhere. */
-		hlist_nulls_for_each_entry_rcu(s, n, &t->sess6[h6], n6) {
+		hlist_nulls_for_each_entry_rcu(s, n, &a->sess6[h6], n6) {
 			if (++seen > TERN_EVICT_SESSIONS)
 				break;
 			expired = tern_sess_expired(s, now);
@@ -63,7 +65,7 @@ bool tern_tbl_evict(struct tern_tables *t, u32 max_sessions)
 				return true;
 			}
 		}
-		h6 = (h6 + 1) & t->sess_mask;
+		h6 = (h6 + 1) & a->sess_mask;
 	}
 	WRITE_ONCE(t->evict_next, h6);
 	return false;

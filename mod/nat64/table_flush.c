@@ -112,12 +112,13 @@ static void tern_flush_do(struct tern_tables *t, u8 l4, unsigned int parts,
 		.match = match,
 		.arg = arg,
 		.next = ATOMIC_INIT(0),
-		.runs = DIV_ROUND_UP_ULL((u64)t->sess_mask + 1,
-					 TERN_FLUSH_BATCH),
 	};
 	struct tern_flush_part *p = NULL;
 	unsigned int i;
 
+	/* The runs are of these arrays: no resize meanwhile. */
+	mutex_lock(&t->resize_mutex);
+	f.runs = DIV_ROUND_UP_ULL((u64)t->sess_mask + 1, TERN_FLUSH_BATCH);
 	parts = clamp_t(u32, parts, 1, f.runs);
 	if (parts > 1)
 		p = kcalloc(parts - 1, sizeof(*p), GFP_KERNEL);
@@ -131,6 +132,7 @@ static void tern_flush_do(struct tern_tables *t, u8 l4, unsigned int parts,
 	for (i = 0; p && i < parts - 1; i++)
 		cancel_work_sync(&p[i].work);
 	kfree(p);
+	mutex_unlock(&t->resize_mutex);
 }
 
 void tern_tables_flush_in(struct tern_tables *t, u8 l4, unsigned int parts)

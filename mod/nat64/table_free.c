@@ -170,7 +170,7 @@ void tern_sess_forget(struct tern_tables *t, struct tern_session *s)
 	const struct tern_bib *b = s->bib;
 	u32 h6 = tern_tbl_hash_sess6(t, b->l4, &b->t6, &s->remote);
 
-	tern_tbl_sess_remove(t, s, h6 & t->sess_mask, false);
+	tern_tbl_sess_remove(t, s, h6, false);
 }
 
 u32 tern_tables_changes(const struct tern_tables *t)

@@ -78,8 +78,9 @@ static bool tern_tbl_tcp_keep(struct tern_tables *t, struct tern_session *s,
 	return true;
 }
 
-/* Removes the sessions of chain @h of t->sess6 that @match says. */
-static unsigned int tern_tbl_sweep(struct tern_tables *t, u32 h,
+/* Removes the sessions of chain @h of @sess6 that @match says. */
+static unsigned int tern_tbl_sweep(struct tern_tables *t,
+				   struct hlist_nulls_head *sess6, u32 h,
 				   bool (*match)(const struct tern_session *s,
 						 const void *arg),
 				   const void *arg, bool if_expired)
@@ -88,11 +89,11 @@ static unsigned int tern_tbl_sweep(struct tern_tables *t, u32 h,
 	struct tern_session *s;
 	unsigned int done = 0;
 
-	if (hlist_nulls_empty(&t->sess6[h]))
+	if (hlist_nulls_empty(&sess6[h]))
 		return 0;
 	rcu_read_lock();
 	/* An unlinked node keeps its next: the walk goes on from it. */
-	hlist_nulls_for_each_entry_rcu(s, n, &t->sess6[h], n6)
+	hlist_nulls_for_each_entry_rcu(s, n, &sess6[h], n6)
 		if (match(s, arg) &&
 		    !(if_expired && tern_tbl_tcp_keep(t, s, h)))
 			done += tern_tbl_sess_remove(t, s, h, if_expired);
@@ -115,8 +116,9 @@ unsigned long tern_tables_gc_pause(u64 cost_ns)
 bool tern_tables_gc(struct tern_tables *t, unsigned long *next)
 {
 	u64 start = local_clock(), now_ns = start;
-	u32 h = t->gc_cursor;
+	const struct tern_tbl_arrays *a;
 	u32 now = (u32)jiffies;
+	u32 h;
 	unsigned int i = 0;
 	bool more;
 
@@ -128,14 +130,24 @@ bool tern_tables_gc(struct tern_tables *t, unsigned long *next)
 			*next = TERN_GC_PAUSE;
 		return false;
 	}
+	/*
+	 * One set of arrays, read once, valid for the run (under RCU: a run
+	 * is short). A resize since the last run moved the sessions: the
+	 * cursor goes on in the new arrays, what it misses the next sweep
+	 * sees (an expired session is not found meanwhile).
+	 */
+	rcu_read_lock();
+	a = tern_tbl_arr(t);
+	h = t->gc_cursor & a->sess_mask;
 	/* A bucket at least, the rest of the sweep at most. */
 	do {
-		tern_tbl_sweep(t, h, tern_match_expired, &now, true);
-		h = (h + 1) & t->sess_mask;
+		tern_tbl_sweep(t, a->sess6, h, tern_match_expired, &now, true);
+		h = (h + 1) & a->sess_mask;
 		if (!(++i % TERN_GC_CLOCK_EVERY))
 			now_ns = local_clock();
 	} while (h && now_ns - start < TERN_GC_RUN_NS);
 	t->gc_cursor = h;
+	rcu_read_unlock();
 	/* Bounded: local_clock() may step back on another CPU. */
 	t->gc_cost_ns += min_t(u64, local_clock() - start,
 			       TERN_GC_RUN_MAX_NS);
@@ -189,11 +201,13 @@ int tern_bib_del(struct tern_tables *t, u8 l4, const struct tern_ta6 *t6,
 	if (ret)
 		return ret;
 
+	mutex_lock(&t->resize_mutex);
 	for (h = 0; h <= t->sess_mask; h++) {
-		tern_tbl_sweep(t, h, tern_match_bib, b, false);
+		tern_tbl_sweep(t, t->sess6, h, tern_match_bib, b, false);
 		if (!(h % TERN_GC_RESCHED))
 			cond_resched();
 	}
+	mutex_unlock(&t->resize_mutex);
 
 	rcu_read_lock();
 	tern_tbl_lock(t, &ls, &w);
@@ -210,14 +224,16 @@ int tern_bib_del(struct tern_tables *t, u8 l4, const struct tern_ta6 *t6,
 int tern_bib_walk(struct tern_tables *t, u8 l4, struct tern_walk_pos *pos,
 		  int (*fn)(const struct tern_bib *b, void *arg), void *arg)
 {
+	/* Read once: a resize after a part may move what is left. */
+	const struct tern_tbl_arrays *a = tern_tbl_arr(t);
 	struct hlist_nulls_node *n;
 	struct tern_bib *b;
 	u32 seen;
 	int ret;
 
-	for (; pos->bucket <= t->bib_mask; pos->bucket++, pos->skip = 0) {
+	for (; pos->bucket <= a->bib_mask; pos->bucket++, pos->skip = 0) {
 		seen = 0;
-		hlist_nulls_for_each_entry_rcu(b, n, &t->bib6[pos->bucket], n6) {
+		hlist_nulls_for_each_entry_rcu(b, n, &a->bib6[pos->bucket], n6) {
 			if (l4 != TERN_L4_N && b->l4 != l4)
 				continue;
 			if (seen++ < pos->skip || !refcount_read(&b->ref))
@@ -237,15 +253,16 @@ int tern_sess_walk(struct tern_tables *t, u8 l4, struct tern_walk_pos *pos,
 		   int (*fn)(const struct tern_session *s, void *arg),
 		   void *arg)
 {
+	const struct tern_tbl_arrays *a = tern_tbl_arr(t);
 	struct hlist_nulls_node *n;
 	struct tern_session *s;
 	u32 now = (u32)jiffies;
 	u32 seen;
 	int ret;
 
-	for (; pos->bucket <= t->sess_mask; pos->bucket++, pos->skip = 0) {
+	for (; pos->bucket <= a->sess_mask; pos->bucket++, pos->skip = 0) {
 		seen = 0;
-		hlist_nulls_for_each_entry_rcu(s, n, &t->sess6[pos->bucket], n6) {
+		hlist_nulls_for_each_entry_rcu(s, n, &a->sess6[pos->bucket], n6) {
 			if (l4 != TERN_L4_N && s->bib->l4 != l4)
 				continue;
 			if (seen++ < pos->skip || tern_sess_expired(s, now))
@@ -263,6 +280,14 @@ int tern_sess_walk(struct tern_tables *t, u8 l4, struct tern_walk_pos *pos,
 void tern_tables_count(struct tern_tables *t, struct tern_tables_count *c)
 {
 	int nb = atomic_read(&t->nbib), ns = atomic_read(&t->nsess);
+	const struct tern_tbl_arrays *a;
+
+	/* One set of arrays: their masks agree. */
+	rcu_read_lock();
+	a = tern_tbl_arr(t);
+	c->bucket_bytes = 2 * ((u64)a->sess_mask + 1 + a->bib_mask + 1) *
+			  sizeof(struct hlist_nulls_head);
+	rcu_read_unlock();
 
 	c->bib = max(nb, 0);
 	c->sessions = max(ns, 0);
@@ -302,10 +327,7 @@ void tern_tables_free(struct tern_tables *t)
 	tern_tbl_reap_all(t);
 	for (h = 0; h <= t->sub_mask; h++)
 		WARN_ON(!hlist_empty(&t->subs[h]));
-	kvfree(t->bib6);
-	kvfree(t->bib4);
-	kvfree(t->sess6);
-	kvfree(t->sess4);
+	tern_tbl_arrays_free(tern_tbl_arr(t));
 	kvfree(t->subs);
 	kvfree(t->peers);
 	kvfree(t);

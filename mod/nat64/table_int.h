@@ -28,12 +28,27 @@
  * while peers were tracked (TERN_SESS_PEER in its lk4) holds the record of
  * (its BIB entry's t4, its peer's address) alive.
  *
+ * Resizing (nat64/table_resize.c). Every array has a power of two of at
+ * least TERN_TBL_NLOCKS buckets, so an entry's lock index (its hash modulo
+ * TERN_TBL_NLOCKS) does not depend on the array's size: lk6, lk4 stay.
+ * The resizer holds t->resize_mutex (a flush and tern_bib_del() hold it
+ * too: their cursors are of one size; the expiry worker and walks read
+ * the arrays once under RCU), takes t->all_lock, sets t->all and waits for
+ * every bucket lock to be free once; a writer that then takes its first
+ * bucket lock sees t->all and waits for t->all_lock (as conntrack's
+ * nf_conntrack_lock()). Locks are taken in ascending order, so a writer
+ * holding a first lock taken before is done before the resizer passes it.
+ * Lookups take no lock: they read t->arr (the arrays and masks, one
+ * pointer) and, on a miss only, look again if t->seq moved or was odd.
+ *
  * Freeing (nat64/table_free.c). An unlinked session or BIB entry goes on
  * t->gone_sess or t->gone_bib (lock-free, any context); t->reap takes
  * both lists, waits for a grace period, frees what it took.
  */
 
 #include <linux/llist.h>
+#include <linux/mutex.h>
+#include <linux/seqlock.h>
 #include <linux/siphash.h>
 #include <linux/workqueue.h>
 #include <linux/spinlock.h>
@@ -86,8 +101,18 @@ struct tern_peer {
 	u32 sessions;			/* WRITE_ONCE under its lock */
 };
 
+/* What lookups read of the hash arrays: one pointer, one consistent set. */
+struct tern_tbl_arrays {
+	u32 bib_mask, sess_mask;
+	struct hlist_nulls_head *bib6, *bib4, *sess6, *sess4;
+};
+
 struct tern_tables {
 	siphash_key_t key;
+	/*
+	 * The writers' view (under a bucket lock or t->resize_mutex); lookups
+	 * read t->arr, one of t->arrs, the same arrays.
+	 */
 	u32 bib_mask;			/* buckets - 1, BIB arrays */
 	u32 sess_mask;			/* buckets - 1, session arrays */
 	u32 sub_mask;
@@ -95,6 +120,12 @@ struct tern_tables {
 	struct hlist_nulls_head *bib6, *bib4, *sess6, *sess4;
 	struct hlist_head *subs;
 	struct hlist_head *peers;	/* RCU */
+	struct tern_tbl_arrays __rcu *arr;
+	struct tern_tbl_arrays arrs[2];
+	seqcount_spinlock_t seq;	/* odd while entries move */
+	spinlock_t all_lock;
+	bool all;			/* a resizer holds every bucket */
+	struct mutex resize_mutex;
 	atomic_t nbib;
 	atomic_t nsess;
 	/* Links and unlinks so far: a dump in parts that saw it move says so. */
@@ -210,6 +241,16 @@ static inline u32 tern_tbl_hash_peer(const struct tern_tables *t, u8 l4,
 }
 
 /*
+ * The arrays, under RCU (a lookup, a walk), a bucket lock or
+ * t->resize_mutex: read once, the arrays and masks agree.
+ */
+static inline struct tern_tbl_arrays *
+tern_tbl_arr(const struct tern_tables *t)
+{
+	return rcu_dereference_raw(t->arr);
+}
+
+/*
  * The lock index of a session's n4 chain, whether its peer counts it,
  * whether it was opened from IPv4, whether it is assured (tern_sess_seen()
  * may set that bit any time: READ_ONCE).
@@ -311,9 +352,14 @@ static inline void tern_tbl_ev_evicted(struct tern_tables *t, bool expired)
 		ev->evicted(ev->arg, expired);
 }
 
-/* The buckets of a session's two chains and of its BIB entry's two. */
+/*
+ * The hashes of a session's two chains and of its BIB entry's two: the
+ * bucket is the hash under the array's mask, taken under the locks (a
+ * resize may change the mask before), the lock index its low bits.
+ */
 struct tern_tbl_where {
 	u32 s6, s4, b6, b4;
+	bool sess;			/* s6, s4 set */
 	u8 tag6;			/* of the session by 6 */
 };
 
@@ -322,7 +368,7 @@ static inline u8 tern_tbl_tag(u32 hash)
 	return hash >> 24;
 }
 
-/* @remote NULL: a BIB entry's chains only (s6 and s4 are U32_MAX). */
+/* @remote NULL: a BIB entry's chains only (w->sess false). */
 void tern_tbl_where(const struct tern_tables *t, u8 l4,
 		    const struct tern_ta6 *t6, const struct tern_ta4 *t4,
 		    const struct tern_ta4 *remote, struct tern_tbl_where *w);
@@ -335,7 +381,7 @@ void tern_tbl_where_sess(const struct tern_session *s, u32 h6,
 			 struct tern_tbl_where *w);
 void tern_tbl_where_bib(const struct tern_tables *t, const struct tern_bib *b,
 			struct tern_tbl_where *w);
-/* Takes the locks of @w's chains (a BIB entry's only if w->s6 is U32_MAX). */
+/* Takes the locks of @w's chains (a BIB entry's only if !w->sess). */
 void tern_tbl_lock(struct tern_tables *t, struct tern_lockset *ls,
 		   const struct tern_tbl_where *w);
 void tern_tbl_unlock(struct tern_tables *t, const struct tern_lockset *ls);
@@ -360,8 +406,8 @@ void tern_tbl_batch_end(struct tern_tables *t, struct tern_tbl_batch *bt);
 bool tern_tbl_sess_remove(struct tern_tables *t, struct tern_session *s,
 			  u32 h6, bool if_expired);
 /*
- * The session of a key in chain @h of t->sess6 (@tag: tern_tbl_tag() of
- * its hash), expired or not.
+ * Under the locks: the session of a key whose hash by 6 is @h (@tag:
+ * tern_tbl_tag() of it), expired or not.
  */
 struct tern_session *tern_tbl_sess6(struct tern_tables *t, u32 h, u8 tag,
 				    u8 l4, const struct tern_ta6 *t6,
@@ -373,6 +419,14 @@ struct tern_session *tern_tbl_sess6(struct tern_tables *t, u32 h, u8 tag,
  * one.
  */
 bool tern_tbl_evict(struct tern_tables *t, u32 max_sessions);
+/* Takes bucket lock @l first of a writer's (BHs off): see Resizing. */
+void tern_tbl_lock_first(struct tern_tables *t, spinlock_t *l);
+/* The buckets of the session and BIB arrays for a limit of @max_sessions. */
+void tern_tbl_sizes(u32 max_sessions, u32 *ns, u32 *nb);
+/* Fills @a (its masks set) with new empty arrays: 0 or -ENOMEM. */
+int tern_tbl_arrays_alloc(struct tern_tbl_arrays *a);
+void tern_tbl_arrays_free(struct tern_tbl_arrays *a);
+
 /* Unlinks @b (no session left), under its locks; the caller set ref. */
 void tern_tbl_bib_unlink(struct tern_tables *t, struct tern_bib *b);
 

@@ -12,6 +12,7 @@
 #include <net/netlink.h>
 #include "nl/globals.h"
 #include "core/instance.h"
+#include "nat64/nat64.h"
 #include "nl/common.h"
 #include "nl/netlink.h"
 
@@ -389,6 +390,8 @@ int tern_nl_global_set(struct sk_buff *skb, struct genl_info *info)
 	if (!ret) {
 		tern_instance_set_config(inst, cfg);
 		cfg = NULL;
+		if (inst->type == TERN_TYPE_NAT64)
+			tern_nat64_config_changed(inst);
 	}
 out:
 	mutex_unlock(&tn->lock);

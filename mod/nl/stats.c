@@ -42,6 +42,8 @@ static int tern_fill_tables(struct sk_buff *msg, struct tern_instance *inst)
 	    nla_put_u64_64bit(msg, TERN_TABLES_MAX_SESSIONS, lim.max_sessions,
 			      TERN_TABLES_PAD) ||
 	    nla_put_u64_64bit(msg, TERN_TABLES_STORED_SYNS, syns,
+			      TERN_TABLES_PAD) ||
+	    nla_put_u64_64bit(msg, TERN_TABLES_BUCKET_BYTES, c.bucket_bytes,
 			      TERN_TABLES_PAD)) {
 		nla_nest_cancel(msg, nest);
 		return -EMSGSIZE;

@@ -29,7 +29,7 @@ POOL4_ADDR = "192.0.2.1"        # pool4: 192.0.2.1/32, ports 1024-65535
 PROTOS = {"tcp": socket.IPPROTO_TCP, "udp": socket.IPPROTO_UDP,
           "icmp": socket.IPPROTO_ICMP}
 TABLES = ("bib-entries", "sessions", "table-bytes", "max-sessions",
-          "stored-syns")
+          "stored-syns", "bucket-bytes")
 
 P4 = genl.enum("tern_pool4_attr")
 BIB = genl.enum("tern_bib_attr")

@@ -28,6 +28,8 @@ static const struct tern_stat_name tables[] = {
 	  TERN_TABLES_MAX_SESSIONS },
 	{ "stored-syns", "IPv4 SYNs waiting for an IPv6 one (simultaneous open)",
 	  TERN_TABLES_STORED_SYNS },
+	{ "bucket-bytes", "Memory the hash arrays of the BIB and sessions take (bytes)",
+	  TERN_TABLES_BUCKET_BYTES },
 	{ NULL, NULL, 0 },
 };
 
@@ -37,6 +39,7 @@ static struct nla_policy tables_policy[TERN_TABLES_MAX + 1] = {
 	[TERN_TABLES_BYTES] = { .type = NLA_U64 },
 	[TERN_TABLES_MAX_SESSIONS] = { .type = NLA_U64 },
 	[TERN_TABLES_STORED_SYNS] = { .type = NLA_U64 },
+	[TERN_TABLES_BUCKET_BYTES] = { .type = NLA_U64 },
 };
 
 struct stats_args {
