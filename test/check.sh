@@ -141,14 +141,16 @@ step "debug kernel (KUnit, KASAN, lockdep, kmemleak): KUnit, then the functional
 # requests they send reach the same kernel handlers as those of the
 # netlink fuzzer and of the tests that do run. Each VM runs half of that
 # selection, about 18 minutes each here (halves balanced by the test times
-# of a run on 2026-11-27; the first runs the KUnit suites first). Nor
+# of a run on 2026-11-27; the KUnit suites run before, in a VM of their
+# own). Nor
 # does it run the tests marked bulk (megabytes of TCP through the real
 # stacks, up to 16 MB each: minutes there); the smaller real transfers of
 # test_traffic.py take the same paths there.
 debug_sel=(-m "(not cli or kernel) and not bulk")
 half_a=(test_cli.py test_cli_globals.py test_eamt.py test_netlink.py test_nat64_cli.py
 	test_pool4.py test_nat64_events.py test_nat64_simopen.py test_drop_errors.py
-	test_traffic.py test_nat64_malformed.py test_topology.py test_invalid_input.py)
+	test_traffic.py test_nat64_malformed.py test_topology.py test_invalid_input.py
+	test_nat64_rfc6146.py test_nat64_evict.py)
 half_b=()
 for f in test/functional/test_*.py; do
 	f=${f##*/}
@@ -175,8 +177,16 @@ if wait "$kbuild" && tree=$(cat "$log/kernel-tree") && [ -n "$tree" ]; then
 	# again, up to 5 times (test/vm.sh).
 	export VM_KERNEL=$tree/arch/x86/boot/bzImage VM_MEMORY=3G VM_UDEV=0 VM_TIMEOUT=3000 \
 		VM_BOOT_TIMEOUT=180 VM_BOOT_TRIES=5
-	kunit=0 klog=$log/vm-$krel-a.log
+	kunit=0 klog=$log/vm-$krel-kunit.log
 	[ "$rc" = 0 ] && kunit=1
+	# The KUnit suites first, in a VM of their own with two vCPUs (the
+	# suites that race two CPUs, tern_nat64_tcp_sess, need them), alone
+	# on the host: a guest of two vCPUs beside the booting halves kept
+	# one from booting.
+	if [ "$kunit" = 1 ]; then
+		echo "-- KUnit, two vCPUs (the log is in $klog)"
+		VM_CPUS=2 bash test/vm.sh "$krel" test/run-kunit.sh >"$klog" 2>&1
+	fi
 	if [ "$rc2" = 0 ]; then
 		# One boot at a time (a loaded host once made the kernel's own
 		# boot self test deadlock, docs/testing.md; boots alone are
@@ -187,14 +197,10 @@ if wait "$kbuild" && tree=$(cat "$log/kernel-tree") && [ -n "$tree" ]; then
 		rm -f "$go"
 		for h in a b; do
 			if [ $h = a ]; then files=("${half_a[@]}"); else files=("${half_b[@]}"); fi
-			echo "-- $krel, half $h: ${files[*]}$([ $h = a ] && [ $kunit = 1 ] && echo ', after KUnit') (the log is in $log/vm-$krel-$h.log)"
+			echo "-- $krel, half $h: ${files[*]} (the log is in $log/vm-$krel-$h.log)"
 			up=$res/.started-$krel-$h
 			rm -f "$up"
-			# Half a runs the KUnit suites first: two vCPUs, for the
-			# suites that race two CPUs (tern_nat64_tcp_sess).
-			VM_CPUS=$([ $h = a ] && [ $kunit = 1 ] && echo 2 || echo 1) \
 			VM_STARTED_FILE=$up VM_HOLD=$go VM_TAG=$krel-$h TERN_FUZZ_REQUESTS=500 \
-				VM_KUNIT=$([ $h = a ] && echo $kunit || echo 0) \
 				bash test/vm.sh "$krel" test/run-functional.sh \
 				"${files[@]/#/test/functional/}" "${debug_sel[@]}" >"$log/vm-$krel-$h.log" 2>&1 &
 			vm=$!
@@ -204,10 +210,6 @@ if wait "$kbuild" && tree=$(cat "$log/kernel-tree") && [ -n "$tree" ]; then
 			done
 		done
 		: >"$go"
-	elif [ "$kunit" = 1 ]; then
-		klog=$log/vm-$krel-kunit.log
-		echo "-- KUnit only (the log is in $klog)"
-		VM_CPUS=2 bash test/vm.sh "$krel" test/run-kunit.sh >"$klog" 2>&1 &
 	fi
 	wait
 	unset VM_KERNEL VM_MEMORY VM_UDEV VM_TIMEOUT VM_BOOT_TIMEOUT VM_BOOT_TRIES
