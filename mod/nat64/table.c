@@ -87,12 +87,7 @@ struct tern_tables *tern_tables_alloc(u32 max_sessions)
 		kvfree(t);
 		return NULL;
 	}
-	t->sess_mask = a->sess_mask;
-	t->bib_mask = a->bib_mask;
-	t->bib6 = a->bib6;
-	t->bib4 = a->bib4;
-	t->sess6 = a->sess6;
-	t->sess4 = a->sess4;
+	tern_tbl_arrays_set(t, a);
 	RCU_INIT_POINTER(t->arr, a);
 	spin_lock_init(&t->all_lock);
 	seqcount_spinlock_init(&t->seq, &t->all_lock);

@@ -92,6 +92,9 @@ void tern_tbl_lock_first(struct tern_tables *t, spinlock_t *l);
 void tern_tbl_sizes(u32 max_sessions, u32 *ns, u32 *nb);
 /* Fills @a (its masks set) with new empty arrays: 0 or -ENOMEM. */
 int tern_tbl_arrays_alloc(struct tern_tbl_arrays *a);
+/* The writers' copies of @a's arrays and masks in @t (not t->arr). */
+void tern_tbl_arrays_set(struct tern_tables *t,
+			 const struct tern_tbl_arrays *a);
 void tern_tbl_arrays_free(struct tern_tbl_arrays *a);
 
 /* Unlinks @b (no session left), under its locks; the caller set ref. */

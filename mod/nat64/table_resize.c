@@ -45,6 +45,17 @@ void tern_tbl_arrays_free(struct tern_tbl_arrays *a)
 	a->sess4 = NULL;
 }
 
+void tern_tbl_arrays_set(struct tern_tables *t,
+			 const struct tern_tbl_arrays *a)
+{
+	t->sess_mask = a->sess_mask;
+	t->bib_mask = a->bib_mask;
+	t->sess6 = a->sess6;
+	t->sess4 = a->sess4;
+	t->bib6 = a->bib6;
+	t->bib4 = a->bib4;
+}
+
 int tern_tbl_arrays_alloc(struct tern_tbl_arrays *a)
 {
 	a->bib6 = tern_tbl_array(a->bib_mask + 1);
@@ -181,12 +192,7 @@ int tern_tables_resize(struct tern_tables *t, u32 max_sessions)
 	write_seqcount_begin(&t->seq);
 	tern_tbl_move_sess(t, o, a);
 	tern_tbl_move_bib(t, o, a);
-	t->sess_mask = a->sess_mask;
-	t->bib_mask = a->bib_mask;
-	t->sess6 = a->sess6;
-	t->sess4 = a->sess4;
-	t->bib6 = a->bib6;
-	t->bib4 = a->bib4;
+	tern_tbl_arrays_set(t, a);
 	rcu_assign_pointer(t->arr, a);
 	write_seqcount_end(&t->seq);
 	/* A walk in parts that saw the arrays change says so. */
