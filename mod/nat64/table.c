@@ -63,27 +63,20 @@ struct tern_tables *tern_tables_alloc(u32 max_sessions)
 {
 	struct tern_tbl_arrays *a;
 	struct tern_tables *t;
-	u32 ns, nb, nsub, npeer, i;
+	u32 nsub, i;
 
-	tern_tbl_sizes(max_sessions, &ns, &nb);
-	nsub = clamp(ns / 16, 256U, 1U << 16);
-	/* A peer a session at worst: chains of four when full. */
-	npeer = max(ns / 4, 1U << 10);
 	t = kvzalloc(sizeof(*t), GFP_KERNEL_ACCOUNT);
 	if (!t)
 		return NULL;
 	get_random_bytes(&t->key, sizeof(t->key));
 	a = &t->arrs[0];
-	a->sess_mask = ns - 1;
-	a->bib_mask = nb - 1;
+	tern_tbl_sizes(max_sessions, a);
+	nsub = clamp((a->sess_mask + 1) / 16, 256U, 1U << 16);
 	t->sub_mask = nsub - 1;
-	t->peer_mask = npeer - 1;
 	t->subs = kvcalloc(nsub, sizeof(*t->subs), GFP_KERNEL_ACCOUNT);
-	t->peers = kvcalloc(npeer, sizeof(*t->peers), GFP_KERNEL_ACCOUNT);
-	if (tern_tbl_arrays_alloc(a) || !t->subs || !t->peers) {
+	if (tern_tbl_arrays_alloc(a) || !t->subs) {
 		tern_tbl_arrays_free(a);
 		kvfree(t->subs);
-		kvfree(t->peers);
 		kvfree(t);
 		return NULL;
 	}
@@ -94,8 +87,6 @@ struct tern_tables *tern_tables_alloc(u32 max_sessions)
 	mutex_init(&t->resize_mutex);
 	for (i = 0; i < nsub; i++)
 		INIT_HLIST_HEAD(&t->subs[i]);
-	for (i = 0; i < npeer; i++)
-		INIT_HLIST_HEAD(&t->peers[i]);
 	for (i = 0; i < TERN_TBL_NLOCKS; i++)
 		spin_lock_init(&t->locks[i]);
 	for (i = 0; i < TERN_TBL_SUB_NLOCKS; i++)
@@ -241,20 +232,6 @@ bool tern_sess_tcp_expire(struct tern_tables *t, u8 *state,
  * entries meanwhile (the nulls value cannot tell: an entry may move to a
  * chain of the same index in the new array).
  */
-
-static inline unsigned int tern_tbl_seq_begin(const struct tern_tables *t)
-{
-	return raw_read_seqcount(&t->seq);
-}
-
-static inline bool tern_tbl_seq_retry(const struct tern_tables *t,
-				      unsigned int seq)
-{
-	if (likely(!(seq & 1)))
-		return read_seqcount_retry(&t->seq, seq);
-	cpu_relax();
-	return true;
-}
 
 static struct tern_session *tern_tbl_sess6_in(struct hlist_nulls_head *a,
 					      u32 h, u8 tag, u8 l4,

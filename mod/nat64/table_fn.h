@@ -88,8 +88,8 @@ struct tern_session *tern_tbl_sess6(struct tern_tables *t, u32 h, u8 tag,
 bool tern_tbl_evict(struct tern_tables *t, u32 max_sessions);
 /* Takes bucket lock @l first of a writer's (BHs off): see Resizing. */
 void tern_tbl_lock_first(struct tern_tables *t, spinlock_t *l);
-/* The buckets of the session and BIB arrays for a limit of @max_sessions. */
-void tern_tbl_sizes(u32 max_sessions, u32 *ns, u32 *nb);
+/* The masks of @a's arrays (session, BIB, peer) for @max_sessions. */
+void tern_tbl_sizes(u32 max_sessions, struct tern_tbl_arrays *a);
 /* Fills @a (its masks set) with new empty arrays: 0 or -ENOMEM. */
 int tern_tbl_arrays_alloc(struct tern_tbl_arrays *a);
 /* The writers' copies of @a's arrays and masks in @t (not t->arr). */

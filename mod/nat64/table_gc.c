@@ -286,7 +286,8 @@ void tern_tables_count(struct tern_tables *t, struct tern_tables_count *c)
 	rcu_read_lock();
 	a = tern_tbl_arr(t);
 	c->bucket_bytes = 2 * ((u64)a->sess_mask + 1 + a->bib_mask + 1) *
-			  sizeof(struct hlist_nulls_head);
+			  sizeof(struct hlist_nulls_head) +
+			  ((u64)a->peer_mask + 1) * sizeof(struct hlist_head);
 	rcu_read_unlock();
 
 	c->bib = max(nb, 0);
@@ -329,6 +330,5 @@ void tern_tables_free(struct tern_tables *t)
 		WARN_ON(!hlist_empty(&t->subs[h]));
 	tern_tbl_arrays_free(tern_tbl_arr(t));
 	kvfree(t->subs);
-	kvfree(t->peers);
 	kvfree(t);
 }

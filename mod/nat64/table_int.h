@@ -24,7 +24,9 @@
  *
  * Peers (struct tern_peer, nat64/table_peer.c) likewise: changed only under
  * t->peer_locks[b % TERN_TBL_PEER_NLOCKS], taken last (inside the bucket
- * locks, never with a subscriber's lock), read under RCU. A session made
+ * locks, never with a subscriber's lock) or alone (a batch's uncharges),
+ * read under RCU. A resize moves them lock by lock: a writer holding a
+ * peer lock finds its records in the arrays t->peer_moved says. A session made
  * while peers were tracked (TERN_SESS_PEER in its lk4) holds the record of
  * (its BIB entry's t4, its peer's address) alive.
  *
@@ -104,8 +106,9 @@ struct tern_peer {
 
 /* What lookups read of the hash arrays: one pointer, one consistent set. */
 struct tern_tbl_arrays {
-	u32 bib_mask, sess_mask;
+	u32 bib_mask, sess_mask, peer_mask;
 	struct hlist_nulls_head *bib6, *bib4, *sess6, *sess4;
+	struct hlist_head *peers;	/* RCU */
 };
 
 struct tern_tables {
@@ -122,6 +125,12 @@ struct tern_tables {
 	struct hlist_head *subs;
 	struct hlist_head *peers;	/* RCU */
 	struct tern_tbl_arrays __rcu *arr;
+	/*
+	 * While a resize moves the peer records: the new arrays, and which
+	 * lock's records moved there (under that peer lock).
+	 */
+	struct tern_tbl_arrays *peer_next;
+	bool peer_moved[TERN_TBL_PEER_NLOCKS];
 	struct tern_tbl_arrays arrs[2];
 	seqcount_spinlock_t seq;	/* odd while entries move */
 	spinlock_t all_lock;
@@ -232,13 +241,17 @@ static inline u32 tern_tbl_hash_sess4(const struct tern_tables *t, u8 l4,
 				 &t->key);
 }
 
-/* The bucket in t->peers of the record of (@l4, @laddr:@lport, @raddr). */
+/*
+ * The hash of the peer record of (@l4, @laddr:@lport, @raddr); its bucket
+ * is the hash & peer_mask, its lock the hash % TERN_TBL_PEER_NLOCKS (the
+ * same in every size of the array).
+ */
 static inline u32 tern_tbl_hash_peer(const struct tern_tables *t, u8 l4,
 				     __be32 laddr, __be16 lport, __be32 raddr)
 {
 	return (u32)siphash_3u32((__force u32)laddr, (__force u32)raddr,
 				 (u32)(__force u16)lport << 16 | l4,
-				 &t->key) & t->peer_mask;
+				 &t->key);
 }
 
 /*
@@ -249,6 +262,21 @@ static inline struct tern_tbl_arrays *
 tern_tbl_arr(const struct tern_tables *t)
 {
 	return rcu_dereference_raw(t->arr);
+}
+
+/* Lock-free lookups: look again on a miss if a resize moved entries. */
+static inline unsigned int tern_tbl_seq_begin(const struct tern_tables *t)
+{
+	return raw_read_seqcount(&t->seq);
+}
+
+static inline bool tern_tbl_seq_retry(const struct tern_tables *t,
+				      unsigned int seq)
+{
+	if (likely(!(seq & 1)))
+		return read_seqcount_retry(&t->seq, seq);
+	cpu_relax();
+	return true;
 }
 
 /*

@@ -17,9 +17,27 @@
 #include <linux/slab.h>
 #include "nat64/table_int.h"
 
-static spinlock_t *tern_peer_lock(struct tern_tables *t, u32 bucket)
+static spinlock_t *tern_peer_lock(struct tern_tables *t, u32 hash)
 {
-	return &t->peer_locks[bucket % TERN_TBL_PEER_NLOCKS];
+	return &t->peer_locks[hash % TERN_TBL_PEER_NLOCKS];
+}
+
+/*
+ * Under the record's lock: the chain of @hash in the writers' arrays, or
+ * in those a resize moves the records to once it moved this lock's
+ * (nat64/table_resize.c). t->peers changes only while every lock's flag
+ * is set, so with this one clear it is not changing.
+ */
+static struct hlist_head *tern_peer_chain(struct tern_tables *t, u32 hash)
+{
+	const struct tern_tbl_arrays *a;
+
+	lockdep_assert_held(tern_peer_lock(t, hash));
+	if (unlikely(t->peer_moved[hash % TERN_TBL_PEER_NLOCKS])) {
+		a = t->peer_next;
+		return &a->peers[hash & a->peer_mask];
+	}
+	return &t->peers[hash & t->peer_mask];
 }
 
 static bool tern_peer_is(const struct tern_peer *p, u8 l4, __be32 laddr,
@@ -29,15 +47,14 @@ static bool tern_peer_is(const struct tern_peer *p, u8 l4, __be32 laddr,
 	       p->l4 == l4;
 }
 
-/* Under RCU or the bucket's lock. */
-static struct tern_peer *tern_peer_find(struct tern_tables *t, u32 h, u8 l4,
+/* Under RCU or the chain's lock. */
+static struct tern_peer *tern_peer_find(struct hlist_head *chain, u8 l4,
 					__be32 laddr, __be16 lport,
 					__be32 raddr)
 {
 	struct tern_peer *p;
 
-	hlist_for_each_entry_rcu(p, &t->peers[h], node,
-				 lockdep_is_held(tern_peer_lock(t, h)))
+	hlist_for_each_entry_rcu(p, chain, node, true)
 		if (tern_peer_is(p, l4, laddr, lport, raddr))
 			return p;
 	return NULL;
@@ -47,8 +64,17 @@ bool tern_sess_known4(struct tern_tables *t, u8 l4,
 		      const struct tern_ta4 *local, __be32 raddr)
 {
 	u32 h = tern_tbl_hash_peer(t, l4, local->addr, local->port, raddr);
-	struct tern_peer *p = tern_peer_find(t, h, l4, local->addr,
-					     local->port, raddr);
+	const struct tern_tbl_arrays *a;
+	struct tern_peer *p;
+	unsigned int seq;
+
+	/* As the other lookups: a miss while a resize moved looks again. */
+	do {
+		seq = tern_tbl_seq_begin(t);
+		a = tern_tbl_arr(t);
+		p = tern_peer_find(&a->peers[h & a->peer_mask], l4,
+				   local->addr, local->port, raddr);
+	} while (!p && tern_tbl_seq_retry(t, seq));
 
 	/* 0: going (its last session went), not yet unlinked. */
 	return p && READ_ONCE(p->sessions);
@@ -63,7 +89,8 @@ int tern_peer_charge(struct tern_tables *t, u8 l4, const struct tern_ta4 *t4,
 	int err = 0;
 
 	spin_lock(lock);
-	p = tern_peer_find(t, h, l4, t4->addr, t4->port, raddr);
+	p = tern_peer_find(tern_peer_chain(t, h), l4, t4->addr, t4->port,
+			   raddr);
 	if (!p) {
 		p = kmem_cache_alloc(tern_peer_cache,
 				     GFP_ATOMIC | __GFP_NOWARN);
@@ -76,7 +103,7 @@ int tern_peer_charge(struct tern_tables *t, u8 l4, const struct tern_ta4 *t4,
 		p->raddr = raddr;
 		p->l4 = l4;
 		p->sessions = 0;
-		hlist_add_head_rcu(&p->node, &t->peers[h]);
+		hlist_add_head_rcu(&p->node, tern_peer_chain(t, h));
 		atomic_inc(&t->npeer);
 	}
 	WRITE_ONCE(p->sessions, p->sessions + 1);
@@ -102,7 +129,8 @@ void tern_peer_settle(struct tern_tables *t, struct tern_peer_pending *pd)
 	h = tern_tbl_hash_peer(t, pd->l4, pd->laddr, pd->lport, pd->raddr);
 	lock = tern_peer_lock(t, h);
 	spin_lock(lock);
-	p = tern_peer_find(t, h, pd->l4, pd->laddr, pd->lport, pd->raddr);
+	p = tern_peer_find(tern_peer_chain(t, h), pd->l4, pd->laddr,
+			   pd->lport, pd->raddr);
 	/* Its sessions held it alive: it is there. */
 	if (!WARN_ON_ONCE(!p)) {
 		WARN_ON_ONCE(p->sessions < pd->sessions);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * NAT64 tables: the session and BIB arrays follow max-sessions
+ * NAT64 tables: the session, BIB and peer arrays follow max-sessions
  * (nat64/table_int.h, Resizing, has the locking).
  *
  * New arrays are allocated outside every lock. Then, BHs off, under
@@ -39,10 +39,12 @@ void tern_tbl_arrays_free(struct tern_tbl_arrays *a)
 	kvfree(a->bib4);
 	kvfree(a->sess6);
 	kvfree(a->sess4);
+	kvfree(a->peers);
 	a->bib6 = NULL;
 	a->bib4 = NULL;
 	a->sess6 = NULL;
 	a->sess4 = NULL;
+	a->peers = NULL;
 }
 
 void tern_tbl_arrays_set(struct tern_tables *t,
@@ -54,6 +56,8 @@ void tern_tbl_arrays_set(struct tern_tables *t,
 	t->sess4 = a->sess4;
 	t->bib6 = a->bib6;
 	t->bib4 = a->bib4;
+	t->peer_mask = a->peer_mask;
+	t->peers = a->peers;
 }
 
 int tern_tbl_arrays_alloc(struct tern_tbl_arrays *a)
@@ -62,20 +66,30 @@ int tern_tbl_arrays_alloc(struct tern_tbl_arrays *a)
 	a->bib4 = tern_tbl_array(a->bib_mask + 1);
 	a->sess6 = tern_tbl_array(a->sess_mask + 1);
 	a->sess4 = tern_tbl_array(a->sess_mask + 1);
-	if (a->bib6 && a->bib4 && a->sess6 && a->sess4)
+	a->peers = kvcalloc(a->peer_mask + 1, sizeof(*a->peers),
+			    GFP_KERNEL_ACCOUNT);
+	/* (An empty hlist_head is zeroes.) */
+	if (a->bib6 && a->bib4 && a->sess6 && a->sess4 && a->peers)
 		return 0;
 	tern_tbl_arrays_free(a);
 	return -ENOMEM;
 }
 
-void tern_tbl_sizes(u32 max_sessions, u32 *ns, u32 *nb)
+void tern_tbl_sizes(u32 max_sessions, struct tern_tbl_arrays *a)
 {
 	/* A bucket or two a session when full: chains of one or so. */
-	u32 n = max_sessions ?: 1U << 16;
+	u32 n = max_sessions ?: 1U << 16, ns;
 
-	*ns = roundup_pow_of_two(clamp(n, 1U << 10, TERN_TBL_SESS_BUCKETS));
-	*nb = max(*ns / 2, 1U << 10);
+	ns = roundup_pow_of_two(clamp(n, 1U << 10, TERN_TBL_SESS_BUCKETS));
+	a->sess_mask = ns - 1;
+	a->bib_mask = max(ns / 2, 1U << 10) - 1;
+	/* A peer a session at worst: chains of four when full. */
+	a->peer_mask = max(ns / 4, 1U << 10) - 1;
 }
+
+/* At least as many buckets as locks: a lock index is the same in every size. */
+static_assert(1U << 10 >= TERN_TBL_NLOCKS &&
+	      1U << 10 >= TERN_TBL_PEER_NLOCKS);
 
 /*
  * Hysteresis: grow as soon as tern_tables_alloc() would pick more buckets
@@ -115,6 +129,51 @@ static void tern_tbl_move_sess(struct tern_tables *t,
 						 &a->sess4[k & a->sess_mask]);
 		}
 	}
+}
+
+/*
+ * Peer records are changed under a peer lock alone too (a batch's
+ * uncharges), so the bucket locks do not keep their writers out: they
+ * move lock by lock, each flagged under its lock, and the flags are
+ * cleared once the new arrays are the writers' (tern_peer_chain()).
+ */
+static void tern_tbl_move_peers(struct tern_tables *t,
+				const struct tern_tbl_arrays *o,
+				struct tern_tbl_arrays *a)
+{
+	struct tern_peer *p;
+	u32 i, h, k;
+
+	t->peer_next = a;
+	for (i = 0; i < TERN_TBL_PEER_NLOCKS; i++) {
+		spin_lock(&t->peer_locks[i]);
+		for (h = i; h <= o->peer_mask; h += TERN_TBL_PEER_NLOCKS) {
+			while (!hlist_empty(&o->peers[h])) {
+				p = hlist_entry(o->peers[h].first,
+						struct tern_peer, node);
+				k = tern_tbl_hash_peer(t, p->l4, p->laddr,
+						       p->lport, p->raddr);
+				/* A lookup that loses its way looks again. */
+				hlist_del_rcu(&p->node);
+				hlist_add_head_rcu(&p->node,
+						   &a->peers[k & a->peer_mask]);
+			}
+		}
+		t->peer_moved[i] = true;
+		spin_unlock(&t->peer_locks[i]);
+	}
+}
+
+static void tern_tbl_peers_moved(struct tern_tables *t)
+{
+	u32 i;
+
+	for (i = 0; i < TERN_TBL_PEER_NLOCKS; i++) {
+		spin_lock(&t->peer_locks[i]);
+		t->peer_moved[i] = false;
+		spin_unlock(&t->peer_locks[i]);
+	}
+	t->peer_next = NULL;
 }
 
 static void tern_tbl_move_bib(struct tern_tables *t,
@@ -167,10 +226,11 @@ static void tern_tbl_all_unlock(struct tern_tables *t)
 
 int tern_tables_resize(struct tern_tables *t, u32 max_sessions)
 {
-	struct tern_tbl_arrays *o, *a;
-	u32 ns, nb;
+	struct tern_tbl_arrays *o, *a, m;
+	u32 ns;
 
-	tern_tbl_sizes(max_sessions, &ns, &nb);
+	tern_tbl_sizes(max_sessions, &m);
+	ns = m.sess_mask + 1;
 	mutex_lock(&t->resize_mutex);
 	o = rcu_dereference_protected(t->arr,
 				      lockdep_is_held(&t->resize_mutex));
@@ -180,8 +240,9 @@ int tern_tables_resize(struct tern_tables *t, u32 max_sessions)
 		return 0;
 	}
 	a = o == &t->arrs[0] ? &t->arrs[1] : &t->arrs[0];
-	a->sess_mask = ns - 1;
-	a->bib_mask = nb - 1;
+	a->sess_mask = m.sess_mask;
+	a->bib_mask = m.bib_mask;
+	a->peer_mask = m.peer_mask;
 	if (tern_tbl_arrays_alloc(a)) {
 		mutex_unlock(&t->resize_mutex);
 		return -ENOMEM;
@@ -192,9 +253,11 @@ int tern_tables_resize(struct tern_tables *t, u32 max_sessions)
 	write_seqcount_begin(&t->seq);
 	tern_tbl_move_sess(t, o, a);
 	tern_tbl_move_bib(t, o, a);
+	tern_tbl_move_peers(t, o, a);
 	tern_tbl_arrays_set(t, a);
 	rcu_assign_pointer(t->arr, a);
 	write_seqcount_end(&t->seq);
+	tern_tbl_peers_moved(t);
 	/* A walk in parts that saw the arrays change says so. */
 	atomic_inc(&t->changes);
 	tern_tbl_all_unlock(t);

@@ -45,7 +45,7 @@ static int kt_peer(struct tern_tables *t, u8 l4, const struct tern_ta4 *local,
 	int n = -1;
 
 	rcu_read_lock();
-	hlist_for_each_entry_rcu(p, &t->peers[h], node)
+	hlist_for_each_entry_rcu(p, &t->peers[h & t->peer_mask], node)
 		if (p->l4 == l4 && p->laddr == local->addr &&
 		    p->lport == local->port && p->raddr == raddr)
 			n = p->sessions;

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit: the session and BIB arrays follow max-sessions
+ * KUnit: the session, BIB and peer arrays follow max-sessions
  * (nat64/table_resize.c): resized up and down while threads look up
- * entries (never a miss) and add and remove others; afterwards every entry
- * is in the chain of its hash in the new arrays, found from both sides,
- * and counted exactly; no lock is left held.
+ * entries and peers (never a miss) and add and remove others (their peer
+ * records made and freed); afterwards every entry and peer record is in
+ * the chain of its hash in the new arrays, found from both sides, and
+ * counted exactly; no lock is left held.
  */
 
 #include <kunit/test.h>
@@ -46,7 +47,8 @@ static const struct tern_ta4 kt_r_remote = {
 static struct tern_session *kt_r_add(struct tern_tables *t, u32 host)
 {
 	struct tern_ta6 a = kt_r6(host);
-	struct tern_limits lim = {};
+	/* Address-dependent filtering's peer records too. */
+	struct tern_limits lim = { .track_peers = true };
 	struct tern_session *s;
 
 	local_bh_disable();
@@ -71,6 +73,7 @@ static bool kt_r_found(struct tern_tables *t, u32 host)
 	rcu_read_lock();
 	ok = tern_sess_find6(t, TERN_L4_UDP, &a, &kt_r_remote) &&
 	     tern_sess_find4(t, TERN_L4_UDP, &t4, &kt_r_remote) &&
+	     tern_sess_known4(t, TERN_L4_UDP, &t4, KT_REMOTE) &&
 	     tern_bib_find6(t, TERN_L4_UDP, &a) &&
 	     tern_bib_find4(t, TERN_L4_UDP, &t4);
 	rcu_read_unlock();
@@ -130,8 +133,9 @@ static void kt_r_placed(struct kunit *test, struct tern_tables *t)
 {
 	struct hlist_nulls_node *n;
 	struct tern_session *s;
+	struct tern_peer *p;
 	struct tern_bib *b;
-	u32 h, n6 = 0, n4 = 0, nb6 = 0, nb4 = 0, bad = 0;
+	u32 h, n6 = 0, n4 = 0, nb6 = 0, nb4 = 0, np = 0, bad = 0;
 
 	rcu_read_lock();
 	for (h = 0; h <= t->sess_mask; h++) {
@@ -167,8 +171,19 @@ static void kt_r_placed(struct kunit *test, struct tern_tables *t)
 			nb4++;
 		}
 	}
+	for (h = 0; h <= t->peer_mask; h++) {
+		hlist_for_each_entry_rcu(p, &t->peers[h], node) {
+			bad += (tern_tbl_hash_peer(t, p->l4, p->laddr,
+						   p->lport, p->raddr) &
+				t->peer_mask) != h;
+			bad += p->sessions != 1;
+			np++;
+		}
+	}
 	rcu_read_unlock();
 	KUNIT_EXPECT_EQ(test, bad, 0U);
+	KUNIT_EXPECT_EQ(test, np, (u32)KT_KNOWN);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->npeer), KT_KNOWN);
 	KUNIT_EXPECT_EQ(test, n6, (u32)KT_KNOWN);
 	KUNIT_EXPECT_EQ(test, n4, (u32)KT_KNOWN);
 	KUNIT_EXPECT_EQ(test, nb6, (u32)KT_KNOWN);
@@ -187,12 +202,20 @@ static void kt_r_unlocked(struct kunit *test, struct tern_tables *t)
 		else
 			held++;
 	}
+	for (i = 0; i < TERN_TBL_PEER_NLOCKS; i++) {
+		if (spin_trylock(&t->peer_locks[i]))
+			spin_unlock(&t->peer_locks[i]);
+		else
+			held++;
+		held += t->peer_moved[i];
+	}
 	if (spin_trylock(&t->all_lock))
 		spin_unlock(&t->all_lock);
 	else
 		held++;
 	local_bh_enable();
 	KUNIT_EXPECT_EQ(test, held, 0U);
+	KUNIT_EXPECT_NULL(test, t->peer_next);
 	KUNIT_EXPECT_FALSE(test, READ_ONCE(t->all));
 	KUNIT_EXPECT_FALSE(test, mutex_is_locked(&t->resize_mutex));
 	KUNIT_EXPECT_EQ(test, raw_read_seqcount(&t->seq) & 1, 0U);
@@ -205,6 +228,7 @@ static void table_resize_sizes(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	KUNIT_EXPECT_EQ(test, t->sess_mask + 1, 1024U);
+	KUNIT_EXPECT_EQ(test, t->peer_mask + 1, 1024U);
 	KUNIT_EXPECT_EQ(test, tern_tables_resize(t, 1000), 0);
 	KUNIT_EXPECT_EQ(test, tern_tables_resize(t, 1025), 1);
 	KUNIT_EXPECT_EQ(test, t->sess_mask + 1, 2048U);
@@ -212,6 +236,7 @@ static void table_resize_sizes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tern_tables_resize(t, 65536), 1);
 	KUNIT_EXPECT_EQ(test, t->sess_mask + 1, 65536U);
 	KUNIT_EXPECT_EQ(test, t->bib_mask + 1, 32768U);
+	KUNIT_EXPECT_EQ(test, t->peer_mask + 1, 16384U);
 	/* Half, then a bit over a quarter: kept. */
 	KUNIT_EXPECT_EQ(test, tern_tables_resize(t, 32768), 0);
 	KUNIT_EXPECT_EQ(test, tern_tables_resize(t, 16385), 0);
@@ -220,6 +245,9 @@ static void table_resize_sizes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->sess_mask + 1, 16384U);
 	KUNIT_EXPECT_PTR_EQ(test, t->sess6, tern_tbl_arr(t)->sess6);
 	KUNIT_EXPECT_EQ(test, t->bib_mask, tern_tbl_arr(t)->bib_mask);
+	KUNIT_EXPECT_EQ(test, t->peer_mask, tern_tbl_arr(t)->peer_mask);
+	KUNIT_EXPECT_EQ(test, t->peer_mask + 1, 4096U);
+	KUNIT_EXPECT_PTR_EQ(test, t->peers, tern_tbl_arr(t)->peers);
 	kt_r_unlocked(test, t);
 	tern_tables_free(t);
 }
@@ -266,7 +294,8 @@ static void table_resize_live(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, n.sessions, (u64)KT_KNOWN);
 	KUNIT_EXPECT_EQ(test, n.bib, (u64)KT_KNOWN);
 	bytes = KT_KNOWN * (kmem_cache_size(tern_sess_cache) +
-			    kmem_cache_size(tern_bib_cache));
+			    kmem_cache_size(tern_bib_cache) +
+			    kmem_cache_size(tern_peer_cache));
 	KUNIT_EXPECT_EQ(test, n.bytes, (u64)bytes);
 	kt_r_placed(test, c.t);
 	for (i = 1; i <= KT_KNOWN; i++)

@@ -3,15 +3,17 @@ tables: sizing): `global set max-sessions` raised and lowered under live
 sessions; the flows keep translating both ways with the same mappings, no
 session is lost, and `tern stats` bucket-bytes says the arrays' new size
 (two session arrays of max-sessions buckets rounded up to a power of two,
-at least 1024; two BIB arrays of half that, at least 1024; 8 bytes a
-bucket). Growing happens at once, shrinking only at a quarter or less.
+at least 1024; two BIB arrays of half that, at least 1024; one array of
+peer records of a quarter, at least 1024; 8 bytes a bucket). Growing happens at once, shrinking only at a quarter or less.
 """
 
 from scapy.layers.inet import IP, UDP
 
-from ternlib import SINK4_6, assert_ipv6, cli_json
+from ternlib import SINK4_6, assert_ipv6, cli_json, is_ip6
 from ternlib.nat64 import (CLIENT, _nat64_module, nat,  # noqa: F401
                            out46, out64, udp4, udp6)
+
+OTHER4 = "203.0.113.77"            # a second IPv4 peer (on h4's link)
 
 PORTS = range(44000, 44020, 2)
 
@@ -21,7 +23,8 @@ def stats(topo):
 
 
 def bucket_bytes(sess_buckets):
-    return 2 * (sess_buckets + max(sess_buckets // 2, 1024)) * 8
+    return (2 * (sess_buckets + max(sess_buckets // 2, 1024)) +
+            max(sess_buckets // 4, 1024)) * 8
 
 
 def check_flows(topo, maps):
@@ -33,7 +36,24 @@ def check_flows(topo, maps):
         assert (g[UDP].sport, g[UDP].dport) == (4000, sport)
 
 
+def check_filtering(topo, maps):
+    """Address-dependent filtering through the moved peer records: the
+    known peer passes from another port (a session of its own), another
+    address does not."""
+    for sport, (src4, sport4) in maps.items():
+        g = out46(topo, udp4(src4, sport4, rport=4001))
+        assert (g[UDP].sport, g[UDP].dport) == (4001, sport)
+        c = topo.counters()
+        with topo.cap6() as cap:
+            topo.send4(udp4(src4, sport4, src=OTHER4))
+            cap.none(is_ip6(dst=CLIENT),
+                     proof=lambda: c.expect({"drop-filtered": 1}))
+
+
 def test_max_sessions_resizes_live_tables(nat):
+    # Sessions made with address-dependent filtering on have peer records,
+    # which move too.
+    nat.set("address-dependent-filtering", "true")
     nat.set("max-sessions", "1024")
     s = stats(nat)
     assert s["bucket-bytes"] == bucket_bytes(1024)
@@ -65,3 +85,5 @@ def test_max_sessions_resizes_live_tables(nat):
     check_flows(nat, maps)
     n = 2 * len(PORTS)
     c.expect({"xlat-6to4": n, "xlat-4to6": n})
+    check_filtering(nat, maps)
+    assert stats(nat)["sessions"] == 2 * len(PORTS)
