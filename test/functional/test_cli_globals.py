@@ -214,6 +214,11 @@ HOST_BITS = "the prefix has bits set after its length"
     ("lowest-ipv6-mtu", "65536", OUT_OF_RANGE),
     ("lowest-ipv6-mtu", "0", OUT_OF_RANGE),
     ("lowest-ipv6-mtu", "4294967295", OUT_OF_RANGE),
+    # RFC 6146 4 and RFC 5508's least lifetimes.
+    ("udp-timeout", "119", OUT_OF_RANGE),
+    ("tcp-est-timeout", "7439", OUT_OF_RANGE),
+    ("tcp-trans-timeout", "239", OUT_OF_RANGE),
+    ("icmp-timeout", "59", OUT_OF_RANGE),
     ("rfc6791v4-prefix", "192.0.2.1/24", HOST_BITS),
     ("rfc6791v4-prefix", "0.0.0.1/0", HOST_BITS),
     ("rfc6791v4-prefix", "198.51.100.128/24", HOST_BITS),

@@ -12,6 +12,8 @@ identifiers, checksums by assert_ipv4/assert_ipv6) and the exact counter
 deltas.
 """
 
+import time
+
 from scapy.layers.inet import ICMP, IP, TCP, UDP, IPerror, UDPerror
 from scapy.layers.inet6 import (ICMPv6DestUnreach, ICMPv6EchoReply,
                                 ICMPv6EchoRequest, IPerror6, IPv6)
@@ -178,15 +180,18 @@ def test_icmp_echo_identifier_mapped_both_ways(nat):
 
 def test_icmp_session_expires(nat):
     """icmp-timeout: an idle session is gone after it (the expiry worker
-    or the lookup), and the late reply is dropped."""
-    nat.set("icmp-timeout", "1")
+    or the lookup), and the late reply is dropped. 60 s, the least RFC
+    5508 allows (test_timeouts_below_rfc_refused)."""
+    nat.set("icmp-timeout", "60")
     req = IPv6(src=CLIENT, dst=SINK4_6, hlim=64) / \
         ICMPv6EchoRequest(id=0x4321, seq=1)
     f = out64(nat, req)
     # The worker removes the session and its BIB entry with it.
+    time.sleep(55)
+    assert len(sessions(nat, "icmp")) == 1
     wait_until(lambda: sessions(nat, "icmp") == [] and
                cli_json(nat.xl, "-i", "n", "bib", "list", "--icmp") == [],
-               timeout=10)
+               timeout=30)
     c = nat.counters()
     with nat.cap6() as cap:
         nat.send4(IP(src=SINK4, dst=f[IP].src) /
