@@ -89,6 +89,12 @@ report_vm() {
 		echo "      | $st; kernel log: $res/dmesg-$tag.log"
 		grep -E 'WARNING:|BUG:|Oops|KASAN|lockdep|leak' "$res/dmesg-$tag.log" 2>/dev/null |
 			head -n 20 | sed 's/^/      | /'
+		# No status: the guest stopped before the end (a panic, a
+		# watchdog): the end of the kernel log it streamed.
+		if [ ! -s "$res/vm-$tag.status" ] && [ -s "$res/dmesg-live-$tag.log" ]; then
+			echo "      | the end of its kernel log ($res/dmesg-live-$tag.log):"
+			tail -n 30 "$res/dmesg-live-$tag.log" | sed 's/^/      | /'
+		fi
 	fi
 	# What test/vm.sh's watchdogs said (a guest stopped or booted again).
 	grep '^vm.sh: ' "$console" 2>/dev/null | tail -n 45 | sed 's/^/      | /'
