@@ -24,8 +24,12 @@ one_entry() {	# SYSTEM REP
 	local p c0 c1 c2 t1 t2 pid pps r1=0 tries got
 	sys_up "$1"
 	case $1 in
+	# Tern bounds the sessions opened from IPv4 on one BIB entry (4096
+	# by default): the cell wants all P of them, so at the most it allows.
 	tern-nat64) nsx xl "$tern" -i st bib add $ENTRY6#4000 $ENTRY4#4000 \
-		--udp >/dev/null ;;
+		--udp >/dev/null
+		nsx xl "$tern" -i st global set max-sessions-per-bib-from-ipv4 \
+			65535 >/dev/null ;;
 	jool-nat64) nsx xl jool -i st bib add $ENTRY6#4000 $ENTRY4#4000 \
 		--udp >/dev/null ;;
 	esac
