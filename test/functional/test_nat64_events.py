@@ -83,11 +83,11 @@ class Monitor:
         assert line is not None, "tern monitor ended: %s" % self.p.stderr.read()
         ev = json.loads(line)
         # The time is the kernel's, now; both forms agree.
-        assert abs(ev["time_ns"] / 1e9 - time.time()) < 60, ev
+        assert abs(ev["time-ns"] / 1e9 - time.time()) < 60, ev
         t = time.strftime("%Y-%m-%dT%H:%M:%S",
-                          time.gmtime(ev["time_ns"] // 10**9))
-        assert ev["time"] == "%s.%03dZ" % (t, ev["time_ns"] // 10**6 % 1000)
-        del ev["time"], ev["time_ns"]
+                          time.gmtime(ev["time-ns"] // 10**9))
+        assert ev["time"] == "%s.%03dZ" % (t, ev["time-ns"] // 10**6 % 1000)
+        del ev["time"], ev["time-ns"]
         return ev
 
     def marker(self):
@@ -139,7 +139,7 @@ def sess_event(event, s):
     return {"instance": "n", "event": event, "protocol": s["protocol"],
             "address6": s["address6"], "port6": s["port6"],
             "address4": s["address4"], "port4": s["port4"],
-            "remote4": s["remote4"], "remote_port4": s["remote_port4"],
+            "remote4": s["remote4"], "remote-port4": s["remote-port4"],
             "state": s["state"]}
 
 
@@ -169,7 +169,7 @@ def test_udp_flow_events(nat, mon):
         bib_event("bib-add", CLIENT, 40000, s["address4"], s["port4"]),
         sess_event("session-add", s),
     ]
-    assert (s["remote4"], s["remote_port4"], s["state"]) == \
+    assert (s["remote4"], s["remote-port4"], s["state"]) == \
         (SINK4, 4000, None)
     cli_ok(nat.xl, "-i", "n", "session", "flush")
     assert mon.marker() == [

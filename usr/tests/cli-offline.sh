@@ -448,7 +448,7 @@ help help-monitor-word monitor help
 help help-monitor-wins monitor --bogus --help
 run monitor --help
 for w in log-bib log-sessions bib-add bib-del session-add session-del \
-	 events-dropped SIGINT time_ns remote_port4; do
+	 events-dropped SIGINT time-ns remote-port4 lost; do
 	if grep -q -- "$w" "$tmp/out"; then
 		ok "help-monitor-mentions-$w"
 	else
@@ -521,6 +521,61 @@ parses pool4-remove-ports pool4 remove 192.0.2.0/24 1024-2047 --tcp --mark 3
 parses pool4-list pool4 list
 parses pool4-list-json pool4 list --json -i t
 parses pool4-flush pool4 flush
+
+# --- -j/--json before or after the command, combined short options
+parses j-before-command -j session list
+parses json-before-command --json bib list --udp
+parses j-after-command session list --json
+parses j-both -j stats --json
+parses j-before-instance-list -j instance list
+parses j-before-ignored -j eamt flush
+parses jv-combined stats -jv
+parses vj-combined stats -vj
+parses jit-combined -jit stats
+parses ji-separate -ji t stats
+parses jit-after global show -jit
+parses i-value-not-split -i -jv stats
+usage jx-unknown "unknown option '-jx'" -jx stats
+usage jv-before "unknown option '-v'" -jv stats
+usage jv-not-for-eamt "unknown option '-v' for 'eamt list'" eamt list -jv
+run -jh
+if [ "$rc" = 0 ] && grep -q '^Usage: tern' "$tmp/out"; then
+	ok help-combined-jh
+else
+	fail help-combined-jh "exit $rc"
+fi
+
+# --- every usage line of 'tern --help' is accepted: with all its optional
+# parts (the first of each choice) and without them
+run --help
+sed -n '/^Commands:/,/^$/{/^  /s/^  //p}' "$tmp/out" >"$tmp/usages"
+[ -s "$tmp/usages" ] || fail help-usages "no usage line in tern --help"
+while read -r line; do
+	for form in all bare; do
+		l=$line
+		[ $form = bare ] && l=$(sed -E 's/ \[[^]]*\]//g' <<<"$l")
+		l=$(sed -E 's/[][()]//g; s/([^ |]+)(\|[^ |]+)+/\1/g' <<<"$l")
+		l=$(sed -E 's/ADDR6#PORT/2001:db8::2#80/g; s/ADDR4#PORT/192.0.2.1#80/g;
+			s/PREFIX6/2001:db8::\/120/g; s/PREFIX4/192.0.2.0\/24/g;
+			s/PREFIX/64:ff9b::\/96/g; s/\bADDR\b/192.0.2.1/g;
+			s/KEY VALUE/tos 1/; s/\bNAME\b/t/g; s/\bPORTS\b/1024-2047/g;
+			s/\bN\b/1/g' <<<"$l")
+		# shellcheck disable=SC2086
+		parses "help-usage-$form-${l// /_}" $l
+	done
+done <"$tmp/usages"
+
+# --- --version without the module
+run --version
+if [ -n "$module_loaded" ]; then
+	skip version-not-loaded "tern.ko is loaded"
+elif [ "$rc" = 0 ] && [ -z "$err" ] &&
+     [ "$out" = "tern $(cat "$here/../../VERSION") (CLI, netlink API $(sed -n 's/^#define TERN_GENL_API_VERSION\t*\([0-9]*\)$/\1/p' "$here/../../include/tern_genl.h"))
+module: not loaded" ]; then
+	ok version-not-loaded
+else
+	fail version-not-loaded "exit $rc, stdout: $out, stderr: $err"
+fi
 
 # --- one line even if the input has a newline
 usage newline-masked "unknown command 'a\?b'" "$(printf 'a\nb')"
