@@ -343,3 +343,48 @@ def test_full_listener_does_not_slow_translation(nat, broadcast_error):
         assert len(sessions(nat, "udp")) == 1000
     finally:
         sk.close()
+
+
+# --- Events lost by the monitor itself --------------------------------------
+
+LOST_WARNING = "tern: warning: events lost (the receive buffer was full)"
+
+
+def test_lost_events_said_in_the_stream(nat, mon):
+    """A monitor that cannot keep up (stopped while 1000 flows make 2000
+    events, more than its receive buffer holds) says so in its output: a
+    record {"event": "lost"} (instance null: it watches every instance),
+    before the events that came after; and on stderr."""
+    nat.set("log-sessions", "true")
+    frames = [bytes(udp6(sport=21000 + i, n=8)) for i in range(1000)]
+    c = nat.counters()
+    mon.p.send_signal(signal.SIGSTOP)
+    try:
+        for f in frames:
+            nat.send6(f)
+        wait_until(lambda: c.delta().get("xlat-6to4", 0) >= 1000, 30)
+    finally:
+        mon.p.send_signal(signal.SIGCONT)
+    assert c.delta().get("events-dropped", 0) > 0
+    # What fitted in the buffer and the loss, then markers until one gets
+    # through (while the buffer drains, theirs may be lost too).
+    evs = []
+    deadline = time.monotonic() + 60
+    end = marker_event("bib-del")
+    while end not in evs:
+        assert time.monotonic() < deadline, "no marker after the loss"
+        add_remove_marker(nat)
+        try:
+            while evs[-1:] != [end]:
+                evs.append(mon.next(timeout=2))
+        except AssertionError:
+            assert mon.p.poll() is None, mon.p.stderr.read()
+    lost = [ev for ev in evs if ev["event"] == "lost"]
+    assert {ev["event"] for ev in evs} <= \
+        {"bib-add", "session-add", "bib-del", "lost"}, evs
+    assert lost and lost[0] == {"instance": None, "event": "lost"}, lost
+    assert all(ev == lost[0] for ev in lost)
+    rc, err = mon.stop()
+    assert rc == 0
+    assert err.splitlines() == [LOST_WARNING] * len(lost), err
+    mon.stop = lambda: (0, "")      # stopped: the fixture's check is done
