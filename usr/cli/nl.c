@@ -41,8 +41,8 @@ static int on_family(struct nl_msg *msg, void *arg)
  */
 static int family_lookup(struct nl_sock *sk, struct family_info *f)
 {
+	struct nl_cb *cb, *orig;
 	struct nl_msg *msg;
-	struct nl_cb *cb;
 	int err;
 
 	f->id = -1;
@@ -59,7 +59,9 @@ static int family_lookup(struct nl_sock *sk, struct family_info *f)
 	nlmsg_free(msg);
 	if (err < 0)
 		return err;
-	cb = nl_cb_clone(nl_socket_get_cb(sk));
+	orig = nl_socket_get_cb(sk);
+	cb = nl_cb_clone(orig);
+	nl_cb_put(orig);
 	if (!cb)
 		return -NLE_NOMEM;
 	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_family, f);

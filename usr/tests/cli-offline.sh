@@ -545,14 +545,13 @@ else
 	fail help-combined-jh "exit $rc"
 fi
 
-# --- every usage line of 'tern --help' is accepted: with all its optional
-# parts (the first of each choice) and without them
-run --help
-sed -n '/^Commands:/,/^$/{/^  /s/^  //p}' "$tmp/out" >"$tmp/usages"
-[ -s "$tmp/usages" ] || fail help-usages "no usage line in tern --help"
-while read -r line; do
+# --- every usage line of 'tern --help' and of each command's help is
+# accepted: with all its optional parts (the first of each choice) and
+# without them
+usage_parses() {	# NAME USAGE
+	local form l
 	for form in all bare; do
-		l=$line
+		l=$2
 		[ $form = bare ] && l=$(sed -E 's/ \[[^]]*\]//g' <<<"$l")
 		l=$(sed -E 's/[][()]//g; s/([^ |]+)(\|[^ |]+)+/\1/g' <<<"$l")
 		l=$(sed -E 's/ADDR6#PORT/2001:db8::2#80/g; s/ADDR4#PORT/192.0.2.1#80/g;
@@ -561,9 +560,29 @@ while read -r line; do
 			s/KEY VALUE/tos 1/; s/\bNAME\b/t/g; s/\bPORTS\b/1024-2047/g;
 			s/\bN\b/1/g' <<<"$l")
 		# shellcheck disable=SC2086
-		parses "help-usage-$form-${l// /_}" $l
+		parses "$1-$form-${l// /_}" $l
 	done
+}
+run --help
+sed -n '/^Commands:/,/^$/{/^  /s/^  //p}' "$tmp/out" >"$tmp/usages"
+[ -s "$tmp/usages" ] || fail help-usages "no usage line in tern --help"
+while read -r line; do
+	usage_parses help-usage "$line"
 done <"$tmp/usages"
+for c in "instance add" "instance list" "instance remove" "global show" \
+	 "global set" stats "eamt add" "eamt remove" "eamt list" "eamt flush" \
+	 "denylist4 add" "denylist4 remove" "denylist4 list" "denylist4 flush" \
+	 "address query" "bib add" "bib remove" "bib list" "session list" \
+	 "session flush" "pool4 add" "pool4 remove" "pool4 list" \
+	 "pool4 flush" monitor; do
+	# shellcheck disable=SC2086
+	run $c --help
+	# "Usage: tern ..." and its continuation lines, up to the blank line
+	line=$(awk 'NR == 1 { sub(/^Usage: tern /, ""); u = $0; next }
+		    /^$/ { exit } { sub(/^ +/, ""); u = u " " $0 }
+		    END { print u }' "$tmp/out")
+	usage_parses "cmd-usage" "$line"
+done
 
 # --- --version without the module
 run --version
