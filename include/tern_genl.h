@@ -3,7 +3,8 @@
  * Tern generic netlink API: the one definition shared by tern.ko and the
  * tern CLI.
  *
- * Family "tern", version TERN_GENL_VERSION. Every command runs in the
+ * Family "tern", version TERN_GENL_VERSION (the netlink API version, see
+ * below). Every command runs in the
  * network namespace of the requesting socket and needs CAP_NET_ADMIN in
  * that namespace's user namespace.
  *
@@ -26,6 +27,8 @@
  * TERN_CMD_DENY4_GET      dump, [INSTANCE]: one message per prefix: PREFIX4
  * TERN_CMD_DENY4_FLUSH    [INSTANCE]
  * TERN_CMD_ADDR_QUERY     [INSTANCE], ADDR -> INSTANCE, QUERY
+ * TERN_CMD_VERSION        (nothing) -> VERSION, API_VERSION; needs no
+ *                         privilege
  *
  * NAT64 instances only (RFC 6146):
  * TERN_CMD_POOL4_ADD      [INSTANCE], POOL4 (PREFIX, PROTO, [PORT_MIN,
@@ -67,7 +70,22 @@
 #define _UAPI_TERN_GENL_H
 
 #define TERN_GENL_NAME		"tern"
-#define TERN_GENL_VERSION	1
+
+/*
+ * The netlink API version: the family's version (what the generic netlink
+ * controller reports for "tern", CTRL_ATTR_VERSION) and TERN_A_API_VERSION.
+ * The CLI refuses to talk to a module of another version.
+ *
+ * Bump it when a CLI built against the old header would misread the new
+ * module or be misread by it: an enum value renumbered or removed, an
+ * attribute whose type, size, unit or meaning changed, a command whose
+ * required attributes or replies changed. Adding a command, an attribute,
+ * a global or a counter at the end of its enum does not bump it: older
+ * CLIs ignore what they do not know, and the kernel says what it refuses.
+ * Enum values are only ever added at the end.
+ */
+#define TERN_GENL_API_VERSION	1
+#define TERN_GENL_VERSION	TERN_GENL_API_VERSION
 #define TERN_INSTANCE_NAMSIZ	16	/* including the terminating NUL */
 #define TERN_GENL_MCGRP_EVENTS	"events"
 
@@ -98,6 +116,7 @@ enum tern_cmd {
 	TERN_CMD_SESSION_GET,
 	TERN_CMD_SESSION_FLUSH,
 	TERN_CMD_EVENT,		/* notifications only (TERN_GENL_MCGRP_EVENTS) */
+	TERN_CMD_VERSION,
 	__TERN_CMD_MAX
 };
 #define TERN_CMD_MAX (__TERN_CMD_MAX - 1)
@@ -122,6 +141,8 @@ enum tern_attr {
 	TERN_A_EVENT,		/* u8, enum tern_event */
 	TERN_A_TIME,		/* u64: when, ns since the epoch (CLOCK_REALTIME) */
 	TERN_A_PAD,		/* attribute padding for u64 values */
+	TERN_A_VERSION,		/* string: the module's version ("0.1.0") */
+	TERN_A_API_VERSION,	/* u32: TERN_GENL_API_VERSION */
 	__TERN_A_MAX
 };
 #define TERN_A_MAX (__TERN_A_MAX - 1)

@@ -5,6 +5,10 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 krel=$1
 ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$top/dkms.conf")
+# dkms.conf cannot read VERSION, the one version of module and CLI: it
+# must say the same.
+[ "$ver" = "$(cat "$top/VERSION")" ] ||
+	{ echo "dkms.sh: dkms.conf says $ver, VERSION says $(cat "$top/VERSION")" >&2; exit 1; }
 cleanup() {
 	dkms remove "tern/$ver" --all >/dev/null 2>&1 || true
 	rm -rf "/usr/src/tern-$ver"

@@ -8,7 +8,10 @@
 #include "xlat/ipid.h"
 #include "nl/netlink.h"
 
-#define TERN_VERSION "0.1.0"
+/* TERN_VERSION comes from the file VERSION at the top (Kbuild). */
+#ifndef TERN_VERSION
+#error "TERN_VERSION undefined: mod/Kbuild reads it from ../VERSION"
+#endif
 
 static int __init tern_init(void)
 {

@@ -79,6 +79,33 @@ static const struct nla_policy tern_nat64_proto_policy[TERN_A_PROTO + 1] = {
 	[TERN_A_PROTO] = NLA_POLICY_VALIDATE_FN(NLA_BINARY, tern_nla_validate_proto, 1),
 };
 
+/* The version carries nothing; anyone may ask (it tells nothing private). */
+static const struct nla_policy tern_version_policy[TERN_A_INSTANCE + 1] = {
+	[TERN_A_INSTANCE] = {
+		.type = NLA_REJECT,
+		.reject_message = "the version takes no instance name",
+	},
+};
+
+static int tern_nl_version(struct sk_buff *skb, struct genl_info *info)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &tern_genl_family, 0,
+				TERN_CMD_VERSION);
+	if (!hdr || nla_put_string(msg, TERN_A_VERSION, TERN_VERSION) ||
+	    nla_put_u32(msg, TERN_A_API_VERSION, TERN_GENL_API_VERSION)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
 /* Each command with its policy; maxattr follows from the policy's size. */
 #define TERN_OP_POLICY(p) .policy = (p), .maxattr = ARRAY_SIZE(p) - 1
 
@@ -229,6 +256,11 @@ static const struct genl_ops tern_genl_ops[] = {
 		TERN_OP_POLICY(tern_instance_policy),
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
+	{
+		.cmd = TERN_CMD_VERSION,
+		.doit = tern_nl_version,
+		TERN_OP_POLICY(tern_version_policy),
+	},
 };
 
 /* Events tell where subscribers' flows went: only for administrators. */
@@ -243,7 +275,7 @@ static const struct genl_multicast_group tern_genl_mcgrps[] = {
 
 struct genl_family tern_genl_family __ro_after_init = {
 	.name = TERN_GENL_NAME,
-	.version = TERN_GENL_VERSION,
+	.version = TERN_GENL_API_VERSION,
 	.netnsok = true,
 	.module = THIS_MODULE,
 	.ops = tern_genl_ops,

@@ -83,11 +83,11 @@ class Monitor:
         assert line is not None, "tern monitor ended: %s" % self.p.stderr.read()
         ev = json.loads(line)
         # The time is the kernel's, now; both forms agree.
-        assert abs(ev["time_ns"] / 1e9 - time.time()) < 60, ev
+        assert abs(ev["time-ns"] / 1e9 - time.time()) < 60, ev
         t = time.strftime("%Y-%m-%dT%H:%M:%S",
-                          time.gmtime(ev["time_ns"] // 10**9))
-        assert ev["time"] == "%s.%03dZ" % (t, ev["time_ns"] // 10**6 % 1000)
-        del ev["time"], ev["time_ns"]
+                          time.gmtime(ev["time-ns"] // 10**9))
+        assert ev["time"] == "%s.%03dZ" % (t, ev["time-ns"] // 10**6 % 1000)
+        del ev["time"], ev["time-ns"]
         return ev
 
     def marker(self):
@@ -139,7 +139,7 @@ def sess_event(event, s):
     return {"instance": "n", "event": event, "protocol": s["protocol"],
             "address6": s["address6"], "port6": s["port6"],
             "address4": s["address4"], "port4": s["port4"],
-            "remote4": s["remote4"], "remote_port4": s["remote_port4"],
+            "remote4": s["remote4"], "remote-port4": s["remote-port4"],
             "state": s["state"]}
 
 
@@ -169,7 +169,7 @@ def test_udp_flow_events(nat, mon):
         bib_event("bib-add", CLIENT, 40000, s["address4"], s["port4"]),
         sess_event("session-add", s),
     ]
-    assert (s["remote4"], s["remote_port4"], s["state"]) == \
+    assert (s["remote4"], s["remote-port4"], s["state"]) == \
         (SINK4, 4000, None)
     cli_ok(nat.xl, "-i", "n", "session", "flush")
     assert mon.marker() == [
@@ -343,3 +343,48 @@ def test_full_listener_does_not_slow_translation(nat, broadcast_error):
         assert len(sessions(nat, "udp")) == 1000
     finally:
         sk.close()
+
+
+# --- Events lost by the monitor itself --------------------------------------
+
+LOST_WARNING = "tern: warning: events lost (the receive buffer was full)"
+
+
+def test_lost_events_said_in_the_stream(nat, mon):
+    """A monitor that cannot keep up (stopped while 1000 flows make 2000
+    events, more than its receive buffer holds) says so in its output: a
+    record {"event": "lost"} (instance null: it watches every instance),
+    before the events that came after; and on stderr."""
+    nat.set("log-sessions", "true")
+    frames = [bytes(udp6(sport=21000 + i, n=8)) for i in range(1000)]
+    c = nat.counters()
+    mon.p.send_signal(signal.SIGSTOP)
+    try:
+        for f in frames:
+            nat.send6(f)
+        wait_until(lambda: c.delta().get("xlat-6to4", 0) >= 1000, 30)
+    finally:
+        mon.p.send_signal(signal.SIGCONT)
+    assert c.delta().get("events-dropped", 0) > 0
+    # What fitted in the buffer and the loss, then markers until one gets
+    # through (while the buffer drains, theirs may be lost too).
+    evs = []
+    deadline = time.monotonic() + 60
+    end = marker_event("bib-del")
+    while end not in evs:
+        assert time.monotonic() < deadline, "no marker after the loss"
+        add_remove_marker(nat)
+        try:
+            while evs[-1:] != [end]:
+                evs.append(mon.next(timeout=2))
+        except AssertionError:
+            assert mon.p.poll() is None, mon.p.stderr.read()
+    lost = [ev for ev in evs if ev["event"] == "lost"]
+    assert {ev["event"] for ev in evs} <= \
+        {"bib-add", "session-add", "bib-del", "lost"}, evs
+    assert lost and lost[0] == {"instance": None, "event": "lost"}, lost
+    assert all(ev == lost[0] for ev in lost)
+    rc, err = mon.stop()
+    assert rc == 0
+    assert err.splitlines() == [LOST_WARNING] * len(lost), err
+    mon.stop = lambda: (0, "")      # stopped: the fixture's check is done

@@ -59,7 +59,7 @@ def test_outside_spray_evicted_for_new_inside_flow(nat):
     assert set(d) <= {"evict-unconfirmed", "xlat-6to4",
                       "drop-max-sessions"}, d
     # The answered session stayed, two of the three sprayed ones too.
-    s = {(x["port6"], x["remote_port4"]) for x in sessions(nat, "udp")}
+    s = {(x["port6"], x["remote-port4"]) for x in sessions(nat, "udp")}
     assert len(s) == 4
     assert {(46000, 4000), (46002, 4000)} <= s
     assert len(s & {(46000, p) for p in (5001, 5002, 5003)}) == 2

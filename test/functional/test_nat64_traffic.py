@@ -113,7 +113,7 @@ def test_10000_udp_flows_paired_pooling(nat):
     got = sessions(nat, "udp")
     assert len(got) == FLOWS
     assert sorted(s["port6"] for s in got) == list(FLOW_PORTS)
-    assert {(s["protocol"], s["address6"], s["remote4"], s["remote_port4"])
+    assert {(s["protocol"], s["address6"], s["remote4"], s["remote-port4"])
             for s in got} == {("udp", CLIENT, SINK4, 4000)}
     pairs = {(s["address4"], s["port4"]) for s in got}
     assert len(pairs) == FLOWS

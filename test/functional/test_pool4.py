@@ -23,14 +23,15 @@ pytestmark = pytest.mark.cli
 
 P4 = enum("tern_pool4_attr")
 
-TCP = {"protocol": "tcp", "port_min": 1024, "port_max": 65535, "mark": 0}
+TCP = {"protocol": "tcp", "port-min": 1024, "port-max": 65535, "mark": 0}
 UDP = dict(TCP, protocol="udp")
-ICMP = {"protocol": "icmp", "port_min": 0, "port_max": 65535, "mark": 0}
+ICMP = {"protocol": "icmp", "port-min": 0, "port-max": 65535, "mark": 0}
 
 
 def entry(kind, prefix_, **kw):
+    """An element of `pool4 list --json`; port_min=N is key "port-min"."""
     e = dict(kind, prefix=prefix_)
-    e.update(kw)
+    e.update({k.replace("_", "-"): v for k, v in kw.items()})
     return e
 
 

@@ -63,14 +63,6 @@ static int put_addr(struct nl_msg *msg, const void *arg)
 		       &a->addr) < 0 ? -1 : 0;
 }
 
-static void print_json_str_or_null(const char *s)
-{
-	if (s)
-		json_string(s);
-	else
-		fputs("null", stdout);
-}
-
 static int query_reply(struct nlattr **tb, void *arg)
 {
 	static struct nla_policy policy[TERN_Q_MAX + 1] = {
@@ -92,7 +84,8 @@ static int query_reply(struct nlattr **tb, void *arg)
 	struct nlattr *a[TERN_Q_MAX + 1], *e[TERN_EAM_MAX + 1];
 	struct tern_prefix p;
 	unsigned int via, why = TERN_WHY_NONE;
-	bool first = true, local;
+	struct json_object *o, *eam;
+	bool local;
 	int ofam = q->addr.family == AF_INET6 ? AF_INET : AF_INET6;
 
 	if (!tb[TERN_A_QUERY] ||
@@ -129,35 +122,27 @@ static int query_reply(struct nlattr **tb, void *arg)
 	inet_ntop(q->addr.family, &q->addr.addr, in, sizeof(in));
 
 	if (q->json) {
-		putchar('{');
-		json_key(&first, "address");
-		json_string(in);
-		json_key(&first, "translated");
-		print_json_str_or_null(via != TERN_VIA_NONE ? out : NULL);
-		json_key(&first, "via");
-		json_string(via == TERN_VIA_EAMT ? "eamt" :
-			    via == TERN_VIA_POOL6 ? "pool6" : "none");
-		json_key(&first, "reason");
-		print_json_str_or_null(via == TERN_VIA_NONE ? reasons[why][0] :
-					NULL);
-		json_key(&first, "eam");
+		o = json_obj();
+		json_add_str(o, "address", in);
+		json_add_str(o, "translated", via != TERN_VIA_NONE ? out : NULL);
+		json_add_str(o, "via", via == TERN_VIA_EAMT ? "eamt" :
+				       via == TERN_VIA_POOL6 ? "pool6" : "none");
+		json_add_str(o, "reason",
+			     via == TERN_VIA_NONE ? reasons[why][0] : NULL);
+		eam = NULL;
 		if (p6[0]) {
-			bool f = true;
-
-			putchar('{');
-			json_key(&f, "prefix6");
-			json_string(p6);
-			json_key(&f, "prefix4");
-			json_string(p4);
-			putchar('}');
-		} else {
-			fputs("null", stdout);
+			eam = json_obj();
+			if (!eam) {	/* reported by json_emit() */
+				json_object_put(o);
+				o = NULL;
+			}
+			json_add_str(eam, "prefix6", p6);
+			json_add_str(eam, "prefix4", p4);
 		}
-		json_key(&first, "pool6");
-		print_json_str_or_null(pool[0] ? pool : NULL);
-		json_key(&first, "local");
-		fputs(local ? "true" : "false", stdout);
-		puts("}");
+		json_add(o, "eam", eam);
+		json_add_str(o, "pool6", pool[0] ? pool : NULL);
+		json_add_bool(o, "local", local);
+		return json_emit(o);
 	} else if (via == TERN_VIA_EAMT) {
 		printf("%s -> %s via eamt %s %s\n", in, out, p6, p4);
 	} else if (via == TERN_VIA_POOL6) {
@@ -174,7 +159,7 @@ static int query_reply(struct nlattr **tb, void *arg)
 static int address_query(int argc, char **argv, struct tern_opts *opts)
 {
 	const char *cmd = "address query";
-	struct query q = { 0 };
+	struct query q = { .json = opts->json };
 	const char *pos[1];
 	int n, r;
 

@@ -3,6 +3,7 @@
  * tern CLI: command-line argument helpers.
  */
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "args.h"
@@ -112,4 +113,73 @@ int args_missing(const char *cmd, const char *what)
 {
 	return tern_usage("'%s' needs %s (try 'tern %s --help')",
 			  cmd, what, cmd);
+}
+
+/* The short options that take no value, and the one that takes a value. */
+#define SHORT_FLAGS "hjvV"
+#define SHORT_VALUE 'i'
+
+/* Options whose value is the next argument (never split). */
+static bool takes_value(const char *arg)
+{
+	return !strcmp(arg, "-i") || !strcmp(arg, "--instance") ||
+	       !strcmp(arg, "--pool6") || !strcmp(arg, "--mark");
+}
+
+/* "-" and @c's letter: a new argument (never freed: the process's). */
+static char *short_arg(const char *c, bool rest)
+{
+	size_t n = rest ? strlen(c) : 1;
+	char *a = malloc(n + 2);
+
+	if (a) {
+		a[0] = '-';
+		memcpy(a + 1, c, n);
+		a[n + 1] = '\0';
+	}
+	return a;
+}
+
+char **args_split_short(int *argc, char **argv)
+{
+	char **out;
+	int i, n = 0;
+	size_t len = 0;
+	const char *c;
+
+	/* Each letter is one argument at most. */
+	for (i = 0; i < *argc; i++)
+		len += strlen(argv[i]) + 1;
+	out = calloc(len + 1, sizeof(*out));
+	if (!out)
+		return NULL;
+	for (i = 0; i < *argc; i++) {
+		const char *a = argv[i];
+
+		if (i == 0 || !args_is_option(a) || a[1] == '-' || !a[2] ||
+		    takes_value(out[n - 1]) || !strchr(SHORT_FLAGS, a[1])) {
+			out[n++] = argv[i];
+			if (!strcmp(a, "--"))
+				break;
+			continue;
+		}
+		/* -jv, -jit: flags, then maybe -i with the rest as its value. */
+		for (c = a + 1; *c && strchr(SHORT_FLAGS, *c); c++)
+			;
+		if (*c && *c != SHORT_VALUE) {
+			out[n++] = argv[i];	/* an unknown letter: as is */
+			continue;
+		}
+		for (c = a + 1; *c; c++) {
+			out[n] = short_arg(c, *c == SHORT_VALUE);
+			if (!out[n++])
+				return NULL;
+			if (*c == SHORT_VALUE)
+				break;
+		}
+	}
+	for (i++; i < *argc; i++)
+		out[n++] = argv[i];
+	*argc = n;
+	return out;
 }

@@ -3,9 +3,7 @@
  * tern CLI: tern bib add|remove|list (the Binding Information Base of a
  * NAT64 instance, RFC 6146 3.1).
  */
-#include <arpa/inet.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -160,82 +158,54 @@ static int bib_remove(int argc, char **argv, struct tern_opts *opts)
 		      "ADDR6#PORT or ADDR4#PORT", argc, argv, opts);
 }
 
+/* The entries are printed as they come: a long list is never held. */
 struct bib_list {
-	struct nat64_bib *v;
-	size_t n, cap;
+	bool json;
+	struct json_stream js;
 };
+
+/* The IPv6 column's width: most entries fit, longer ones push the rest. */
+#define BIB_W6 24
 
 static int list_reply(struct nlattr **tb, void *arg)
 {
+	char a6[TADDR_STRLEN], a4[TADDR_STRLEN];
 	struct bib_list *list = arg;
+	struct json_object *o;
 	struct nat64_bib b;
-	int status;
 
 	if (nat64_bib_parse(tb[TERN_A_BIB], &b) < 0)
 		return tern_fail("malformed reply from the kernel: bad BIB entry");
-	status = table_room((void **)&list->v, list->n, &list->cap,
-			    sizeof(*list->v));
-	if (status)
-		return status;
-	list->v[list->n++] = b;
-	return TERN_EXIT_OK;
+	if (!list->json) {
+		printf("%-4s %-*s %-21s %-7s %u session%s\n",
+		       proto_name(b.proto), BIB_W6, taddr_str(&b.t6, a6),
+		       taddr_str(&b.t4, a4), b.is_static ? "static" : "dynamic",
+		       b.sessions, b.sessions == 1 ? "" : "s");
+		return TERN_EXIT_OK;
+	}
+	o = json_obj();
+	nat64_bib_json(o, &b, true);
+	return json_stream_add(&list->js, o);
 }
 
 static int bib_list(int argc, char **argv, struct tern_opts *opts)
 {
 	struct bib_list list = { 0 };
-	char a6[TADDR_STRLEN], a4[TADDR_STRLEN];
-	bool json = false, first;
 	uint8_t proto;
-	int status, n, w6 = 0;
-	size_t i;
+	int status, n;
 
 	if (table_help(argc, argv, help_list))
 		return TERN_EXIT_OK;
-	status = nat64_args("bib list", argc, argv, opts, NULL, 0, &n, &json,
-			    &proto);
+	list.json = opts->json;
+	status = nat64_args("bib list", argc, argv, opts, NULL, 0, &n,
+			    &list.json, &proto);
 	if (status)
 		return status;
 	status = tern_nl_request(TERN_CMD_BIB_GET, true, opts->instance,
 				 nat64_put_proto, &proto, list_reply, &list);
-	if (!status && json) {
-		putchar('[');
-		for (i = 0; i < list.n; i++) {
-			first = true;
-			printf("%s{", i ? "," : "");
-			json_key(&first, "protocol");
-			json_string(proto_name(list.v[i].proto));
-			json_key(&first, "address6");
-			inet_ntop(AF_INET6, &list.v[i].t6.addr, a6, sizeof(a6));
-			json_string(a6);
-			json_key(&first, "port6");
-			printf("%u", list.v[i].t6.port);
-			json_key(&first, "address4");
-			inet_ntop(AF_INET, &list.v[i].t4.addr, a4, sizeof(a4));
-			json_string(a4);
-			json_key(&first, "port4");
-			printf("%u", list.v[i].t4.port);
-			json_key(&first, "static");
-			fputs(list.v[i].is_static ? "true" : "false", stdout);
-			json_key(&first, "sessions");
-			printf("%u", list.v[i].sessions);
-			putchar('}');
-		}
-		puts("]");
-	} else if (!status) {
-		for (i = 0; i < list.n; i++)
-			if ((int)strlen(taddr_str(&list.v[i].t6, a6)) > w6)
-				w6 = strlen(a6);
-		for (i = 0; i < list.n; i++)
-			printf("%-4s %-*s %-21s %-7s %u session%s\n",
-			       proto_name(list.v[i].proto), w6,
-			       taddr_str(&list.v[i].t6, a6),
-			       taddr_str(&list.v[i].t4, a4),
-			       list.v[i].is_static ? "static" : "dynamic",
-			       list.v[i].sessions,
-			       list.v[i].sessions == 1 ? "" : "s");
-	}
-	free(list.v);
+	/* Cut short after some elements: the array is closed all the same. */
+	if (list.json && (!status || list.js.n))
+		json_stream_end(&list.js);
 	return status;
 }
 

@@ -116,20 +116,18 @@ static int list_reply(struct nlattr **tb, void *arg)
 static int list(int argc, char **argv, struct tern_opts *opts)
 {
 	struct deny_list list = { 0 };
-	bool json = false;
+	struct json_stream js = { 0 };
+	bool json = opts->json;
 	int status;
 	size_t i;
 
 	status = table_list("denylist4 list", help_list, TERN_CMD_DENY4_GET,
 			    argc, argv, opts, list_reply, &list, &json);
 	if (!status && json) {
-		putchar('[');
-		for (i = 0; i < list.n; i++) {
-			if (i)
-				putchar(',');
-			json_string(list.v[i]);
-		}
-		puts("]");
+		for (i = 0; !status && i < list.n; i++)
+			status = json_stream_add(&js,
+						 json_object_new_string(list.v[i]));
+		json_stream_end(&js);
 	} else if (!status) {
 		puts("PREFIX");
 		for (i = 0; i < list.n; i++)

@@ -17,9 +17,9 @@ static const char help_eamt[] =
 	"Usage: tern [-i NAME] eamt COMMAND [ARGS]\n"
 	"\n"
 	"Manage the Explicit Address Mapping Table (RFC 7757) of an instance:\n"
-	"pairs of an IPv6 and an IPv4 prefix with the same suffix length\n"
-	"(IPv6 length = 96 + IPv4 length) that translate into each other,\n"
-	"before pool6 and regardless of denylist4.\n"
+	"pairs of an IPv6 and an IPv4 prefix whose IPv6 suffix holds the IPv4\n"
+	"suffix (IPv6 length <= 96 + IPv4 length) that translate into each\n"
+	"other, before pool6 and regardless of denylist4.\n"
 	"\n"
 	"Commands:\n"
 	"  add PREFIX6 PREFIX4       add an entry\n"
@@ -35,8 +35,10 @@ static const char help_add[] =
 	"\n"
 	"Map IPv6 prefix PREFIX6 to IPv4 prefix PREFIX4 and back, keeping the\n"
 	"suffix bits, e.g. 'tern eamt add 2001:db8:6::/120 198.51.100.0/24'.\n"
-	"The lengths must leave the same suffix; no bits may be set past them;\n"
-	"neither prefix may overlap one of an existing entry.\n"
+	"The IPv6 suffix must be at least as long as the IPv4 one (IPv6 length\n"
+	"<= 96 + IPv4 length; the IPv4 suffix bits follow the IPv6 prefix); no\n"
+	"bits may be set past the lengths; neither prefix may overlap one of an\n"
+	"existing entry.\n"
 	"\n"
 	"Options:\n"
 	"  -i, --instance NAME  the instance (default: the only one)\n"
@@ -202,24 +204,22 @@ static int list_reply(struct nlattr **tb, void *arg)
 static int eamt_list(int argc, char **argv, struct tern_opts *opts)
 {
 	struct eam_list list = { 0 };
-	bool json = false, first;
+	struct json_stream js = { 0 };
+	struct json_object *o;
+	bool json = opts->json;
 	int status, w6;
 	size_t i;
 
 	status = table_list("eamt list", help_list, TERN_CMD_EAMT_GET, argc,
 			    argv, opts, list_reply, &list, &json);
 	if (!status && json) {
-		putchar('[');
-		for (i = 0; i < list.n; i++) {
-			first = true;
-			printf("%s{", i ? "," : "");
-			json_key(&first, "prefix6");
-			json_string(list.v[i].p6);
-			json_key(&first, "prefix4");
-			json_string(list.v[i].p4);
-			putchar('}');
+		for (i = 0; !status && i < list.n; i++) {
+			o = json_obj();
+			json_add_str(o, "prefix6", list.v[i].p6);
+			json_add_str(o, "prefix4", list.v[i].p4);
+			status = json_stream_add(&js, o);
 		}
-		puts("]");
+		json_stream_end(&js);
 	} else if (!status) {
 		w6 = strlen("IPV6-PREFIX");
 		for (i = 0; i < list.n; i++)

@@ -95,12 +95,35 @@ static void key_list(char *buf, size_t size)
 
 /* tern global show */
 
+/* A value as text: a string bare, null "none", an array "a,b,c". */
+static void print_text(struct json_object *v)
+{
+	size_t i, n;
+
+	switch (json_object_get_type(v)) {
+	case json_type_null:
+		fputs("none", stdout);
+		break;
+	case json_type_string:
+		fputs(json_object_get_string(v), stdout);
+		break;
+	case json_type_array:
+		n = json_object_array_length(v);
+		for (i = 0; i < n; i++)
+			printf("%s%s", i ? "," : "",
+			       json_object_get_string(json_object_array_get_idx(v, i)));
+		break;
+	default:
+		fputs(json_object_get_string(v), stdout);
+	}
+}
+
 static int show_reply(struct nlattr **tb, void *arg)
 {
 	struct nla_policy policy[TERN_G_MAX + 1];
 	struct nlattr *g[TERN_G_MAX + 1];
 	bool json = *(bool *)arg;
-	bool first = true;
+	struct json_object *o = NULL, *v;
 	size_t i;
 
 	if (!tb[TERN_A_GLOBALS])
@@ -116,31 +139,35 @@ static int show_reply(struct nlattr **tb, void *arg)
 		return tern_fail("malformed reply from the kernel: bad globals");
 
 	if (json)
-		putchar('{');
+		o = json_obj();
 	for (i = 0; globals[i].key; i++) {
 		const struct global *gl = &globals[i];
 		struct nlattr *a = g[gl->attr];
 
-		if (json)
-			json_key(&first, gl->key);
-		else
-			printf("%s: ", gl->key);
-		if (!a)
-			fputs(json ? "null" : "-", stdout);
-		else if (gkind_of(gl)->print(a, json) < 0)
+		v = NULL;
+		if (a && gkind_of(gl)->value(a, &v) < 0) {
+			json_object_put(o);
 			return tern_fail("malformed reply from the kernel: bad %s",
 					 gl->key);
-		if (!json)
-			putchar('\n');
+		}
+		if (json) {
+			json_add(o, gl->key, v);
+			continue;
+		}
+		printf("%s: ", gl->key);
+		if (a)
+			print_text(v);
+		else
+			putchar('-');
+		putchar('\n');
+		json_object_put(v);
 	}
-	if (json)
-		puts("}");
-	return TERN_EXIT_OK;
+	return json ? json_emit(o) : TERN_EXIT_OK;
 }
 
 static int global_show(int argc, char **argv, struct tern_opts *opts)
 {
-	bool json = false;
+	bool json = opts->json;
 	int n, r;
 
 	if (args_want_help(argc, argv)) {

@@ -30,9 +30,9 @@ static const char help_add[] =
 	"Usage: tern instance add NAME (--siit|--nat64) [--pool6 PREFIX]\n"
 	"                         [--netfilter|--iptables]\n"
 	"\n"
-	"Create a translator instance called NAME. Without pool6 it translates\n"
-	"only the addresses of its EAMT (RFC 7757); 'tern global set pool6'\n"
-	"adds one later.\n"
+	"Create a translator instance called NAME. A NAT64 instance needs\n"
+	"pool6. A SIIT instance without pool6 translates only the addresses of\n"
+	"its EAMT (RFC 7757); 'tern global set pool6' adds one later.\n"
 	"\n"
 	"Options:\n"
 	"  --siit            stateless IP/ICMP translation (RFC 7915)\n"
@@ -283,40 +283,34 @@ static void list_print_table(const struct instance_list *list)
 	}
 }
 
-static void list_print_json(const struct instance_list *list)
+static int list_print_json(const struct instance_list *list)
 {
+	struct json_object *a = json_object_new_array();
+	struct json_object *o;
 	size_t i;
 
-	putchar('[');
-	for (i = 0; i < list->n; i++) {
+	for (i = 0; a && i < list->n; i++) {
 		const struct instance *in = &list->v[i];
-		bool first = true;
 
-		if (i)
-			putchar(',');
-		putchar('{');
-		json_key(&first, "name");
-		json_string(in->name);
-		json_key(&first, "type");
-		json_string(in->type);
-		json_key(&first, "framework");
-		json_string(in->fw);
-		json_key(&first, "pool6");
-		if (in->pool6[0])
-			json_string(in->pool6);
-		else
-			fputs("null", stdout);
-		putchar('}');
+		o = json_obj();
+		json_add_str(o, "name", in->name);
+		json_add_str(o, "type", in->type);
+		json_add_str(o, "framework", in->fw);
+		json_add_str(o, "pool6", in->pool6[0] ? in->pool6 : NULL);
+		if (!o || json_object_array_add(a, o) < 0) {
+			json_object_put(o);
+			json_object_put(a);
+			a = NULL;
+		}
 	}
-	puts("]");
+	return json_emit(a);
 }
 
-static int instance_list(int argc, char **argv)
+static int instance_list(int argc, char **argv, bool json)
 {
 	const char *cmd = "instance list";
 	struct instance_list list = { 0 };
 	bool opts_done = false;
-	bool json = false;
 	int status;
 	size_t n;
 	int i;
@@ -344,7 +338,7 @@ static int instance_list(int argc, char **argv)
 
 	if (!status) {
 		if (json)
-			list_print_json(&list);
+			status = list_print_json(&list);
 		else
 			list_print_table(&list);
 	}
@@ -375,7 +369,7 @@ int cmd_instance(int argc, char **argv, struct tern_opts *opts)
 		if (!strcmp(sub, "add"))
 			return instance_add(argc - 1, argv + 1);
 		if (!strcmp(sub, "list"))
-			return instance_list(argc - 1, argv + 1);
+			return instance_list(argc - 1, argv + 1, opts->json);
 		return instance_remove(argc - 1, argv + 1);
 	}
 	return tern_usage("unknown command 'instance %s' (try 'tern instance --help')",

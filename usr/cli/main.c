@@ -11,24 +11,25 @@
 
 #include "config.h"
 #include "args.h"
+#include "nl.h"
 #include "output.h"
 #include "tern.h"
 #include "tern_genl.h"
 
 static const char help_main[] =
-	"Usage: tern [-i NAME] COMMAND [ARGS]\n"
+	"Usage: tern [-i NAME] [-j] COMMAND [ARGS]\n"
 	"\n"
 	"Configure the Tern SIIT/NAT64 translator (kernel module tern).\n"
 	"\n"
 	"Commands:\n"
-	"  instance add NAME (--siit|--nat64) --pool6 PREFIX [--netfilter|--iptables]\n"
+	"  instance add NAME (--siit|--nat64) [--pool6 PREFIX] [--netfilter|--iptables]\n"
 	"  instance list [--json]\n"
 	"  instance remove NAME\n"
 	"  global show [--json]\n"
 	"  global set KEY VALUE\n"
 	"  stats [--json] [--verbose]\n"
 	"  eamt add PREFIX6 PREFIX4\n"
-	"  eamt remove PREFIX6|PREFIX4\n"
+	"  eamt remove PREFIX6|PREFIX4 [PREFIX4|PREFIX6]\n"
 	"  eamt list [--json]\n"
 	"  eamt flush\n"
 	"  denylist4 add PREFIX4\n"
@@ -41,8 +42,8 @@ static const char help_main[] =
 	"  bib list [--tcp|--udp|--icmp] [--json]\n"
 	"  session list [--tcp|--udp|--icmp] [--json]\n"
 	"  session flush [--tcp|--udp|--icmp]\n"
-	"  pool4 add PREFIX4 [PORTS] [--tcp|--udp|--icmp] [--mark N]\n"
-	"  pool4 remove PREFIX4 [PORTS] [--tcp|--udp|--icmp] [--mark N]\n"
+	"  pool4 add PREFIX4 [PORTS] [--tcp] [--udp] [--icmp] [--mark N]\n"
+	"  pool4 remove PREFIX4 [PORTS] [--tcp] [--udp] [--icmp] [--mark N]\n"
 	"  pool4 list [--json]\n"
 	"  pool4 flush\n"
 	"  monitor [--json]\n"
@@ -50,11 +51,40 @@ static const char help_main[] =
 	"Options:\n"
 	"  -i, --instance NAME  instance for every command but 'instance' (default:\n"
 	"                       the only instance of this network namespace)\n"
+	"  -j, --json           JSON output (as the command's own --json); for\n"
+	"                       the commands without JSON output, ignored\n"
 	"  -h, --help           show this help; after a command, its help\n"
-	"  -V, --version        show the version\n"
+	"  -V, --version        show the versions of this CLI, of the loaded\n"
+	"                       module and of their netlink API\n"
+	"\n"
+	"Short options combine: -jv is -j -v, -jit is -j -i t.\n"
 	"\n"
 	"Exit status: 0 on success, 1 if the kernel refused the request or\n"
 	"something failed, 2 on a usage error.\n";
+
+/* tern --version */
+static int version(void)
+{
+	char mod[64] = "unknown";
+	uint32_t api = 0;
+	bool loaded;
+	int status;
+
+	printf("tern %s (CLI, netlink API %d)\n", PACKAGE_VERSION,
+	       TERN_CLI_API_VERSION);
+	status = tern_nl_version(&loaded, mod, sizeof(mod), &api);
+	if (status)
+		return status;
+	if (!loaded) {
+		puts("module: not loaded");
+		return TERN_EXIT_OK;
+	}
+	printf("module: tern %s (netlink API %u)\n", mod, api);
+	if (api != TERN_CLI_API_VERSION)
+		return tern_fail("the loaded tern module speaks netlink API %u, this CLI speaks %d: the other commands refuse to run",
+				 api, TERN_CLI_API_VERSION);
+	return TERN_EXIT_OK;
+}
 
 static int dispatch(int argc, char **argv, struct tern_opts *opts)
 {
@@ -93,6 +123,9 @@ int main(int argc, char **argv)
 	int status;
 	int i, r;
 
+	argv = args_split_short(&argc, argv);
+	if (!argv)
+		return tern_fail("out of memory");
 	for (i = 1; i < argc && args_is_option(argv[i]); i++) {
 		const char *a = argv[i];
 
@@ -104,11 +137,11 @@ int main(int argc, char **argv)
 			fputs(help_main, stdout);
 			return TERN_EXIT_OK;
 		}
-		if (args_is(a, "-V", "--version")) {
-			printf("tern %s (netlink API %s version %d)\n",
-			       PACKAGE_VERSION, TERN_GENL_NAME,
-			       TERN_GENL_VERSION);
-			return TERN_EXIT_OK;
+		if (args_is(a, "-V", "--version"))
+			return version();
+		if (args_is(a, "-j", "--json")) {
+			opts.json = true;
+			continue;
 		}
 		r = args_instance(argc, argv, &i, &opts);
 		if (r < 0)

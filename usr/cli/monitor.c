@@ -3,9 +3,7 @@
  * tern CLI: tern monitor (the events of NAT64 instances: BIB entries and
  * sessions made and removed, as they happen).
  */
-#include <arpa/inet.h>
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -34,15 +32,16 @@ static const char help_monitor[] =
 	"STATE the TCP state of a session (RFC 6146 3.5.2). Events are best\n"
 	"effort: those lost, because the kernel had no memory or because this\n"
 	"monitor did not read them in time, are counted in the counter\n"
-	"events-dropped (tern stats); the monitor also says on stderr when it\n"
-	"lost some, and goes on.\n"
+	"events-dropped (tern stats). When this monitor lost some, it says so\n"
+	"in its output, with a line 'TIME lost' (JSON: the event \"lost\",\n"
+	"instance null unless -i), and on stderr, and goes on.\n"
 	"\n"
 	"Options:\n"
 	"  -i, --instance NAME  only the events of this instance (default: all)\n"
 	"  -j, --json           one JSON object per line, with the keys time,\n"
-	"                       time_ns, instance, event, protocol, address6,\n"
+	"                       time-ns, instance, event, protocol, address6,\n"
 	"                       port6, address4, port4 and: static (BIB\n"
-	"                       events); remote4, remote_port4, state (null but\n"
+	"                       events); remote4, remote-port4, state (null but\n"
 	"                       for TCP) (session events)\n"
 	"  -h, --help           show this help\n"
 	"\n"
@@ -134,46 +133,35 @@ static void print_text(const struct event *ev, const char *when)
 	putchar('\n');
 }
 
-static void print_json(const struct event *ev, const char *when)
+static int print_json(const struct event *ev, const char *when)
 {
-	char a[INET6_ADDRSTRLEN];
-	bool first = true;
+	struct json_object *o = json_obj();
+	struct nat64_session sess = {
+		.proto = ev->proto, .t6 = ev->t6, .t4 = ev->t4,
+		.remote = ev->remote, .state = ev->state,
+	};
+	struct nat64_bib bib = {
+		.proto = ev->proto, .t6 = ev->t6, .t4 = ev->t4,
+		.is_static = ev->is_static,
+	};
 
-	putchar('{');
-	json_key(&first, "time");
-	json_string(when);
-	json_key(&first, "time_ns");
-	printf("%" PRIu64, ev->time_ns);
-	json_key(&first, "instance");
-	json_string(ev->instance);
-	json_key(&first, "event");
-	json_string(event_names[ev->type]);
-	json_key(&first, "protocol");
-	json_string(proto_name(ev->proto));
-	json_key(&first, "address6");
-	json_string(inet_ntop(AF_INET6, &ev->t6.addr, a, sizeof(a)));
-	json_key(&first, "port6");
-	printf("%u", ev->t6.port);
-	json_key(&first, "address4");
-	json_string(inet_ntop(AF_INET, &ev->t4.addr, a, sizeof(a)));
-	json_key(&first, "port4");
-	printf("%u", ev->t4.port);
-	if (ev->session) {
-		json_key(&first, "remote4");
-		json_string(inet_ntop(AF_INET, &ev->remote.addr, a,
-				      sizeof(a)));
-		json_key(&first, "remote_port4");
-		printf("%u", ev->remote.port);
-		json_key(&first, "state");
-		if (ev->state)
-			json_string(ev->state);
-		else
-			fputs("null", stdout);
-	} else {
-		json_key(&first, "static");
-		fputs(ev->is_static ? "true" : "false", stdout);
-	}
-	puts("}");
+	json_add_str(o, "time", when);
+	json_add_u64(o, "time-ns", ev->time_ns);
+	json_add_str(o, "instance", ev->instance);
+	json_add_str(o, "event", event_names[ev->type]);
+	if (ev->session)
+		nat64_session_json(o, &sess);
+	else
+		nat64_bib_json(o, &bib, false);
+	return json_emit(o);
+}
+
+/* A reader at the other end of a pipe sees each line at once. */
+static int flush_line(void)
+{
+	if (fflush(stdout) != 0 || ferror(stdout))
+		return tern_fail("cannot write the output: %s", strerror(errno));
+	return TERN_EXIT_OK;
 }
 
 static int on_event(struct nlattr **tb, void *arg)
@@ -181,6 +169,7 @@ static int on_event(struct nlattr **tb, void *arg)
 	struct monitor *m = arg;
 	struct event ev = { 0 };
 	char when[64];
+	int status;
 
 	if (!tb[TERN_A_INSTANCE] || !tb[TERN_A_EVENT] || !tb[TERN_A_TIME])
 		return tern_fail("malformed event from the kernel");
@@ -198,19 +187,51 @@ static int on_event(struct nlattr **tb, void *arg)
 	if (m->instance && strcmp(m->instance, ev.instance))
 		return TERN_EXIT_OK;
 	format_time(ev.time_ns, when, sizeof(when));
-	if (m->json)
-		print_json(&ev, when);
-	else
+	if (m->json) {
+		status = print_json(&ev, when);
+		if (status)
+			return status;
+	} else {
 		print_text(&ev, when);
-	/* A reader at the other end of a pipe sees each event at once. */
-	if (fflush(stdout) != 0 || ferror(stdout))
-		return tern_fail("cannot write the output: %s", strerror(errno));
-	return TERN_EXIT_OK;
+	}
+	return flush_line();
+}
+
+/*
+ * Events were lost (the socket's receive buffer overflowed: ENOBUFS); the
+ * kernel does not say how many. Said in the stream itself, for whoever
+ * reads it later (a journal), besides the warning on stderr.
+ */
+static int on_lost(void *arg)
+{
+	struct monitor *m = arg;
+	struct json_object *o;
+	struct timespec ts;
+	uint64_t ns;
+	char when[64];
+	int status;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ns = (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
+	format_time(ns, when, sizeof(when));
+	if (m->json) {
+		o = json_obj();
+		json_add_str(o, "time", when);
+		json_add_u64(o, "time-ns", ns);
+		json_add_str(o, "instance", m->instance);
+		json_add_str(o, "event", "lost");
+		status = json_emit(o);
+		if (status)
+			return status;
+	} else {
+		printf("%s lost\n", when);
+	}
+	return flush_line();
 }
 
 int cmd_monitor(int argc, char **argv, struct tern_opts *opts)
 {
-	struct monitor m = { 0 };
+	struct monitor m = { .json = opts->json };
 	struct tern_nl *nl;
 	int status, n;
 
@@ -224,7 +245,7 @@ int cmd_monitor(int argc, char **argv, struct tern_opts *opts)
 	if (status)
 		return status;
 	status = tern_nl_listen(nl, TERN_GENL_MCGRP_EVENTS, TERN_CMD_EVENT,
-				on_event, &m);
+				on_event, on_lost, &m);
 	tern_nl_close(nl);
 	return status;
 }

@@ -75,6 +75,17 @@ struct nat64_session {
 int nat64_bib_parse(struct nlattr *nest, struct nat64_bib *b);
 int nat64_session_parse(struct nlattr *nest, struct nat64_session *s);
 
+/*
+ * Adds the members of @b or @s to the JSON object @o (keys protocol,
+ * address6, port6, address4, port4, then static and, for a dump
+ * (@dump), sessions; or remote4, remote-port4, state and, if known,
+ * expires-ms).
+ */
+struct json_object;
+void nat64_bib_json(struct json_object *o, const struct nat64_bib *b,
+		    bool dump);
+void nat64_session_json(struct json_object *o, const struct nat64_session *s);
+
 /* Adds TERN_A_PROTO *(uint8_t *)@arg unless 0 (a tern_nl_put_fn). */
 int nat64_put_proto(struct nl_msg *msg, const void *arg);
 

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * tern CLI: BIB entries and sessions as the kernel sends them (the replies
- * of bib list and session list, and tern monitor's events).
+ * of bib list and session list, and tern monitor's events), and their JSON.
  */
+#include <arpa/inet.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <netlink/attr.h>
 
 #include "nat64.h"
+#include "output.h"
 #include "tern_genl.h"
 
 /* enum tern_tcp_state */
@@ -104,4 +106,35 @@ int nat64_session_parse(struct nlattr *nest, struct nat64_session *s)
 	if (s->has_expires)
 		s->expires_ms = nla_get_u32(e[TERN_SESSION_EXPIRES]);
 	return 0;
+}
+
+static void taddr_json(struct json_object *o, const char *akey,
+		       const char *pkey, const struct taddr *t)
+{
+	char a[INET6_ADDRSTRLEN];
+
+	json_add_str(o, akey, inet_ntop(t->family, &t->addr, a, sizeof(a)));
+	json_add_u64(o, pkey, t->port);
+}
+
+void nat64_bib_json(struct json_object *o, const struct nat64_bib *b,
+		    bool dump)
+{
+	json_add_str(o, "protocol", proto_name(b->proto));
+	taddr_json(o, "address6", "port6", &b->t6);
+	taddr_json(o, "address4", "port4", &b->t4);
+	json_add_bool(o, "static", b->is_static);
+	if (dump)
+		json_add_u64(o, "sessions", b->sessions);
+}
+
+void nat64_session_json(struct json_object *o, const struct nat64_session *s)
+{
+	json_add_str(o, "protocol", proto_name(s->proto));
+	taddr_json(o, "address6", "port6", &s->t6);
+	taddr_json(o, "address4", "port4", &s->t4);
+	taddr_json(o, "remote4", "remote-port4", &s->remote);
+	json_add_str(o, "state", s->state);
+	if (s->has_expires)
+		json_add_u64(o, "expires-ms", s->expires_ms);
 }

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <netlink/genl/genl.h>
@@ -14,8 +15,74 @@
 #include "output.h"
 #include "tern.h"
 
-int tern_nl_open(struct tern_nl **nlp)
+/* What the controller says of the family. */
+struct family_info {
+	int id;			/* -1: no answer */
+	uint32_t version;
+};
+
+static int on_family(struct nl_msg *msg, void *arg)
 {
+	struct nlattr *tb[CTRL_ATTR_MAX + 1];
+	struct family_info *f = arg;
+
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, CTRL_ATTR_MAX, NULL) < 0 ||
+	    !tb[CTRL_ATTR_FAMILY_ID] || !tb[CTRL_ATTR_VERSION])
+		return NL_SKIP;
+	f->id = nla_get_u16(tb[CTRL_ATTR_FAMILY_ID]);
+	f->version = nla_get_u32(tb[CTRL_ATTR_VERSION]);
+	return NL_OK;
+}
+
+/*
+ * Asks the generic netlink controller for the family (CTRL_CMD_GETFAMILY):
+ * its id and version, in the one round trip genl_ctrl_resolve() makes.
+ * Returns 0 or a libnl error (-NLE_OBJ_NOTFOUND: no such family).
+ */
+static int family_lookup(struct nl_sock *sk, struct family_info *f)
+{
+	struct nl_cb *cb, *orig;
+	struct nl_msg *msg;
+	int err;
+
+	f->id = -1;
+	msg = nlmsg_alloc();
+	if (!msg)
+		return -NLE_NOMEM;
+	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, GENL_ID_CTRL, 0, 0,
+			 CTRL_CMD_GETFAMILY, 1) ||
+	    nla_put_string(msg, CTRL_ATTR_FAMILY_NAME, TERN_GENL_NAME) < 0) {
+		nlmsg_free(msg);
+		return -NLE_NOMEM;
+	}
+	err = nl_send_auto(sk, msg);
+	nlmsg_free(msg);
+	if (err < 0)
+		return err;
+	orig = nl_socket_get_cb(sk);
+	cb = nl_cb_clone(orig);
+	nl_cb_put(orig);
+	if (!cb)
+		return -NLE_NOMEM;
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_family, f);
+	err = nl_recvmsgs(sk, cb);
+	nl_cb_put(cb);
+	if (err < 0)
+		return err;
+	err = nl_wait_for_ack(sk);
+	if (err < 0)
+		return err;
+	return f->id < 0 ? -NLE_OBJ_NOTFOUND : 0;
+}
+
+bool tern_nl_any_api;
+
+/* What open_family() returns, quietly, for a family that is absent. */
+#define NOT_LOADED (-1)
+
+static int open_family(struct tern_nl **nlp, bool quiet)
+{
+	struct family_info f;
 	struct tern_nl *nl;
 	int one = 1;
 	int status;
@@ -40,7 +107,11 @@ int tern_nl_open(struct tern_nl **nlp)
 	setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_EXT_ACK,
 		   &one, sizeof(one));
 
-	err = genl_ctrl_resolve(nl->sk, TERN_GENL_NAME);
+	err = family_lookup(nl->sk, &f);
+	if (err == -NLE_OBJ_NOTFOUND && quiet) {
+		status = NOT_LOADED;
+		goto fail;
+	}
 	if (err == -NLE_OBJ_NOTFOUND) {
 		status = tern_fail("the tern kernel module is not loaded (modprobe tern)");
 		goto fail;
@@ -50,7 +121,14 @@ int tern_nl_open(struct tern_nl **nlp)
 				   TERN_GENL_NAME, nl_geterror(err));
 		goto fail;
 	}
-	nl->family = err;
+	nl->family = f.id;
+	nl->api_version = f.version;
+	/* Attributes of another API would be misread: refuse, once, here. */
+	if (f.version != TERN_CLI_API_VERSION && !tern_nl_any_api) {
+		status = tern_fail("the loaded tern module speaks netlink API %u, this CLI speaks %d; install the tern CLI that comes with the module (tern --version shows both)",
+				   f.version, TERN_CLI_API_VERSION);
+		goto fail;
+	}
 
 	/* Requests ask for acks themselves (not dumps: they end in DONE). */
 	nl_socket_disable_auto_ack(nl->sk);
@@ -58,6 +136,48 @@ int tern_nl_open(struct tern_nl **nlp)
 	return TERN_EXIT_OK;
 
 fail:
+	tern_nl_close(nl);
+	return status;
+}
+
+int tern_nl_open(struct tern_nl **nlp)
+{
+	return open_family(nlp, false);
+}
+
+struct version_reply {
+	char *buf;
+	size_t size;
+};
+
+static int on_version(struct nlattr **tb, void *arg)
+{
+	struct version_reply *v = arg;
+
+	if (!tb[TERN_A_VERSION])
+		return tern_fail("malformed reply from the kernel: no version");
+	snprintf(v->buf, v->size, "%s", nla_get_string(tb[TERN_A_VERSION]));
+	return TERN_EXIT_OK;
+}
+
+int tern_nl_version(bool *loaded, char *buf, size_t size, uint32_t *api)
+{
+	struct version_reply v = { buf, size };
+	struct tern_nl *nl;
+	struct nl_msg *msg;
+	int status;
+
+	*loaded = false;
+	tern_nl_any_api = true;
+	status = open_family(&nl, true);
+	if (status == NOT_LOADED)
+		return TERN_EXIT_OK;
+	if (status)
+		return status;
+	*loaded = true;
+	*api = nl->api_version;
+	msg = tern_nl_msg(nl, TERN_CMD_VERSION, false);
+	status = msg ? tern_nl_run(nl, msg, on_version, &v) : TERN_EXIT_FAIL;
 	tern_nl_close(nl);
 	return status;
 }
@@ -81,7 +201,7 @@ struct nl_msg *tern_nl_msg(struct tern_nl *nl, uint8_t cmd, bool dump)
 	}
 	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl->family, 0,
 			 dump ? NLM_F_DUMP : NLM_F_ACK, cmd,
-			 TERN_GENL_VERSION)) {
+			 TERN_CLI_API_VERSION)) {
 		nlmsg_free(msg);
 		tern_fail("out of memory");
 		return NULL;

@@ -6,6 +6,7 @@
 #define TERN_CLI_NL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <netlink/msg.h>
 
@@ -13,6 +14,20 @@
 #include "tern_names.h"
 
 struct tern_nl;
+
+/*
+ * The netlink API this CLI speaks: TERN_GENL_API_VERSION, unless a build
+ * for the tests says otherwise (-DTERN_GENL_API_VERSION_OVERRIDE=N: a CLI
+ * of another API, to see that a mismatch is refused).
+ */
+#ifdef TERN_GENL_API_VERSION_OVERRIDE
+#define TERN_CLI_API_VERSION	TERN_GENL_API_VERSION_OVERRIDE
+#else
+#define TERN_CLI_API_VERSION	TERN_GENL_API_VERSION
+#endif
+
+/* Set by tern --version: open a family of any API (to say which). */
+extern bool tern_nl_any_api;
 
 /*
  * Called once per reply message with its top-level attributes (indexed by
@@ -24,7 +39,8 @@ typedef int (*tern_nl_reply_fn)(struct nlattr **tb, void *arg);
 /*
  * Connect to the "tern" generic netlink family.
  * Returns TERN_EXIT_OK with *@nlp set, or an exit status after reporting
- * the problem (e.g. the module is not loaded).
+ * the problem (e.g. the module is not loaded, or speaks another API than
+ * TERN_CLI_API_VERSION).
  */
 int tern_nl_open(struct tern_nl **nlp);
 void tern_nl_close(struct tern_nl *nl);
@@ -66,13 +82,22 @@ int tern_nl_request(uint8_t cmd, bool dump, const char *instance,
 		    tern_nl_reply_fn fn, void *arg);
 
 /*
+ * tern --version: the loaded module's version string into @buf (@size
+ * bytes) and its API version. Returns TERN_EXIT_OK; 1 without a word if
+ * the module is not loaded (*@loaded false); an exit status after
+ * reporting another failure.
+ */
+int tern_nl_version(bool *loaded, char *buf, size_t size, uint32_t *api);
+
+/*
  * Joins the multicast group @group of the family and hands every message
  * of command @cmd to @fn (which returns TERN_EXIT_OK to go on) until @fn
  * stops or SIGINT/SIGTERM come (TERN_EXIT_OK then). Messages lost because
- * the socket's buffer was full are reported (a warning) and the listening
- * goes on. Returns the exit status.
+ * the socket's buffer was full are reported (a warning), then @lost (may be
+ * NULL; it returns TERN_EXIT_OK to go on) is called with @arg, and the
+ * listening goes on. Returns the exit status.
  */
 int tern_nl_listen(struct tern_nl *nl, const char *group, uint8_t cmd,
-		   tern_nl_reply_fn fn, void *arg);
+		   tern_nl_reply_fn fn, int (*lost)(void *arg), void *arg);
 
 #endif /* TERN_CLI_NL_H */

@@ -32,6 +32,7 @@
 struct tern_nl {
 	struct nl_sock *sk;
 	int family;
+	uint32_t api_version;	/* the family's version (the module's API) */
 	/*
 	 * A dump of a table that changes as it is read (sessions, BIB): one
 	 * the kernel flags as such (NLM_F_DUMP_INTR) is shown with a warning,

@@ -43,7 +43,7 @@ static int on_notification(struct nl_msg *msg, void *arg)
 }
 
 int tern_nl_listen(struct tern_nl *nl, const char *group, uint8_t cmd,
-		   tern_nl_reply_fn fn, void *arg)
+		   tern_nl_reply_fn fn, int (*lost)(void *arg), void *arg)
 {
 	struct listen l = {
 		.r = { .nl = nl, .fn = fn, .arg = arg, .miss_type = -1 },
@@ -98,6 +98,8 @@ int tern_nl_listen(struct tern_nl *nl, const char *group, uint8_t cmd,
 		/* ENOBUFS (libnl: "Out of memory"): the buffer overflowed. */
 		if (err == -NLE_NOMEM) {
 			tern_fail("warning: events lost (the receive buffer was full)");
+			if (lost)
+				l.r.status = lost(arg);
 			continue;
 		}
 		if (err < 0 && !l.r.status)

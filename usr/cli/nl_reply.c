@@ -100,6 +100,8 @@ int tern_nl_on_valid(struct nl_msg *msg, void *arg)
 		[TERN_A_TABLES] = { .type = NLA_NESTED },
 		[TERN_A_EVENT] = { .type = NLA_U8 },
 		[TERN_A_TIME] = { .type = NLA_U64 },
+		[TERN_A_VERSION] = { .type = NLA_STRING },
+		[TERN_A_API_VERSION] = { .type = NLA_U32 },
 	};
 	struct tern_nl_req *r = arg;
 	struct nlmsghdr *nlh = nlmsg_hdr(msg);

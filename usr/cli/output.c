@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * tern CLI: error reporting and JSON output helpers.
+ * tern CLI: error reporting and JSON output (json-c).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -41,43 +41,70 @@ int tern_usage(const char *fmt, ...)
 	return TERN_EXIT_USAGE;
 }
 
-void json_string(const char *s)
+struct json_object *json_obj(void)
 {
-	const unsigned char *c;
-
-	putchar('"');
-	for (c = (const unsigned char *)s; *c; c++) {
-		switch (*c) {
-		case '"':
-			fputs("\\\"", stdout);
-			break;
-		case '\\':
-			fputs("\\\\", stdout);
-			break;
-		case '\n':
-			fputs("\\n", stdout);
-			break;
-		case '\r':
-			fputs("\\r", stdout);
-			break;
-		case '\t':
-			fputs("\\t", stdout);
-			break;
-		default:
-			if (*c < 0x20)
-				printf("\\u%04x", *c);
-			else
-				putchar(*c);
-		}
-	}
-	putchar('"');
+	return json_object_new_object();
 }
 
-void json_key(bool *first, const char *key)
+void json_add(struct json_object *o, const char *key, struct json_object *v)
 {
-	if (!*first)
-		putchar(',');
-	*first = false;
-	json_string(key);
-	putchar(':');
+	if (o)
+		json_object_object_add(o, key, v);
+	else
+		json_object_put(v);
+}
+
+void json_add_str(struct json_object *o, const char *key, const char *s)
+{
+	json_add(o, key, s ? json_object_new_string(s) : NULL);
+}
+
+void json_add_u64(struct json_object *o, const char *key, uint64_t v)
+{
+	json_add(o, key, json_object_new_uint64(v));
+}
+
+void json_add_bool(struct json_object *o, const char *key, bool v)
+{
+	json_add(o, key, json_object_new_boolean(v));
+}
+
+static const char *json_text(struct json_object *o)
+{
+	return json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+					      JSON_C_TO_STRING_NOSLASHESCAPE);
+}
+
+int json_emit(struct json_object *o)
+{
+	const char *s = o ? json_text(o) : NULL;
+
+	if (!s) {
+		json_object_put(o);
+		return tern_fail("out of memory");
+	}
+	puts(s);
+	json_object_put(o);
+	return TERN_EXIT_OK;
+}
+
+int json_stream_add(struct json_stream *js, struct json_object *o)
+{
+	const char *s = o ? json_text(o) : NULL;
+
+	if (!s) {
+		json_object_put(o);
+		return tern_fail("out of memory");
+	}
+	putchar(js->n++ ? ',' : '[');
+	fputs(s, stdout);
+	json_object_put(o);
+	return TERN_EXIT_OK;
+}
+
+void json_stream_end(struct json_stream *js)
+{
+	if (!js->n)
+		putchar('[');
+	puts("]");
 }

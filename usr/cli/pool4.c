@@ -72,7 +72,7 @@ static const char help_list[] =
 	"Options:\n"
 	"  -i, --instance NAME  the instance (default: the only one)\n"
 	"  -j, --json           print a JSON array of objects: protocol (\"tcp\",\n"
-	"                       \"udp\" or \"icmp\"), prefix, port_min, port_max, mark\n"
+	"                       \"udp\" or \"icmp\"), prefix, port-min, port-max, mark\n"
 	"  -h, --help           show this help\n";
 
 static const char help_flush[] =
@@ -199,13 +199,13 @@ out:
 static int pool4_list(int argc, char **argv, struct tern_opts *opts)
 {
 	struct pool4_list list = { 0 };
-	bool json = false;
+	bool json = opts->json;
 	int status;
 
 	status = table_list("pool4 list", help_list, TERN_CMD_POOL4_GET, argc,
 			    argv, opts, pool4_list_reply, &list, &json);
 	if (!status)
-		pool4_print(&list, json);
+		status = pool4_print(&list, json);
 	free(list.v);
 	return status == TABLE_HELPED ? TERN_EXIT_OK : status;
 }

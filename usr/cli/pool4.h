@@ -67,7 +67,7 @@ struct pool4_list {
 /* Appends the entry of a dump's reply to @arg (a struct pool4_list). */
 int pool4_list_reply(struct nlattr **tb, void *arg);
 
-/* Prints @list: a table, or a JSON array if @json. */
-void pool4_print(const struct pool4_list *list, bool json);
+/* Prints @list: a table, or a JSON array if @json. Returns the status. */
+int pool4_print(const struct pool4_list *list, bool json);
 
 #endif /* TERN_CLI_POOL4_H */

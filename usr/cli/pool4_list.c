@@ -56,43 +56,39 @@ int pool4_list_reply(struct nlattr **tb, void *arg)
 	return TERN_EXIT_OK;
 }
 
-void pool4_print(const struct pool4_list *list, bool json)
+int pool4_print(const struct pool4_list *list, bool json)
 {
+	struct json_stream js = { 0 };
+	struct json_object *o;
 	int w = strlen("PREFIX");
+	int status = TERN_EXIT_OK;
 	char ports[16];
-	bool first;
 	size_t i;
 
 	if (json) {
-		putchar('[');
-		for (i = 0; i < list->n; i++) {
-			first = true;
-			printf("%s{", i ? "," : "");
-			json_key(&first, "protocol");
-			json_string(pool4_protos[list->v[i].i].name);
-			json_key(&first, "prefix");
-			json_string(list->v[i].prefix);
-			json_key(&first, "port_min");
-			printf("%u", list->v[i].pmin);
-			json_key(&first, "port_max");
-			printf("%u", list->v[i].pmax);
-			json_key(&first, "mark");
-			printf("%u", list->v[i].mark);
-			putchar('}');
+		for (i = 0; !status && i < list->n; i++) {
+			o = json_obj();
+			json_add_str(o, "protocol",
+				     pool4_protos[list->v[i].i].name);
+			json_add_str(o, "prefix", list->v[i].prefix);
+			json_add_u64(o, "port-min", list->v[i].pmin);
+			json_add_u64(o, "port-max", list->v[i].pmax);
+			json_add_u64(o, "mark", list->v[i].mark);
+			status = json_stream_add(&js, o);
 		}
-		puts("]");
-	} else {
-		for (i = 0; i < list->n; i++)
-			if ((int)strlen(list->v[i].prefix) > w)
-				w = strlen(list->v[i].prefix);
-		printf("%-5s %-*s %-11s %s\n", "PROTO", w, "PREFIX", "PORTS",
-		       "MARK");
-		for (i = 0; i < list->n; i++) {
-			snprintf(ports, sizeof(ports), "%u-%u",
-				 list->v[i].pmin, list->v[i].pmax);
-			printf("%-5s %-*s %-11s %u\n",
-			       pool4_protos[list->v[i].i].name, w, list->v[i].prefix,
-			       ports, list->v[i].mark);
-		}
+		json_stream_end(&js);
+		return status;
 	}
+	for (i = 0; i < list->n; i++)
+		if ((int)strlen(list->v[i].prefix) > w)
+			w = strlen(list->v[i].prefix);
+	printf("%-5s %-*s %-11s %s\n", "PROTO", w, "PREFIX", "PORTS", "MARK");
+	for (i = 0; i < list->n; i++) {
+		snprintf(ports, sizeof(ports), "%u-%u",
+			 list->v[i].pmin, list->v[i].pmax);
+		printf("%-5s %-*s %-11s %u\n",
+		       pool4_protos[list->v[i].i].name, w, list->v[i].prefix,
+		       ports, list->v[i].mark);
+	}
+	return TERN_EXIT_OK;
 }

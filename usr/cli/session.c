@@ -6,7 +6,6 @@
 #include <arpa/inet.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -46,8 +45,8 @@ static const char help_list[] =
 	"  -i, --instance NAME  the instance (default: the only one)\n"
 	"  -j, --json           print a JSON array of objects with the keys\n"
 	"                       protocol, address6, port6, address4, port4,\n"
-	"                       remote4, remote_port4, state (null but for\n"
-	"                       TCP) and expires_ms\n"
+	"                       remote4, remote-port4, state (null but for\n"
+	"                       TCP) and expires-ms\n"
 	"  -h, --help           show this help\n";
 
 static const char help_flush[] =
@@ -61,102 +60,58 @@ static const char help_flush[] =
 	"  -i, --instance NAME  the instance (default: the only one)\n"
 	"  -h, --help           show this help\n";
 
+/* The sessions are printed as they come: a long list is never held. */
 struct session_list {
-	struct nat64_session *v;
-	size_t n, cap;
+	bool json;
+	struct json_stream js;
 };
+
+static void print_text(const struct nat64_session *s)
+{
+	char a6[TADDR_STRLEN], a4[TADDR_STRLEN], r4[TADDR_STRLEN];
+
+	printf("%s %s %s -> %s ", proto_name(s->proto), taddr_str(&s->t6, a6),
+	       taddr_str(&s->t4, a4), taddr_str(&s->remote, r4));
+	if (s->state)
+		printf("%s ", s->state);
+	printf("%" PRIu32 "s\n", s->expires_ms / 1000);
+}
 
 static int list_reply(struct nlattr **tb, void *arg)
 {
 	struct session_list *list = arg;
+	struct json_object *o;
 	struct nat64_session e;
-	int status;
 
 	if (nat64_session_parse(tb[TERN_A_SESSION], &e) < 0 || !e.has_expires)
 		return tern_fail("malformed reply from the kernel: bad session");
-	status = table_room((void **)&list->v, list->n, &list->cap,
-			    sizeof(*list->v));
-	if (status)
-		return status;
-	list->v[list->n++] = e;
-	return TERN_EXIT_OK;
-}
-
-static void print_json(const struct session_list *list)
-{
-	char a[INET6_ADDRSTRLEN];
-	bool first;
-	size_t i;
-
-	putchar('[');
-	for (i = 0; i < list->n; i++) {
-		first = true;
-		printf("%s{", i ? "," : "");
-		json_key(&first, "protocol");
-		json_string(proto_name(list->v[i].proto));
-		json_key(&first, "address6");
-		json_string(inet_ntop(AF_INET6, &list->v[i].t6.addr, a,
-				      sizeof(a)));
-		json_key(&first, "port6");
-		printf("%u", list->v[i].t6.port);
-		json_key(&first, "address4");
-		json_string(inet_ntop(AF_INET, &list->v[i].t4.addr, a,
-				      sizeof(a)));
-		json_key(&first, "port4");
-		printf("%u", list->v[i].t4.port);
-		json_key(&first, "remote4");
-		json_string(inet_ntop(AF_INET, &list->v[i].remote.addr, a,
-				      sizeof(a)));
-		json_key(&first, "remote_port4");
-		printf("%u", list->v[i].remote.port);
-		json_key(&first, "state");
-		if (list->v[i].state)
-			json_string(list->v[i].state);
-		else
-			fputs("null", stdout);
-		json_key(&first, "expires_ms");
-		printf("%" PRIu32, list->v[i].expires_ms);
-		putchar('}');
+	if (!list->json) {
+		print_text(&e);
+		return TERN_EXIT_OK;
 	}
-	puts("]");
-}
-
-static void print_text(const struct session_list *list)
-{
-	char a6[TADDR_STRLEN], a4[TADDR_STRLEN], r4[TADDR_STRLEN];
-	size_t i;
-
-	for (i = 0; i < list->n; i++) {
-		printf("%s %s %s -> %s ", proto_name(list->v[i].proto),
-		       taddr_str(&list->v[i].t6, a6),
-		       taddr_str(&list->v[i].t4, a4),
-		       taddr_str(&list->v[i].remote, r4));
-		if (list->v[i].state)
-			printf("%s ", list->v[i].state);
-		printf("%" PRIu32 "s\n", list->v[i].expires_ms / 1000);
-	}
+	o = json_obj();
+	nat64_session_json(o, &e);
+	return json_stream_add(&list->js, o);
 }
 
 static int session_list(int argc, char **argv, struct tern_opts *opts)
 {
 	struct session_list list = { 0 };
-	bool json = false;
 	uint8_t proto;
 	int status, n;
 
 	if (table_help(argc, argv, help_list))
 		return TERN_EXIT_OK;
+	list.json = opts->json;
 	status = nat64_args("session list", argc, argv, opts, NULL, 0, &n,
-			    &json, &proto);
+			    &list.json, &proto);
 	if (status)
 		return status;
 	status = tern_nl_request(TERN_CMD_SESSION_GET, true, opts->instance,
 				 nat64_put_proto, &proto, list_reply, &list);
-	if (!status && json)
-		print_json(&list);
-	else if (!status)
-		print_text(&list);
-	free(list.v);
+	/* Cut short after some elements: the array is closed all the same. */
+	if (list.json && (!status || list.js.n))
+		json_stream_end(&list.js);
 	return status;
 }
 

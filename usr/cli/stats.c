@@ -76,8 +76,8 @@ static int stats_reply(struct nlattr **tb, void *arg)
 	struct nlattr *s[TERN_STAT_MAX + 1], *t[TERN_TABLES_MAX + 1];
 	uint64_t values[TERN_STAT_MAX + ARRAY_SIZE(tables)];
 	const struct tern_stat_name *names[ARRAY_SIZE(values)];
+	struct json_object *o;
 	char buf[24];
-	bool first = true;
 	int wname = 0, wval = 0, n;
 	size_t i, nv = 0;
 
@@ -115,12 +115,10 @@ static int stats_reply(struct nlattr **tb, void *arg)
 	}
 
 	if (sa->json) {
-		putchar('{');
-		for (i = 0; i < nv; i++) {
-			json_key(&first, names[i]->name);
-			printf("%" PRIu64, values[i]);
-		}
-		puts("}");
+		o = json_obj();
+		for (i = 0; i < nv; i++)
+			json_add_u64(o, names[i]->name, values[i]);
+		return json_emit(o);
 	} else if (sa->verbose) {
 		for (i = 0; i < nv; i++) {
 			n = wname - (int)strlen(names[i]->name);
@@ -137,7 +135,7 @@ static int stats_reply(struct nlattr **tb, void *arg)
 int cmd_stats(int argc, char **argv, struct tern_opts *opts)
 {
 	const char *cmd = "stats";
-	struct stats_args sa = { 0 };
+	struct stats_args sa = { .json = opts->json };
 	bool opts_done = false;
 	int i, r;
 

@@ -5,11 +5,14 @@
 #ifndef TERN_CLI_TERN_H
 #define TERN_CLI_TERN_H
 
+#include <stdbool.h>
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Options given before the command (tern [-i NAME] COMMAND ...). */
+/* Options given before the command (tern [-i NAME] [-j] COMMAND ...). */
 struct tern_opts {
 	const char *instance;	/* NULL: let the kernel pick the only one */
+	bool json;		/* -j/--json: JSON output where there is some */
 };
 
 /*

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * tern CLI: the values of settings, by kind: parse, encode, print.
+ * tern CLI: the values of settings, by kind: parse, encode, read back.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,10 +37,9 @@ static int bool_put(struct nl_msg *msg, int attr, const union gvalue *v)
 	return nla_put_u8(msg, attr, v->b ? 1 : 0);
 }
 
-static int bool_print(struct nlattr *a, bool json)
+static int bool_value(struct nlattr *a, struct json_object **v)
 {
-	(void)json;	/* same spelling in both */
-	fputs(nla_get_u8(a) ? "true" : "false", stdout);
+	*v = json_object_new_boolean(nla_get_u8(a) != 0);
 	return 0;
 }
 
@@ -97,27 +96,22 @@ static int u8_put(struct nl_msg *msg, int attr, const union gvalue *v)
 	return nla_put_u8(msg, attr, v->u8);
 }
 
-static int u8_print(struct nlattr *a, bool json)
+static int u8_value(struct nlattr *a, struct json_object **v)
 {
-	(void)json;
-	printf("%u", nla_get_u8(a));
+	*v = json_object_new_uint64(nla_get_u8(a));
 	return 0;
 }
 
 /* PREFIX6: nested enum tern_prefix_attr */
 
-static int prefix6_print(struct nlattr *a, bool json)
+static int prefix6_value(struct nlattr *a, struct json_object **v)
 {
 	struct tern_prefix p;
 	char buf[PREFIX_STRLEN];
 
 	if (prefix_get(a, &p) < 0)
 		return -1;
-	prefix_str(&p, buf);
-	if (json)
-		json_string(buf);
-	else
-		fputs(buf, stdout);
+	*v = json_object_new_string(prefix_str(&p, buf));
 	return 0;
 }
 
@@ -133,12 +127,11 @@ static int u32_put(struct nl_msg *msg, int attr, const union gvalue *v)
 	return nla_put_u32(msg, attr, v->u32);
 }
 
-static int u32_print(struct nlattr *a, bool json)
+static int u32_value(struct nlattr *a, struct json_object **v)
 {
-	(void)json;
 	if (nla_len(a) != sizeof(uint32_t))
 		return -1;
-	printf("%u", nla_get_u32(a));
+	*v = json_object_new_uint64(nla_get_u32(a));
 	return 0;
 }
 
@@ -186,8 +179,8 @@ static int plateaus_put(struct nl_msg *msg, int attr, const union gvalue *v)
 		       v->plateaus.v);
 }
 
-/* Text: "65535,32000,..."; JSON: [65535, 32000, ...]. */
-static int plateaus_print(struct nlattr *a, bool json)
+/* An array of numbers (text: "65535,32000,..."). */
+static int plateaus_value(struct nlattr *a, struct json_object **v)
 {
 	const uint8_t *d = nla_data(a);
 	int i, n = nla_len(a) / (int)sizeof(uint16_t);
@@ -195,14 +188,11 @@ static int plateaus_print(struct nlattr *a, bool json)
 
 	if (nla_len(a) % sizeof(uint16_t))
 		return -1;
-	if (json)
-		putchar('[');
-	for (i = 0; i < n; i++) {
+	*v = json_object_new_array();
+	for (i = 0; *v && i < n; i++) {
 		memcpy(&x, d + i * sizeof(x), sizeof(x));
-		printf("%s%u", i ? (json ? ", " : ",") : "", x);
+		json_object_array_add(*v, json_object_new_uint64(x));
 	}
-	if (json)
-		putchar(']');
 	return 0;
 }
 
@@ -242,33 +232,29 @@ static int prefix_opt_put(struct nl_msg *msg, int attr, const union gvalue *v)
 	return prefix_put(msg, attr, &v->prefix);
 }
 
-static int prefix_opt_print(struct nlattr *a, int family, bool json)
+static int prefix_opt_value(struct nlattr *a, int family,
+			    struct json_object **v)
 {
 	struct tern_prefix p;
 	char buf[PREFIX_STRLEN];
 
-	if (nla_len(a) == 0) {
-		fputs(json ? "null" : "none", stdout);
+	*v = NULL;
+	if (nla_len(a) == 0)
 		return 0;
-	}
 	if (prefix_get(a, &p) < 0 || p.family != family)
 		return -1;
-	prefix_str(&p, buf);
-	if (json)
-		json_string(buf);
-	else
-		fputs(buf, stdout);
+	*v = json_object_new_string(prefix_str(&p, buf));
 	return 0;
 }
 
-static int prefix4_opt_print(struct nlattr *a, bool json)
+static int prefix4_opt_value(struct nlattr *a, struct json_object **v)
 {
-	return prefix_opt_print(a, AF_INET, json);
+	return prefix_opt_value(a, AF_INET, v);
 }
 
-static int prefix6_opt_print(struct nlattr *a, bool json)
+static int prefix6_opt_value(struct nlattr *a, struct json_object **v)
 {
-	return prefix_opt_print(a, AF_INET6, json);
+	return prefix_opt_value(a, AF_INET6, v);
 }
 
 /* HAIRPIN: enum tern_hairpin_mode by name. */
@@ -293,18 +279,14 @@ static int hairpin_parse(const char *s, union gvalue *v)
 }
 
 /* A mode this CLI has no name for is shown as its number. */
-static int hairpin_print(struct nlattr *a, bool json)
+static int hairpin_value(struct nlattr *a, struct json_object **v)
 {
 	uint8_t m = nla_get_u8(a);
 
-	if (m < ARRAY_SIZE(hairpin_modes) && hairpin_modes[m]) {
-		if (json)
-			json_string(hairpin_modes[m]);
-		else
-			fputs(hairpin_modes[m], stdout);
-	} else {
-		printf("%u", m);
-	}
+	if (m < ARRAY_SIZE(hairpin_modes) && hairpin_modes[m])
+		*v = json_object_new_string(hairpin_modes[m]);
+	else
+		*v = json_object_new_uint64(m);
 	return 0;
 }
 
@@ -315,7 +297,7 @@ const struct gkind gkinds[] = {
 		.nla_type = NLA_U8,
 		.parse = bool_parse,
 		.put = bool_put,
-		.print = bool_print,
+		.value = bool_value,
 	},
 	[TERN_KIND_U8] = {
 		.name = "U8",
@@ -323,7 +305,7 @@ const struct gkind gkinds[] = {
 		.nla_type = NLA_U8,
 		.parse = u8_parse,
 		.put = u8_put,
-		.print = u8_print,
+		.value = u8_value,
 	},
 	[TERN_KIND_PREFIX6] = {
 		.name = "PREFIX6",
@@ -332,7 +314,7 @@ const struct gkind gkinds[] = {
 		.nla_type = NLA_NESTED,
 		.parse = prefix6_opt_parse,
 		.put = prefix_opt_put,
-		.print = prefix6_print,
+		.value = prefix6_value,
 	},
 	[TERN_KIND_U32] = {
 		.name = "U32",
@@ -340,7 +322,7 @@ const struct gkind gkinds[] = {
 		.nla_type = NLA_U32,
 		.parse = u32_parse,
 		.put = u32_put,
-		.print = u32_print,
+		.value = u32_value,
 	},
 	[TERN_KIND_PLATEAUS] = {
 		.name = "PLATEAUS",
@@ -348,7 +330,7 @@ const struct gkind gkinds[] = {
 		.nla_type = NLA_UNSPEC,
 		.parse = plateaus_parse,
 		.put = plateaus_put,
-		.print = plateaus_print,
+		.value = plateaus_value,
 	},
 	[TERN_KIND_PREFIX4_OPT] = {
 		.name = "PREFIX4_OPT",
@@ -356,7 +338,7 @@ const struct gkind gkinds[] = {
 		.nla_type = NLA_NESTED,
 		.parse = prefix4_opt_parse,
 		.put = prefix_opt_put,
-		.print = prefix4_opt_print,
+		.value = prefix4_opt_value,
 	},
 	[TERN_KIND_PREFIX6_OPT] = {
 		.name = "PREFIX6_OPT",
@@ -364,7 +346,7 @@ const struct gkind gkinds[] = {
 		.nla_type = NLA_NESTED,
 		.parse = prefix6_opt_parse,
 		.put = prefix_opt_put,
-		.print = prefix6_opt_print,
+		.value = prefix6_opt_value,
 	},
 	[TERN_KIND_HAIRPIN] = {
 		.name = "HAIRPIN",
@@ -372,7 +354,7 @@ const struct gkind gkinds[] = {
 		.nla_type = NLA_U8,
 		.parse = hairpin_parse,
 		.put = u8_put,
-		.print = hairpin_print,
+		.value = hairpin_value,
 	},
 };
 
@@ -380,7 +362,7 @@ const size_t n_gkinds = ARRAY_SIZE(gkinds);
 
 const struct gkind *gkind_of(const struct tern_global_meta *gl)
 {
-	if ((size_t)gl->kind >= ARRAY_SIZE(gkinds) || !gkinds[gl->kind].print)
+	if ((size_t)gl->kind >= ARRAY_SIZE(gkinds) || !gkinds[gl->kind].value)
 		return NULL;
 	return &gkinds[gl->kind];
 }

@@ -2,7 +2,8 @@
 /*
  * tern CLI: the values of settings, by kind (enum tern_global_kind of
  * tern_globals.h): how each is parsed from the command line, encoded for
- * the kernel, and printed from its reply as text or JSON.
+ * the kernel, and read from its reply as a JSON value (shown as text or
+ * JSON).
  */
 #ifndef TERN_CLI_VALUES_H
 #define TERN_CLI_VALUES_H
@@ -10,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <json-c/json_object.h>
 #include <netlink/msg.h>
 
 #include "prefix.h"
@@ -39,8 +41,12 @@ struct gkind {
 	int nla_type;		/* libnl policy for the reply attribute */
 	int (*parse)(const char *s, union gvalue *v);	/* 0 or -1 */
 	int (*put)(struct nl_msg *msg, int attr, const union gvalue *v);
-	/* Print the reply attribute as text or JSON; -1 if malformed. */
-	int (*print)(struct nlattr *a, bool json);
+	/*
+	 * The reply attribute as a JSON value into *v (NULL: null, an
+	 * optional prefix unset); -1 if malformed. The text output is
+	 * made from it (global.c).
+	 */
+	int (*value)(struct nlattr *a, struct json_object **v);
 };
 
 /* The kinds, indexed by enum tern_global_kind (n_gkinds entries). */

@@ -448,7 +448,7 @@ help help-monitor-word monitor help
 help help-monitor-wins monitor --bogus --help
 run monitor --help
 for w in log-bib log-sessions bib-add bib-del session-add session-del \
-	 events-dropped SIGINT time_ns remote_port4; do
+	 events-dropped SIGINT time-ns remote-port4 lost; do
 	if grep -q -- "$w" "$tmp/out"; then
 		ok "help-monitor-mentions-$w"
 	else
@@ -521,6 +521,80 @@ parses pool4-remove-ports pool4 remove 192.0.2.0/24 1024-2047 --tcp --mark 3
 parses pool4-list pool4 list
 parses pool4-list-json pool4 list --json -i t
 parses pool4-flush pool4 flush
+
+# --- -j/--json before or after the command, combined short options
+parses j-before-command -j session list
+parses json-before-command --json bib list --udp
+parses j-after-command session list --json
+parses j-both -j stats --json
+parses j-before-instance-list -j instance list
+parses j-before-ignored -j eamt flush
+parses jv-combined stats -jv
+parses vj-combined stats -vj
+parses jit-combined -jit stats
+parses ji-separate -ji t stats
+parses jit-after global show -jit
+parses i-value-not-split -i -jv stats
+usage jx-unknown "unknown option '-jx'" -jx stats
+usage jv-before "unknown option '-v'" -jv stats
+usage jv-not-for-eamt "unknown option '-v' for 'eamt list'" eamt list -jv
+run -jh
+if [ "$rc" = 0 ] && grep -q '^Usage: tern' "$tmp/out"; then
+	ok help-combined-jh
+else
+	fail help-combined-jh "exit $rc"
+fi
+
+# --- every usage line of 'tern --help' and of each command's help is
+# accepted: with all its optional parts (the first of each choice) and
+# without them
+usage_parses() {	# NAME USAGE
+	local form l
+	for form in all bare; do
+		l=$2
+		[ $form = bare ] && l=$(sed -E 's/ \[[^]]*\]//g' <<<"$l")
+		l=$(sed -E 's/[][()]//g; s/([^ |]+)(\|[^ |]+)+/\1/g' <<<"$l")
+		l=$(sed -E 's/ADDR6#PORT/2001:db8::2#80/g; s/ADDR4#PORT/192.0.2.1#80/g;
+			s/PREFIX6/2001:db8::\/120/g; s/PREFIX4/192.0.2.0\/24/g;
+			s/PREFIX/64:ff9b::\/96/g; s/\bADDR\b/192.0.2.1/g;
+			s/KEY VALUE/tos 1/; s/\bNAME\b/t/g; s/\bPORTS\b/1024-2047/g;
+			s/\bN\b/1/g' <<<"$l")
+		# shellcheck disable=SC2086
+		parses "$1-$form-${l// /_}" $l
+	done
+}
+run --help
+sed -n '/^Commands:/,/^$/{/^  /s/^  //p}' "$tmp/out" >"$tmp/usages"
+[ -s "$tmp/usages" ] || fail help-usages "no usage line in tern --help"
+while read -r line; do
+	usage_parses help-usage "$line"
+done <"$tmp/usages"
+for c in "instance add" "instance list" "instance remove" "global show" \
+	 "global set" stats "eamt add" "eamt remove" "eamt list" "eamt flush" \
+	 "denylist4 add" "denylist4 remove" "denylist4 list" "denylist4 flush" \
+	 "address query" "bib add" "bib remove" "bib list" "session list" \
+	 "session flush" "pool4 add" "pool4 remove" "pool4 list" \
+	 "pool4 flush" monitor; do
+	# shellcheck disable=SC2086
+	run $c --help
+	# "Usage: tern ..." and its continuation lines, up to the blank line
+	line=$(awk 'NR == 1 { sub(/^Usage: tern /, ""); u = $0; next }
+		    /^$/ { exit } { sub(/^ +/, ""); u = u " " $0 }
+		    END { print u }' "$tmp/out")
+	usage_parses "cmd-usage" "$line"
+done
+
+# --- --version without the module
+run --version
+if [ -n "$module_loaded" ]; then
+	skip version-not-loaded "tern.ko is loaded"
+elif [ "$rc" = 0 ] && [ -z "$err" ] &&
+     [ "$out" = "tern $(cat "$here/../../VERSION") (CLI, netlink API $(sed -n 's/^#define TERN_GENL_API_VERSION\t*\([0-9]*\)$/\1/p' "$here/../../include/tern_genl.h"))
+module: not loaded" ]; then
+	ok version-not-loaded
+else
+	fail version-not-loaded "exit $rc, stdout: $out, stderr: $err"
+fi
 
 # --- one line even if the input has a newline
 usage newline-masked "unknown command 'a\?b'" "$(printf 'a\nb')"
