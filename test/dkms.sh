@@ -47,11 +47,12 @@ for k in "$@"; do
 		vm_kernels+=("$k")
 done
 
-# The VMs share this host's /lib/modules (test/vm.sh): they see DKMS's module.
+# The VMs (one vCPU each, side by side) share this host's /lib/modules
+# (test/vm.sh): they see DKMS's module.
 pids=()
 for k in "${vm_kernels[@]}"; do
 	ko=$(ls /lib/modules/"$k"/updates/dkms/tern.ko* | head -n 1)
-	VM_TAG=dkms-$k VM_KO=$ko bash test/vm.sh "$k" test/dkms-vm.sh >"$res/vm-dkms-$k.console" 2>&1 &
+	VM_CPUS=1 VM_TAG=dkms-$k VM_KO=$ko bash test/vm.sh "$k" test/dkms-vm.sh >"$res/vm-dkms-$k.console" 2>&1 &
 	pids+=($!)
 done
 [ ${#pids[@]} -gt 0 ] && wait "${pids[@]}"
