@@ -72,11 +72,27 @@ step "summarize.py self-test"
 bash test/summarize-test/run.sh >"$log/summarize-test.log" 2>&1
 record "summarize.py counts a KUnit suite that did not run, a suite-level not ok and a missing case as failed (fixed KTAP samples)" $? "$log/summarize-test.log"
 
-step "DKMS"
-for k in "${kernels[@]}"; do
-	bash test/dkms.sh "$k" >"$log/dkms-$k.log" 2>&1
-	record "dkms add . && dkms build for $k" $? "$log/dkms-$k.log"
-done
+step "packaging: make dist, distcheck, RPM packages (rpmbuild, rpmlint, file lists)"
+bash test/pkg.sh "${kernels[0]}" >"$log/pkg.log" 2>&1
+rc=$?
+while read -r word name; do
+	case $word in
+	ok) record "pkg: $name" 0 ;;
+	FAIL) record "pkg: $name" 1 "$log/pkg.log" ;;
+	esac
+done <"$log/pkg.log"
+record "test/pkg.sh ran all its checks (exit status)" "$rc" "$log/pkg.log"
+
+step "DKMS: add, build and install for ${kernels[*]}, modprobe and a ping in a VM of each, remove"
+bash test/dkms.sh "${kernels[@]}" >"$log/dkms.log" 2>&1
+rc=$?
+while read -r word name; do
+	case $word in
+	ok) record "dkms: $name" 0 ;;
+	FAIL) record "dkms: $name" 1 "$log/dkms.log" ;;
+	esac
+done <"$log/dkms.log"
+record "test/dkms.sh ran all its checks (exit status)" "$rc" "$log/dkms.log"
 
 # report_vm TAG CONSOLE-LOG WHAT: the outcome of one VM run (in-vm.sh wrote
 # $res/run-TAG.log and $res/vm-TAG.status); FUNCTIONAL=1 also wants the

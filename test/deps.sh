@@ -24,7 +24,7 @@ if [ "$need_apt" = 1 ]; then
 		build-essential bc flex bison libelf-dev libssl-dev kmod cpio rsync \
 		autoconf automake libtool pkg-config libnl-3-dev libnl-genl-3-dev \
 		libxtables-dev iptables nftables libjson-c-dev \
-		dkms linux-image-amd64 linux-headers-amd64 \
+		dkms rpm rpmlint linux-image-amd64 linux-headers-amd64 \
 		"linux-image-$k612" "linux-headers-$k612" \
 		qemu-system-x86 python3 python3-venv python3-pip \
 		python3-scapy python3-pytest \
