@@ -19,7 +19,7 @@
  * instance name's length is checked by the handlers, to say why a name is
  * refused.
  */
-static const struct nla_policy tern_instance_add_policy[TERN_A_GLOBALS + 1] = {
+const struct nla_policy tern_instance_add_policy[TERN_A_GLOBALS + 1] = {
 	[TERN_A_INSTANCE] = { .type = NLA_NUL_STRING },
 	[TERN_A_TYPE] = NLA_POLICY_RANGE(NLA_U8, TERN_TYPE_SIIT, TERN_TYPE_NAT64),
 	[TERN_A_FRAMEWORK] = NLA_POLICY_RANGE(NLA_U8, TERN_FW_NETFILTER,
@@ -77,6 +77,18 @@ static const struct nla_policy tern_bib_req_policy[TERN_A_BIB + 1] = {
 static const struct nla_policy tern_nat64_proto_policy[TERN_A_PROTO + 1] = {
 	[TERN_A_INSTANCE] = { .type = NLA_NUL_STRING },
 	[TERN_A_PROTO] = NLA_POLICY_VALIDATE_FN(NLA_BINARY, tern_nla_validate_proto, 1),
+};
+
+/*
+ * The whole configuration (nl/config.c): instances, each followed by its
+ * entries, as many as the message holds.
+ */
+static const struct nla_policy tern_config_policy[TERN_A_CONFIG + 1] = {
+	[TERN_A_CONFIG] = NLA_POLICY_NESTED(tern_instance_add_policy),
+	[TERN_A_EAM] = NLA_POLICY_NESTED(tern_eam_policy),
+	[TERN_A_PREFIX4] = NLA_POLICY_NESTED(tern_prefix4_policy),
+	[TERN_A_POOL4] = NLA_POLICY_NESTED(tern_pool4_policy),
+	[TERN_A_BIB] = NLA_POLICY_NESTED(tern_bib_policy),
 };
 
 /* Each command with its policy; maxattr follows from the policy's size. */
@@ -227,6 +239,12 @@ static const struct genl_ops tern_genl_ops[] = {
 		.cmd = TERN_CMD_POOL4_FLUSH,
 		.doit = tern_nl_pool4_flush,
 		TERN_OP_POLICY(tern_instance_policy),
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TERN_CMD_CONFIG_APPLY,
+		.doit = tern_nl_config_apply,
+		TERN_OP_POLICY(tern_config_policy),
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
 };
