@@ -253,6 +253,54 @@ def test_round_trip_keeps_sessions(topo):
     assert sorted(b["static"] for b in check_bib) == [False, True]
 
 
+def test_large_tables(topo):
+    """Tens of thousands of EAMT entries go in one request."""
+    n = 30000
+    eamt = [{"prefix6": "2001:db8:%x:%x::/64" % (i >> 8, i & 255),
+             "prefix4": "10.%d.%d.0/24" % (i >> 8, i & 255)}
+            for i in range(n)]
+    deny = ["198.%d.%d.0/24" % (18 + (i >> 8), i & 255) for i in range(512)]
+    big = dict(SIIT, eamt=eamt, denylist4=deny)
+    path = write(topo.tmp, "big.json", [big])
+    cli_ok(topo.xl, "config", "apply", path)
+    _, conf = show(topo)
+    assert len(conf["instances"][0]["eamt"]) == n
+    assert len(conf["instances"][0]["denylist4"]) == 512
+    assert len(cli_json(topo.xl, "-i", "s", "eamt", "list")) == n
+    q = cli_json(topo.xl, "-i", "s", "address", "query", "10.117.47.5")
+    assert q["translated"] == "2001:db8:75:2f:500::"
+    # The same with a bad last entry: refused, and named.
+    big["eamt"].append({"prefix6": "2001:db8:ffff::/104",
+                        "prefix4": "10.0.0.0/8"})
+    path = write(topo.tmp, "big2.json", [big])
+    r = cli(topo.xl, "config", "apply", path)
+    assert r.err == ('tern: %s:%d: instance "s", eamt entry %d: overlaps '
+                     'EAMT entry 2001:db8::/64 10.0.0.0/24\n'
+                     % (path, line_of(path, "2001:db8:ffff::") - 1, n + 1))
+
+
+def schema():
+    with open(os.path.join(ROOT, "docs", "config.schema.json")) as f:
+        return f.read()
+
+
+@pytest.mark.nomodule
+def test_schema_follows_globals():
+    """docs/config.schema.json is what test/config-schema.py makes of
+    include/tern_globals.h, and the files of these tests are valid."""
+    r = run(["python3", os.path.join(ROOT, "test", "config-schema.py")])
+    assert r.out == schema()
+    try:
+        import jsonschema
+    except ImportError:
+        pytest.skip("python3-jsonschema is not installed")
+    s = json.loads(schema())
+    jsonschema.validate({"instances": [NAT64, SIIT]}, s)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"instances": [dict(SIIT, globals={
+            "udp-timeout": 5})]}, s)
+
+
 def unit_lines(key):
     """The KEY= lines of systemd/tern.service, with the paths of this
     tree (the service's wrapper and CLI as installed)."""
