@@ -161,7 +161,7 @@ static int tern_cfg_pool4_read(struct net *net, const struct nlattr *nla,
 		e->pmax = nla_get_u16(tb[TERN_POOL4_PORT_MAX]);
 	ret = tern_pool4_validate(net, e, &clash, extack);
 	if (ret == -EADDRINUSE)
-		tern_extack_fmt(tern_net(net), extack,
+		tern_cfg_fmt(net, extack,
 				"ports %u-%u of local %pI4 are in net.ipv4.ip_local_port_range",
 				clash.pmin, clash.pmax, &clash.addr);
 	return ret;

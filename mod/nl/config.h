@@ -58,6 +58,19 @@ struct tern_cfg {
 	u32 n;
 };
 
+/*
+ * tern_extack_fmt() outside the namespace's lock (the request is read
+ * and built without it): its message slots are under that lock.
+ */
+#define tern_cfg_fmt(net, extack, fmt, ...)				\
+	do {								\
+		struct tern_net *__tn = tern_net(net);			\
+									\
+		mutex_lock(&__tn->lock);				\
+		tern_extack_fmt(__tn, extack, fmt, ##__VA_ARGS__);	\
+		mutex_unlock(&__tn->lock);				\
+	} while (0)
+
 /* Points the extack at @nla unless a more precise attribute is named. */
 int tern_cfg_err(struct netlink_ext_ack *extack, const struct nlattr *nla,
 		 int ret);

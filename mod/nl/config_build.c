@@ -70,7 +70,7 @@ static int tern_cfg_eamt(struct net *net, struct tern_cfg_inst *ci,
 				    "the EAMT is full (65536 entries)");
 	} else if (PTR_ERR(t) == -EEXIST) {
 		o = &v[other];
-		tern_extack_fmt(tern_net(net), extack,
+		tern_cfg_fmt(net, extack,
 				"overlaps EAMT entry %pI6c/%u %pI4/%u",
 				&o->p6.addr, o->p6.len, &o->p4.addr, o->p4.len);
 		NL_SET_BAD_ATTR(extack, ci->eam.nla[bad]);
@@ -94,7 +94,7 @@ static int tern_cfg_deny4(struct net *net, struct tern_cfg_inst *ci,
 		NL_SET_ERR_MSG_ATTR(extack, ci->deny.nla[TERN_DENY4_MAX],
 				    "denylist4 is full (65536 prefixes)");
 	} else if (PTR_ERR(d) == -EEXIST) {
-		tern_extack_fmt(tern_net(net), extack,
+		tern_cfg_fmt(net, extack,
 				"overlaps denylist4 entry %pI4/%u",
 				&v[other].addr, v[other].len);
 		NL_SET_BAD_ATTR(extack, ci->deny.nla[bad]);
@@ -131,7 +131,7 @@ static int tern_cfg_pool4(struct net *net, struct tern_cfg_inst *ci,
 		NL_SET_ERR_MSG(extack, "pool4 would hold more than 65536 addresses");
 		break;
 	case -EEXIST:
-		tern_extack_fmt(tern_net(net), extack,
+		tern_cfg_fmt(net, extack,
 				"overlaps pool4 entry %s %pI4/%u %u-%u mark %u",
 				tern_cfg_l4_name[c->l4], &c->prefix.addr,
 				c->prefix.len, c->pmin, c->pmax, c->mark);
@@ -194,7 +194,7 @@ static int tern_cfg_bib(struct net *net, struct tern_cfg_inst *ci,
 		if (tern_pool4_contains(ci->pool4t, v[i].l4, v[i].t4.addr,
 					ntohs(v[i].t4.port)))
 			continue;
-		tern_extack_fmt(tern_net(net), extack,
+		tern_cfg_fmt(net, extack,
 				"%pI4#%u is not in pool4 (for this protocol)",
 				&v[i].t4.addr, ntohs(v[i].t4.port));
 		NL_SET_BAD_ATTR(extack, ci->bib.nla[i]);
