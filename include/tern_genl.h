@@ -47,6 +47,17 @@
  * TERN_CMD_SESSION_FLUSH  [INSTANCE], [PROTO]: dynamic state removed
  *                         (static BIB entries stay)
  *
+ * TERN_CMD_CONFIG_APPLY   the whole configuration of the namespace, as one
+ *                         transaction: a sequence of top-level attributes,
+ *                         CONFIG (an instance: nested INSTANCE, TYPE,
+ *                         [FRAMEWORK], [POOL6], [GLOBALS], as INSTANCE_ADD
+ *                         takes them) followed by its entries: EAM (EAMT),
+ *                         PREFIX4 (denylist4), POOL4, BIB (static). Every
+ *                         instance named is created or updated in place
+ *                         (its globals: the defaults but those given),
+ *                         every other one removed. Nothing changes on
+ *                         error; the extack's offset points at the entry.
+ *
  * Events (NAT64): notifications multicast on the group
  * TERN_GENL_MCGRP_EVENTS of the family (joining it needs CAP_NET_ADMIN
  * where the kernel can check it: Linux 6.1.x with GENL_MCAST_CAP_NET_ADMIN
@@ -117,6 +128,7 @@ enum tern_cmd {
 	TERN_CMD_SESSION_FLUSH,
 	TERN_CMD_EVENT,		/* notifications only (TERN_GENL_MCGRP_EVENTS) */
 	TERN_CMD_VERSION,
+	TERN_CMD_CONFIG_APPLY,
 	__TERN_CMD_MAX
 };
 #define TERN_CMD_MAX (__TERN_CMD_MAX - 1)
@@ -143,6 +155,7 @@ enum tern_attr {
 	TERN_A_PAD,		/* attribute padding for u64 values */
 	TERN_A_VERSION,		/* string: the module's version ("0.1.0") */
 	TERN_A_API_VERSION,	/* u32: TERN_GENL_API_VERSION */
+	TERN_A_CONFIG,		/* nested, enum tern_attr (CONFIG_APPLY) */
 	__TERN_A_MAX
 };
 #define TERN_A_MAX (__TERN_A_MAX - 1)

@@ -16,6 +16,8 @@ struct tern_instance;
 extern const struct nla_policy tern_prefix6_policy[TERN_PREFIX_MAX + 1];
 extern const struct nla_policy tern_prefix4_policy[TERN_PREFIX_MAX + 1];
 extern const struct nla_policy tern_eam_policy[TERN_EAM_MAX + 1];
+/* nl/family.c: an instance as TERN_CMD_INSTANCE_ADD and CONFIG take it */
+extern const struct nla_policy tern_instance_add_policy[TERN_A_GLOBALS + 1];
 /* nl/pool4.c */
 extern const struct nla_policy tern_pool4_policy[TERN_POOL4_MAX + 1];
 

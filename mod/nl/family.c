@@ -19,7 +19,7 @@
  * instance name's length is checked by the handlers, to say why a name is
  * refused.
  */
-static const struct nla_policy tern_instance_add_policy[TERN_A_GLOBALS + 1] = {
+const struct nla_policy tern_instance_add_policy[TERN_A_GLOBALS + 1] = {
 	[TERN_A_INSTANCE] = { .type = NLA_NUL_STRING },
 	[TERN_A_TYPE] = NLA_POLICY_RANGE(NLA_U8, TERN_TYPE_SIIT, TERN_TYPE_NAT64),
 	[TERN_A_FRAMEWORK] = NLA_POLICY_RANGE(NLA_U8, TERN_FW_NETFILTER,
@@ -105,6 +105,18 @@ static int tern_nl_version(struct sk_buff *skb, struct genl_info *info)
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);
 }
+
+/*
+ * The whole configuration (nl/config.c): instances, each followed by its
+ * entries, as many as the message holds.
+ */
+static const struct nla_policy tern_config_policy[TERN_A_CONFIG + 1] = {
+	[TERN_A_CONFIG] = NLA_POLICY_NESTED(tern_instance_add_policy),
+	[TERN_A_EAM] = NLA_POLICY_NESTED(tern_eam_policy),
+	[TERN_A_PREFIX4] = NLA_POLICY_NESTED(tern_prefix4_policy),
+	[TERN_A_POOL4] = NLA_POLICY_NESTED(tern_pool4_policy),
+	[TERN_A_BIB] = NLA_POLICY_NESTED(tern_bib_policy),
+};
 
 /* Each command with its policy; maxattr follows from the policy's size. */
 #define TERN_OP_POLICY(p) .policy = (p), .maxattr = ARRAY_SIZE(p) - 1
@@ -260,6 +272,12 @@ static const struct genl_ops tern_genl_ops[] = {
 		.cmd = TERN_CMD_VERSION,
 		.doit = tern_nl_version,
 		TERN_OP_POLICY(tern_version_policy),
+	},
+	{
+		.cmd = TERN_CMD_CONFIG_APPLY,
+		.doit = tern_nl_config_apply,
+		TERN_OP_POLICY(tern_config_policy),
+		.flags = GENL_UNS_ADMIN_PERM,
 	},
 };
 

@@ -51,5 +51,7 @@ int tern_nl_bib_dump(struct sk_buff *skb, struct netlink_callback *cb);
 /* nl/session.c */
 int tern_nl_session_dump(struct sk_buff *skb, struct netlink_callback *cb);
 int tern_nl_session_flush(struct sk_buff *skb, struct genl_info *info);
+/* nl/config_commit.c */
+int tern_nl_config_apply(struct sk_buff *skb, struct genl_info *info);
 
 #endif /* _TERN_NETLINK_H */

@@ -8,6 +8,7 @@
 
 #include <linux/overflow.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include "siit/denylist4.h"
 #include "siit/prefix.h"
 
@@ -127,4 +128,51 @@ struct tern_deny4 *tern_deny4_del(const struct tern_deny4 *old,
 	memcpy(d->p, old->p, i * sizeof(*p));
 	memcpy(&d->p[i], &old->p[i + 1], (old->n - i - 1) * sizeof(*p));
 	return d;
+}
+
+static int tern_deny4_cmp(const void *a, const void *b, const void *priv)
+{
+	const struct tern_prefix4 *v = priv;
+	u32 x = ntohl(v[*(const u32 *)a].addr);
+	u32 y = ntohl(v[*(const u32 *)b].addr);
+
+	return x < y ? -1 : x > y;
+}
+
+/* As tern_eamt_build(): sorted, each prefix checked against the next. */
+struct tern_deny4 *tern_deny4_build(const struct tern_prefix4 *v, u32 n,
+				    u32 *bad, u32 *other)
+{
+	struct tern_deny4 *d = NULL;
+	int ret = -EEXIST;
+	u32 *idx, i;
+
+	if (!n)
+		return NULL;
+	if (n > TERN_DENY4_MAX)
+		return ERR_PTR(-ENOSPC);
+	idx = kvmalloc_array(n, sizeof(*idx), GFP_KERNEL);
+	if (!idx)
+		return ERR_PTR(-ENOMEM);
+	for (i = 0; i < n; i++)
+		idx[i] = i;
+	sort_r(idx, n, sizeof(*idx), tern_deny4_cmp, NULL, v);
+	for (i = 1; i < n; i++) {
+		if (tern_prefix4_overlap(&v[idx[i - 1]], &v[idx[i]])) {
+			*bad = max(idx[i - 1], idx[i]);
+			*other = min(idx[i - 1], idx[i]);
+			goto out;
+		}
+	}
+	d = tern_deny4_alloc(n);
+	if (!d) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		d->p[i] = v[idx[i]];
+	ret = 0;
+out:
+	kvfree(idx);
+	return ret ? ERR_PTR(ret) : d;
 }

@@ -29,6 +29,15 @@ struct tern_deny4 *tern_deny4_add(const struct tern_deny4 *old,
 struct tern_deny4 *tern_deny4_del(const struct tern_deny4 *old,
 				  const struct tern_prefix4 *p);
 
+/*
+ * A list of the @n prefixes of @v (host bits clear), in any order, built
+ * at once: NULL when @n is 0, or an ERR_PTR: -EEXIST when two overlap
+ * (*@bad: the later one's index in @v, *@other: the earlier one's),
+ * -ENOSPC past TERN_DENY4_MAX prefixes, -ENOMEM.
+ */
+struct tern_deny4 *tern_deny4_build(const struct tern_prefix4 *v, u32 n,
+				    u32 *bad, u32 *other);
+
 /* Prefixes in address order, for dumps. */
 u32 tern_deny4_count(const struct tern_deny4 *d);
 const struct tern_prefix4 *tern_deny4_entry(const struct tern_deny4 *d, u32 i);

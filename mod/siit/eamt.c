@@ -14,6 +14,7 @@
 #include <linux/netlink.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include "siit/eamt.h"
 #include "siit/prefix.h"
 
@@ -335,4 +336,83 @@ struct tern_eamt *tern_eamt_del(const struct tern_eamt *old,
 		t->by6[j++] = k > victim ? k - 1 : k;
 	}
 	return t;
+}
+
+static int tern_eam_cmp4(const void *a, const void *b, const void *priv)
+{
+	const struct tern_eam *v = priv;
+	u32 x = ntohl(v[*(const u32 *)a].p4.addr);
+	u32 y = ntohl(v[*(const u32 *)b].p4.addr);
+
+	return x < y ? -1 : x > y;
+}
+
+static int tern_eam_cmp6(const void *a, const void *b, const void *priv)
+{
+	const struct tern_eam *v = priv;
+
+	return tern_addr6_cmp(&v[*(const u32 *)a].p6.addr,
+			      &v[*(const u32 *)b].p6.addr);
+}
+
+/* The pair of @idx[@i - 1] and @idx[@i]: the later one in the input first. */
+static void tern_build_pair(const u32 *idx, u32 i, u32 *bad, u32 *other)
+{
+	*bad = max(idx[i - 1], idx[i]);
+	*other = min(idx[i - 1], idx[i]);
+}
+
+/*
+ * Sorted by start, disjoint prefixes only need each one checked against
+ * the next: a prefix containing a later one contains the one right after
+ * it too.
+ */
+struct tern_eamt *tern_eamt_build(const struct tern_eam *v, u32 n, u32 *bad,
+				  u32 *other)
+{
+	struct tern_eamt *t = NULL;
+	u32 *idx, i, *pos;
+	int ret = -EEXIST;
+
+	if (!n)
+		return NULL;
+	if (n > TERN_EAMT_MAX)
+		return ERR_PTR(-ENOSPC);
+	idx = kvmalloc_array(n, sizeof(*idx), GFP_KERNEL);
+	if (!idx)
+		return ERR_PTR(-ENOMEM);
+	for (i = 0; i < n; i++)
+		idx[i] = i;
+	sort_r(idx, n, sizeof(*idx), tern_eam_cmp4, NULL, v);
+	for (i = 1; i < n; i++) {
+		if (tern_prefix4_overlap(&v[idx[i - 1]].p4, &v[idx[i]].p4)) {
+			tern_build_pair(idx, i, bad, other);
+			goto out;
+		}
+	}
+	t = tern_eamt_alloc(n);
+	if (!t) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		t->e[i] = v[idx[i]];
+		t->by6[i] = i;
+	}
+	sort_r(t->by6, n, sizeof(u32), tern_eam_cmp6, NULL, t->e);
+	for (i = 1; i < n; i++) {
+		pos = &t->by6[i - 1];
+		if (tern_prefix6_overlap(&t->e[pos[0]].p6, &t->e[pos[1]].p6)) {
+			*bad = max(idx[pos[0]], idx[pos[1]]);
+			*other = min(idx[pos[0]], idx[pos[1]]);
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	kvfree(idx);
+	if (!ret)
+		return t;
+	tern_eamt_free(t);
+	return ERR_PTR(ret);
 }

@@ -52,6 +52,15 @@ struct tern_eamt *tern_eamt_del(const struct tern_eamt *old,
 				const struct tern_prefix4 *p4,
 				struct netlink_ext_ack *extack);
 
+/*
+ * A table of the @n entries of @v (each validated), in any order, built at
+ * once (O(n log n)): NULL when @n is 0, or an ERR_PTR: -EEXIST when two
+ * overlap (*@bad: the later one's index in @v, *@other: the earlier
+ * one's), -ENOSPC past TERN_EAMT_MAX entries, -ENOMEM.
+ */
+struct tern_eamt *tern_eamt_build(const struct tern_eam *v, u32 n, u32 *bad,
+				  u32 *other);
+
 /* Entries in IPv4 prefix order, for dumps. */
 u32 tern_eamt_count(const struct tern_eamt *t);
 const struct tern_eam *tern_eamt_entry(const struct tern_eamt *t, u32 i);

@@ -47,6 +47,8 @@ static const char help_main[] =
 	"  pool4 list [--json]\n"
 	"  pool4 flush\n"
 	"  monitor [--json]\n"
+	"  config apply FILE...\n"
+	"  config show\n"
 	"\n"
 	"Options:\n"
 	"  -i, --instance NAME  instance for every command but 'instance' (default:\n"
@@ -108,6 +110,8 @@ static int dispatch(int argc, char **argv, struct tern_opts *opts)
 		return cmd_session(argc - 1, argv + 1, opts);
 	if (!strcmp(cmd, "pool4"))
 		return cmd_pool4(argc - 1, argv + 1, opts);
+	if (!strcmp(cmd, "config"))
+		return cmd_config(argc - 1, argv + 1, opts);
 	if (!strcmp(cmd, "monitor"))
 		return cmd_monitor(argc - 1, argv + 1, opts);
 	if (!strcmp(cmd, "help")) {

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/socket.h>
@@ -229,6 +230,7 @@ int tern_nl_run(struct tern_nl *nl, struct nl_msg *msg, tern_nl_reply_fn fn,
 		.fn = fn,
 		.arg = arg,
 		.miss_type = -1,
+		.offs = -1,
 	};
 	struct nl_sock *sk = nl->sk;
 	int err;
@@ -264,6 +266,24 @@ int tern_nl_run(struct tern_nl *nl, struct nl_msg *msg, tern_nl_reply_fn fn,
 	if (r.msg[0])
 		tern_fail("warning: %s", r.msg);
 	return TERN_EXIT_OK;
+}
+
+void tern_nl_set_where(struct tern_nl *nl, tern_nl_where_fn fn, void *arg)
+{
+	nl->where = fn;
+	nl->where_arg = arg;
+}
+
+void tern_nl_big(struct tern_nl *nl, size_t bytes)
+{
+	int fd = nl_socket_get_fd(nl->sk), size = bytes + 65536, one = 1;
+
+	if (bytes > INT_MAX - 65536)
+		size = INT_MAX;
+	nlmsg_set_default_size(bytes);
+	if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &size, sizeof(size)) < 0)
+		nl_socket_set_buffer_size(nl->sk, 0, size);
+	setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
 }
 
 int tern_nl_request(uint8_t cmd, bool dump, const char *instance,

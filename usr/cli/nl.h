@@ -69,6 +69,22 @@ int tern_nl_build_error(void);
 int tern_nl_run(struct tern_nl *nl, struct nl_msg *msg, tern_nl_reply_fn fn,
 		void *arg);
 
+/*
+ * Names, in @buf, what a request has at offset @off from its netlink
+ * header: the kernel points errors at an attribute (extended ack offset).
+ */
+typedef void (*tern_nl_where_fn)(unsigned long off, char *buf, size_t size,
+				 void *arg);
+void tern_nl_set_where(struct tern_nl *nl, tern_nl_where_fn fn, void *arg);
+
+/*
+ * Prepares @nl for one request of up to @bytes: the messages it allocates
+ * from now on are that big, the socket's send buffer is raised to fit
+ * (SO_SNDBUFFORCE, as CAP_NET_ADMIN allows; else SO_SNDBUF, which
+ * net.core.wmem_max caps), and error acks do not echo the request.
+ */
+void tern_nl_big(struct tern_nl *nl, size_t bytes);
+
 /* Adds a request's attributes to @msg; returns 0 or -1 (too long). */
 typedef int (*tern_nl_put_fn)(struct nl_msg *msg, const void *arg);
 

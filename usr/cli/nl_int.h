@@ -39,6 +39,9 @@ struct tern_nl {
 	 * not refused; a retry could not do better under traffic.
 	 */
 	bool intr_ok;
+	/* Optional: names what the request has at an offset (errors). */
+	tern_nl_where_fn where;
+	void *where_arg;
 };
 
 /* The state of one request while its replies come in. */
@@ -53,6 +56,7 @@ struct tern_nl_req {
 	int miss_type;		/* attribute reported missing, -1 if none */
 	bool miss_nested;	/* ... inside a nest (not top level) */
 	bool intr;		/* a part was flagged NLM_F_DUMP_INTR */
+	long offs;		/* offset of the attribute at fault, or -1 */
 };
 
 /* The reply callbacks of @r on its socket (tern_nl_on_valid and the ends). */

@@ -64,6 +64,8 @@ static void parse_extack(struct tern_nl_req *r, struct nlmsghdr *nlh, size_t off
 		memcpy(r->msg, s, n);
 		r->msg[n] = '\0';
 	}
+	if (tb[EXTACK_OFFS] && nla_len(tb[EXTACK_OFFS]) >= (int)sizeof(uint32_t))
+		r->offs = nla_get_u32(tb[EXTACK_OFFS]);
 	if (tb[EXTACK_MISS_TYPE] &&
 	    nla_len(tb[EXTACK_MISS_TYPE]) >= (int)sizeof(uint32_t)) {
 		r->miss_type = nla_get_u32(tb[EXTACK_MISS_TYPE]);
@@ -195,7 +197,14 @@ static const char *attr_name(int type)
 int tern_nl_report_error(const struct tern_nl_req *r)
 {
 	const char *name;
+	char where[512];
 
+	if (r->offs >= 0 && r->nl->where) {
+		r->nl->where(r->offs, where, sizeof(where), r->nl->where_arg);
+		if (where[0])
+			return tern_fail("%s: %s", where,
+					 r->msg[0] ? r->msg : strerror(r->error));
+	}
 	if (r->msg[0])
 		return tern_fail("%s", r->msg);
 	if (r->error == EPERM)

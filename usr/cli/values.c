@@ -259,7 +259,7 @@ static int prefix6_opt_value(struct nlattr *a, struct json_object **v)
 
 /* HAIRPIN: enum tern_hairpin_mode by name. */
 
-static const char *const hairpin_modes[] = {
+const char *const hairpin_modes[N_HAIRPIN_MODES] = {
 	[TERN_HAIRPIN_OFF] = "off",
 	[TERN_HAIRPIN_SIMPLE] = "simple",
 	[TERN_HAIRPIN_INTRINSIC] = "intrinsic",

@@ -49,6 +49,10 @@ struct gkind {
 	int (*value)(struct nlattr *a, struct json_object **v);
 };
 
+/* The names of enum tern_hairpin_mode (HAIRPIN values). */
+#define N_HAIRPIN_MODES (TERN_HAIRPIN_INTRINSIC + 1)
+extern const char *const hairpin_modes[N_HAIRPIN_MODES];
+
 /* The kinds, indexed by enum tern_global_kind (n_gkinds entries). */
 extern const struct gkind gkinds[];
 extern const size_t n_gkinds;

@@ -558,11 +558,13 @@ usage_parses() {	# NAME USAGE
 			s/PREFIX6/2001:db8::\/120/g; s/PREFIX4/192.0.2.0\/24/g;
 			s/PREFIX/64:ff9b::\/96/g; s/\bADDR\b/192.0.2.1/g;
 			s/KEY VALUE/tos 1/; s/\bNAME\b/t/g; s/\bPORTS\b/1024-2047/g;
-			s/\bN\b/1/g' <<<"$l")
+			s/\bN\b/1/g; s|FILE\.\.\.|'"$tmp/empty.json"'|g' <<<"$l")
 		# shellcheck disable=SC2086
 		parses "$1-$form-${l// /_}" $l
 	done
 }
+# FILE... of config apply: a configuration without instances.
+echo '{"instances": []}' >"$tmp/empty.json"
 run --help
 sed -n '/^Commands:/,/^$/{/^  /s/^  //p}' "$tmp/out" >"$tmp/usages"
 [ -s "$tmp/usages" ] || fail help-usages "no usage line in tern --help"
@@ -574,7 +576,7 @@ for c in "instance add" "instance list" "instance remove" "global show" \
 	 "denylist4 add" "denylist4 remove" "denylist4 list" "denylist4 flush" \
 	 "address query" "bib add" "bib remove" "bib list" "session list" \
 	 "session flush" "pool4 add" "pool4 remove" "pool4 list" \
-	 "pool4 flush" monitor; do
+	 "pool4 flush" monitor "config apply" "config show"; do
 	# shellcheck disable=SC2086
 	run $c --help
 	# "Usage: tern ..." and its continuation lines, up to the blank line

@@ -1,0 +1,333 @@
+"""tern config apply/show: the whole configuration of a namespace as a
+JSON file, applied as one transaction (docs/config.md).
+
+Every piece a file holds is checked through the CLI's own list commands;
+a file with a bad entry at its end changes nothing and the error names
+the file, line and entry; show's output applied again changes nothing;
+an apply that keeps a NAT64 instance keeps its sessions; an instance the
+file drops is removed. The systemd units' ExecStart and ExecStop lines
+run as the service would run them (no systemd in the test VM).
+"""
+
+import json
+import os
+import re
+import shlex
+import textwrap
+
+import pytest
+from scapy.layers.inet import IP, UDP
+
+import ternlib
+from ternlib import POOL6, assert_error, cli, cli_json, cli_ok
+from ternlib.commands import run
+from ternlib.nat64 import CLIENT, in_pool4, out64, udp6
+from ternlib.names import H6_MAC
+from ternlib.nsenter import in_netns
+from ternlib.topology import Topology
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+POOL4 = "198.51.100.16/30"
+
+NAT64 = {
+    "name": "n",
+    "type": "nat64",
+    "pool6": POOL6,
+    "globals": {"udp-timeout": 600, "log-bib": True,
+                "mtu-plateaus": [1500, 1280],
+                "rfc6791v4-prefix": "192.0.2.0/30"},
+    "pool4": [
+        {"prefix": POOL4},
+        {"prefix": "198.51.100.32/32", "protocols": ["udp"],
+         "ports": "2000-3000", "mark": 7},
+    ],
+    "bib": [{"protocol": "udp", "ipv6": "2001:db8:6::5#53",
+             "ipv4": "198.51.100.17#1053"}],
+}
+
+SIIT = {
+    "name": "s",
+    "type": "siit",
+    "pool6": POOL6,
+    "globals": {"eam-hairpin-mode": "simple", "rfc6791v6-prefix": None},
+    "eamt": [{"prefix6": "2001:db8:100::/120", "prefix4": "192.0.2.0/24"},
+             {"prefix6": "2001:db8:200::/128", "prefix4": "198.18.0.1/32"}],
+    "denylist4": ["203.0.113.0/28", "198.19.0.0/16"],
+}
+
+
+@pytest.fixture(scope="module")
+def _topo():
+    topo = Topology().build()
+    try:
+        topo.xl.ip_batch(["neigh replace %s lladdr %s dev v6 nud permanent"
+                          % (CLIENT, H6_MAC)])
+        yield topo
+    finally:
+        topo.destroy()
+
+
+@pytest.fixture
+def topo(_topo, tmp_path):
+    """The topology without instances, and a directory for files."""
+    _topo.tmp = tmp_path
+    yield _topo
+    cli_ok(_topo.xl, "config", "apply", write(tmp_path, "empty.json", []))
+
+
+def write(d, name, instances, text=None):
+    path = os.path.join(str(d), name)
+    with open(path, "w") as f:
+        f.write(text if text is not None else
+                json.dumps({"instances": instances}, indent=2) + "\n")
+    return path
+
+
+def kebab(entries):
+    return [{k.replace("_", "-"): v for k, v in e.items()} for e in entries]
+
+
+def show(topo):
+    out = cli_ok(topo.xl, "config", "show")
+    return out, json.loads(out)
+
+
+def line_of(path, text):
+    with open(path) as f:
+        for i, line in enumerate(f, 1):
+            if text in line:
+                return i
+    raise AssertionError("%r not in %s" % (text, path))
+
+
+def check_nat64(topo):
+    """Every piece of NAT64 as the list commands show it."""
+    insts = cli_json(topo.xl, "instance", "list")
+    assert [(i["name"], i["type"], i["pool6"]) for i in insts] == \
+        [("n", "nat64", POOL6)]
+    g = cli_json(topo.xl, "-i", "n", "global", "show")
+    assert (g["udp-timeout"], g["log-bib"], g["mtu-plateaus"],
+            g["rfc6791v4-prefix"]) == (600, True, [1500, 1280],
+                                       "192.0.2.0/30")
+    assert g["tcp-est-timeout"] == 7440          # a default
+    pool = sorted((e["protocol"], e["prefix"], e["port-min"], e["port-max"],
+                   e["mark"])
+                  for e in kebab(cli_json(topo.xl, "-i", "n", "pool4",
+                                          "list")))
+    assert pool == [("icmp", POOL4, 0, 65535, 0),
+                    ("tcp", POOL4, 1024, 65535, 0),
+                    ("udp", POOL4, 1024, 65535, 0),
+                    ("udp", "198.51.100.32/32", 2000, 3000, 7)]
+    bib = kebab(cli_json(topo.xl, "-i", "n", "bib", "list"))
+    assert [(b["protocol"], b["address6"], b["port6"], b["address4"],
+             b["port4"], b["static"]) for b in bib] == \
+        [("udp", "2001:db8:6::5", 53, "198.51.100.17", 1053, True)]
+
+
+def test_apply_nat64(topo):
+    cli_ok(topo.xl, "config", "apply", write(topo.tmp, "n.json", [NAT64]))
+    check_nat64(topo)
+
+
+def test_apply_siit_removes_nat64(topo):
+    cli_ok(topo.xl, "config", "apply", write(topo.tmp, "n.json", [NAT64]))
+    cli_ok(topo.xl, "config", "apply", write(topo.tmp, "s.json", [SIIT]))
+    insts = cli_json(topo.xl, "instance", "list")
+    assert [(i["name"], i["type"]) for i in insts] == [("s", "siit")]
+    g = cli_json(topo.xl, "-i", "s", "global", "show")
+    assert (g["eam-hairpin-mode"], g["rfc6791v6-prefix"]) == ("simple", None)
+    eamt = kebab(cli_json(topo.xl, "-i", "s", "eamt", "list"))
+    assert sorted((e["prefix6"], e["prefix4"]) for e in eamt) == \
+        [("2001:db8:100::/120", "192.0.2.0/24"),
+         ("2001:db8:200::/128", "198.18.0.1/32")]
+    assert sorted(cli_json(topo.xl, "-i", "s", "denylist4", "list")) == \
+        ["198.19.0.0/16", "203.0.113.0/28"]
+
+
+def test_two_instances(topo):
+    """A NAT64 and a SIIT instance in one file (the SIIT one on
+    iptables: one netfilter instance per namespace)."""
+    siit = dict(SIIT, framework="iptables")
+    r = cli(topo.xl, "config", "apply",
+            write(topo.tmp, "two.json", [NAT64, siit]))
+    if r.rc and "iptables instances are not supported yet" in r.err:
+        pytest.skip("iptables instances: %s" % r.err.strip())
+    assert r.rc == 0, r.err
+    assert sorted(i["name"] for i in cli_json(topo.xl, "instance",
+                                               "list")) == ["n", "s"]
+    assert len(cli_json(topo.xl, "-i", "s", "eamt", "list")) == 2
+    assert len(cli_json(topo.xl, "-i", "n", "bib", "list")) == 1
+
+
+def test_two_netfilter_instances_refused(topo):
+    path = write(topo.tmp, "two.json", [NAT64, SIIT])
+    before, _ = show(topo)
+    r = cli(topo.xl, "config", "apply", path)
+    assert_error(r, 1)
+    assert r.err == ('tern: %s:%d: instance "s": at most one netfilter '
+                     'instance per namespace\n'
+                     % (path, line_of(path, '"name": "s"') - 1))
+    assert show(topo)[0] == before
+
+
+def test_bad_entry_changes_nothing(topo):
+    """The last EAMT entry is refused by the kernel (its IPv6 suffix is
+    shorter than its IPv4 one): nothing of the file takes effect."""
+    cli_ok(topo.xl, "config", "apply", write(topo.tmp, "s.json", [SIIT]))
+    before, _ = show(topo)
+    bad = dict(SIIT, globals={"enabled": False},
+               denylist4=["203.0.113.0/28"],
+               eamt=SIIT["eamt"] + [{"prefix6": "2001:db8:300::/120",
+                                     "prefix4": "198.18.1.0/16"}])
+    path = write(topo.tmp, "bad.json", [bad])
+    r = cli(topo.xl, "config", "apply", path)
+    assert_error(r, 1)
+    assert r.err == (
+        'tern: %s:%d: instance "s", eamt entry 3: the IPv6 suffix must be '
+        'at least as long as the IPv4 suffix: IPv6 length <= 96 + IPv4 '
+        'length (RFC 7757)\n' % (path, line_of(path, "2001:db8:300::") - 1))
+    assert show(topo)[0] == before
+
+
+def test_overlap_names_entry(topo):
+    bad = dict(SIIT, eamt=SIIT["eamt"] + [{"prefix6": "2001:db8:300::/120",
+                                           "prefix4": "192.0.2.128/25"}])
+    path = write(topo.tmp, "bad.json", [bad])
+    r = cli(topo.xl, "config", "apply", path)
+    assert r.err == ('tern: %s:%d: instance "s", eamt entry 3: overlaps '
+                     'EAMT entry 2001:db8:100::/120 192.0.2.0/24\n'
+                     % (path, line_of(path, "2001:db8:300::") - 1))
+    assert cli_json(topo.xl, "instance", "list") == []
+
+
+def test_syntax_error_names_line(topo):
+    text = textwrap.dedent("""\
+        {"instances": [
+          {"name": "s", "type": "siit", "pool6": "%s",
+           "denylist4": ["203.0.113.0/28",
+                         "203.0.113.0/33"]}
+        ]}
+        """ % POOL6)
+    path = write(topo.tmp, "bad.json", None, text)
+    r = cli(topo.xl, "config", "apply", path)
+    assert_error(r, 1)
+    assert r.err.startswith('tern: %s:4: instance "s": denylist4 entry 2: '
+                            % path)
+    path = write(topo.tmp, "bad2.json", None, '{"instances": [\n  {,\n]}\n')
+    r = cli(topo.xl, "config", "apply", path)
+    assert_error(r, 1, re.escape(path) + ":2: not valid JSON")
+
+
+def test_round_trip_keeps_sessions(topo):
+    cli_ok(topo.xl, "config", "apply", write(topo.tmp, "n.json", [NAT64]))
+    f = out64(topo, udp6(sport=40001))
+    src4, sport4 = f[IP].src, f[UDP].sport
+    assert in_pool4(src4)
+
+    def session():
+        return [(s["address6"], s["port6"], s["address4"], s["port4"])
+                for s in kebab(cli_json(topo.xl, "-i", "n", "session",
+                                        "list", changing=True))]
+    want = [(CLIENT, 40001, src4, sport4)]
+    assert session() == want
+
+    first, conf = show(topo)
+    assert [i["name"] for i in conf["instances"]] == ["n"]
+    path = write(topo.tmp, "shown.json", None, first)
+    cli_ok(topo.xl, "config", "apply", path)
+    second, _ = show(topo)
+    assert second == first
+    cli_ok(topo.xl, "config", "apply", path)
+    assert show(topo)[0] == first
+    assert session() == want
+
+    changed = dict(NAT64, globals=dict(NAT64["globals"], **{
+        "udp-timeout": 900}))
+    cli_ok(topo.xl, "config", "apply", write(topo.tmp, "c.json", [changed]))
+    assert cli_json(topo.xl, "-i", "n", "global",
+                    "show")["udp-timeout"] == 900
+    assert session() == want
+    check_bib = kebab(cli_json(topo.xl, "-i", "n", "bib", "list",
+                               changing=True))
+    assert sorted(b["static"] for b in check_bib) == [False, True]
+
+
+def test_large_tables(topo):
+    """Tens of thousands of EAMT entries go in one request."""
+    n = 30000
+    eamt = [{"prefix6": "2001:db8:%x:%x::/64" % (i >> 8, i & 255),
+             "prefix4": "10.%d.%d.0/24" % (i >> 8, i & 255)}
+            for i in range(n)]
+    deny = ["198.%d.%d.0/24" % (18 + (i >> 8), i & 255) for i in range(512)]
+    big = dict(SIIT, eamt=eamt, denylist4=deny)
+    path = write(topo.tmp, "big.json", [big])
+    cli_ok(topo.xl, "config", "apply", path)
+    _, conf = show(topo)
+    assert len(conf["instances"][0]["eamt"]) == n
+    assert len(conf["instances"][0]["denylist4"]) == 512
+    assert len(cli_json(topo.xl, "-i", "s", "eamt", "list")) == n
+    q = cli_json(topo.xl, "-i", "s", "address", "query", "10.117.47.5")
+    assert q["translated"] == "2001:db8:75:2f:500::"
+    # The same with a bad last entry: refused, and named.
+    big["eamt"].append({"prefix6": "2001:db8:ffff::/104",
+                        "prefix4": "10.0.0.0/8"})
+    path = write(topo.tmp, "big2.json", [big])
+    r = cli(topo.xl, "config", "apply", path)
+    assert r.err == ('tern: %s:%d: instance "s", eamt entry %d: overlaps '
+                     'EAMT entry 2001:db8::/64 10.0.0.0/24\n'
+                     % (path, line_of(path, "2001:db8:ffff::") - 1, n + 1))
+
+
+def schema():
+    with open(os.path.join(ROOT, "docs", "config.schema.json")) as f:
+        return f.read()
+
+
+@pytest.mark.nomodule
+def test_schema_follows_globals():
+    """docs/config.schema.json is what test/config-schema.py makes of
+    include/tern_globals.h, and the files of these tests are valid."""
+    r = run(["python3", os.path.join(ROOT, "test", "config-schema.py")])
+    assert r.out == schema()
+    try:
+        import jsonschema
+    except ImportError:
+        pytest.skip("python3-jsonschema is not installed")
+    s = json.loads(schema())
+    jsonschema.validate({"instances": [NAT64, SIIT]}, s)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"instances": [dict(SIIT, globals={
+            "udp-timeout": 5})]}, s)
+
+
+def unit_lines(key):
+    """The KEY= lines of systemd/tern.service, with the paths of this
+    tree (the service's wrapper and CLI as installed)."""
+    out = []
+    with open(os.path.join(ROOT, "systemd", "tern.service.in")) as f:
+        for line in f:
+            if line.startswith(key + "="):
+                v = line.split("=", 1)[1].strip()
+                v = v.replace("@libexecdir@/tern/tern-service",
+                              os.path.join(ROOT, "systemd", "tern-service"))
+                out.append(shlex.split(v))
+    return out
+
+
+def test_service_start_stop(topo):
+    """ExecStart applies every file of the configuration directory
+    (together), ExecStop removes the instances."""
+    d = topo.tmp / "etc"
+    d.mkdir()
+    write(d, "10-nat64.json", [NAT64])
+    write(d, "README", None, "not a configuration\n")
+    env = dict(os.environ, TERN_CONFIG_DIR=str(d), TERN=ternlib.TERN)
+    starts, stops = unit_lines("ExecStart"), unit_lines("ExecStop")
+    assert len(starts) == 1 and len(stops) == 1
+    with in_netns(str(topo.xl)):
+        run(starts[0], env=env)
+    check_nat64(topo)
+    with in_netns(str(topo.xl)):
+        run(stops[0], env=env)
+    assert cli_json(topo.xl, "instance", "list") == []

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * tern CLI: configuration files (docs/config.md) read with json-c, each
+ * value tagged with its line, and turned into TERN_CMD_CONFIG_APPLY
+ * attributes. Values are parsed as the commands parse their arguments:
+ * globals by their kind (values.c), pool4 as pool4 add takes it.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <netlink/attr.h>
+
+#include "config_int.h"
+#include "nat64.h"
+#include "output.h"
+#include "pool4.h"
+#include "prefix.h"
+#include "tern.h"
+
+/* Lines */
+
+static void skip_ws(const char **p, int *line)
+{
+	while (**p == ' ' || **p == '\t' || **p == '\r' || **p == '\n') {
+		if (**p == '\n')
+			(*line)++;
+		(*p)++;
+	}
+}
+
+/* Past a string at *@p (its opening quote); its raw text into @key. */
+static void skip_string(const char **p, char *key, size_t size)
+{
+	size_t n = 0;
+
+	for ((*p)++; **p && **p != '"'; (*p)++) {
+		if (**p == '\\' && (*p)[1])
+			(*p)++;
+		if (key && n + 1 < size)
+			key[n++] = **p;
+	}
+	if (**p)
+		(*p)++;
+	if (key)
+		key[n] = '\0';
+}
+
+/*
+ * Walks the text json-c parsed (valid JSON) beside the objects it made,
+ * tagging each value with its line.
+ */
+static void tag_lines(const char **p, int *line, struct json_object *o)
+{
+	struct json_object *child;
+	char key[256];
+	size_t i = 0;
+
+	skip_ws(p, line);
+	if (o)
+		json_object_set_userdata(o, (void *)(intptr_t)*line, NULL);
+	if (**p == '"') {
+		skip_string(p, NULL, 0);
+		return;
+	}
+	if (**p != '{' && **p != '[') {
+		while (**p && !strchr(",]} \t\r\n", **p))
+			(*p)++;
+		return;
+	}
+	for ((*p)++;;) {
+		skip_ws(p, line);
+		if (**p == '}' || **p == ']' || !**p) {
+			if (**p)
+				(*p)++;
+			return;
+		}
+		if (**p == ',') {
+			(*p)++;
+			continue;
+		}
+		child = NULL;
+		if (json_object_is_type(o, json_type_object)) {
+			skip_string(p, key, sizeof(key));
+			skip_ws(p, line);
+			(*p)++;		/* ':' */
+			child = json_object_object_get(o, key);
+		} else if (json_object_is_type(o, json_type_array)) {
+			child = json_object_array_get_idx(o, i++);
+		}
+		tag_lines(p, line, child);
+	}
+}
+
+int cfg_line(struct json_object *o)
+{
+	return o ? (int)(intptr_t)json_object_get_userdata(o) : 0;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	size_t cap = 65536, n = 0, got;
+	char *buf = NULL, *nb;
+
+	if (!f)
+		return NULL;
+	for (;;) {
+		nb = realloc(buf, cap + 1);
+		if (!nb)
+			break;
+		buf = nb;
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (n < cap)
+			break;
+		cap *= 2;
+	}
+	if (f != stdin)
+		fclose(f);
+	if (!nb) {
+		free(buf);
+		errno = ENOMEM;
+		return NULL;
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+struct json_object *cfg_read_file(const char *path)
+{
+	struct json_tokener *tok;
+	struct json_object *root;
+	const char *p;
+	size_t len, i, end;
+	int line = 1;
+	char *text;
+
+	text = slurp(path, &len);
+	if (!text) {
+		tern_fail("%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	tok = json_tokener_new();
+	if (!tok) {
+		free(text);
+		tern_fail("out of memory");
+		return NULL;
+	}
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	root = json_tokener_parse_ex(tok, text, len + 1);
+	end = json_tokener_get_parse_end(tok);
+	if (root && end < len && text[end + strspn(text + end, " \t\r\n")]) {
+		json_object_put(root);
+		root = NULL;
+	}
+	if (!root) {
+		for (i = 0; i < end && i < len; i++)
+			line += text[i] == '\n';
+		tern_fail("%s:%d: not valid JSON: %s", path, line,
+			  json_tokener_get_error(tok) == json_tokener_success ?
+			  "text after the end" :
+			  json_tokener_error_desc(json_tokener_get_error(tok)));
+	} else {
+		p = text;
+		tag_lines(&p, &line, root);
+	}
+	json_tokener_free(tok);
+	free(text);
+	return root;
+}
+
+/* Request */
+
+int cfg_where_add(struct cfg_req *r, struct nlattr *nla, const char *file,
+		  int line, const char *what)
+{
+	struct cfg_where *w;
+
+	if (r->n == r->cap) {
+		r->cap = r->cap ? 2 * r->cap : 64;
+		w = realloc(r->w, r->cap * sizeof(*w));
+		if (!w)
+			return -1;
+		r->w = w;
+	}
+	w = &r->w[r->n++];
+	w->start = (char *)nla - (char *)nlmsg_hdr(r->msg);
+	w->end = w->start + nla->nla_len;
+	w->file = file;
+	w->line = line;
+	snprintf(w->what, sizeof(w->what), "%s", what);
+	return 0;
+}
+
+size_t cfg_count(struct json_object *root)
+{
+	static const char *const lists[] = {
+		"eamt", "denylist4", "pool4", "bib"
+	};
+	struct json_object *insts, *inst, *l;
+	size_t n = 0, i, j;
+
+	if (!json_object_object_get_ex(root, "instances", &insts) ||
+	    !json_object_is_type(insts, json_type_array))
+		return 0;
+	for (i = 0; i < json_object_array_length(insts); i++) {
+		inst = json_object_array_get_idx(insts, i);
+		n++;
+		for (j = 0; j < ARRAY_SIZE(lists); j++)
+			if (json_object_object_get_ex(inst, lists[j], &l) &&
+			    json_object_is_type(l, json_type_array))
+				n += 3 * json_object_array_length(l);
+	}
+	return n;
+}

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * tern CLI: the lists of an instance in a configuration file (eamt,
+ * denylist4, pool4, bib) as TERN_CMD_CONFIG_APPLY attributes, each entry
+ * recorded with its line.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <netlink/attr.h>
+
+#include "config_int.h"
+#include "nat64.h"
+#include "output.h"
+#include "pool4.h"
+#include "prefix.h"
+#include "tern.h"
+
+/* "MIN-MAX" or "PORT" (a string or a number). */
+static int ports_of(struct json_object *v, uint16_t *pmin, uint16_t *pmax)
+{
+	unsigned long a, b;
+	const char *s;
+	char *end;
+
+	if (json_object_is_type(v, json_type_int)) {
+		int64_t x = json_object_get_int64(v);
+
+		if (x < 0 || x > 65535)
+			return -1;
+		*pmin = *pmax = x;
+		return 0;
+	}
+	if (!json_object_is_type(v, json_type_string))
+		return -1;
+	s = json_object_get_string(v);
+	if (*s < '0' || *s > '9')
+		return -1;
+	a = strtoul(s, &end, 10);
+	b = a;
+	if (*end == '-') {
+		s = end + 1;
+		if (*s < '0' || *s > '9')
+			return -1;
+		b = strtoul(s, &end, 10);
+	}
+	if (*end || a > 65535 || b > 65535)
+		return -1;
+	*pmin = a;
+	*pmax = b;
+	return 0;
+}
+
+static int proto_of(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < POOL4_PROTOS; i++)
+		if (!strcmp(s, pool4_protos[i].name))
+			return i;
+	return -1;
+}
+
+/* Ends the entry @nla and records it. */
+static int entry_done(struct put_ctx *c, struct nlattr *nla,
+		      struct json_object *o, const char *list, size_t i)
+{
+	char what[160];
+
+	snprintf(what, sizeof(what), "%s, %s entry %zu", c->what, list, i + 1);
+	if (cfg_where_add(c->r, nla, c->file, cfg_line(o), what) < 0)
+		return cfg_too_big();
+	return TERN_EXIT_OK;
+}
+
+static int put_eam(struct put_ctx *c, struct json_object *o, size_t i)
+{
+	static const char *const keys[] = { "prefix6", "prefix4", NULL };
+	struct tern_prefix p6, p4;
+	const char *s6, *s4;
+	struct nlattr *nest;
+	int err;
+
+	err = cfg_check_keys(c, o, keys);
+	if (err)
+		return err;
+	s6 = cfg_str(c, o, "prefix6", true, &err);
+	s4 = s6 ? cfg_str(c, o, "prefix4", true, &err) : NULL;
+	if (!s4)
+		return err;
+	if (prefix6_parse(s6, &p6) < 0)
+		return cfg_bad(c, o, "eamt entry %zu: invalid IPv6 prefix \"%s\" (expected %s)",
+			       i + 1, s6, PREFIX6_FORMS);
+	if (prefix4_parse(s4, &p4) < 0)
+		return cfg_bad(c, o, "eamt entry %zu: invalid IPv4 prefix \"%s\" (expected %s)",
+			       i + 1, s4, PREFIX4_FORMS);
+	nest = nla_nest_start(c->r->msg, TERN_A_EAM | NLA_F_NESTED);
+	if (!nest || prefix_put(c->r->msg, TERN_EAM_PREFIX6, &p6) < 0 ||
+	    prefix_put(c->r->msg, TERN_EAM_PREFIX4, &p4) < 0)
+		return cfg_too_big();
+	nla_nest_end(c->r->msg, nest);
+	return entry_done(c, nest, o, "eamt", i);
+}
+
+static int put_deny(struct put_ctx *c, struct json_object *o, size_t i)
+{
+	struct tern_prefix p;
+	struct nlattr *a;
+
+	if (!json_object_is_type(o, json_type_string) ||
+	    prefix4_parse(json_object_get_string(o), &p) < 0)
+		return cfg_bad(c, o, "denylist4 entry %zu: expected an IPv4 prefix %s",
+			       i + 1, PREFIX4_FORMS);
+	a = cfg_tail(c->r);
+	if (prefix_put(c->r->msg, TERN_A_PREFIX4, &p) < 0)
+		return cfg_too_big();
+	return entry_done(c, a, o, "denylist4", i);
+}
+
+/* One TERN_A_POOL4 per protocol (all three by default, as pool4 add). */
+static int put_pool4(struct put_ctx *c, struct json_object *o, size_t i)
+{
+	static const char *const keys[] = {
+		"prefix", "protocols", "ports", "mark", NULL
+	};
+	struct json_object *protos = NULL, *ports = NULL, *mark = NULL, *e;
+	uint16_t pmin = 0, pmax = 0;
+	unsigned int mask = 0;
+	struct tern_prefix p;
+	struct nlattr *nest;
+	const char *s;
+	int err, k;
+	size_t j;
+
+	err = cfg_check_keys(c, o, keys);
+	if (err)
+		return err;
+	s = cfg_str(c, o, "prefix", true, &err);
+	if (!s)
+		return err;
+	if (prefix_parse_any(s, true, &p) < 0 || p.family != AF_INET)
+		return cfg_bad(c, o, "pool4 entry %zu: invalid prefix \"%s\" (expected %s)",
+			       i + 1, s, PREFIX4_FORMS);
+	json_object_object_get_ex(o, "protocols", &protos);
+	json_object_object_get_ex(o, "ports", &ports);
+	json_object_object_get_ex(o, "mark", &mark);
+	if (protos && !json_object_is_type(protos, json_type_array))
+		return cfg_bad(c, protos, "pool4 entry %zu: \"protocols\" is an array of \"tcp\", \"udp\", \"icmp\"",
+			       i + 1);
+	for (j = 0; protos && j < json_object_array_length(protos); j++) {
+		e = json_object_array_get_idx(protos, j);
+		k = json_object_is_type(e, json_type_string) ?
+		    proto_of(json_object_get_string(e)) : -1;
+		if (k < 0)
+			return cfg_bad(c, e, "pool4 entry %zu: a protocol is \"tcp\", \"udp\" or \"icmp\"",
+				       i + 1);
+		mask |= 1U << k;
+	}
+	if (!mask)
+		mask = (1U << POOL4_PROTOS) - 1;
+	if (ports && ports_of(ports, &pmin, &pmax) < 0)
+		return cfg_bad(c, ports, "pool4 entry %zu: \"ports\" is \"MIN-MAX\" or a port, 0..65535",
+			       i + 1);
+	if (mark && (!json_object_is_type(mark, json_type_int) ||
+		     json_object_get_int64(mark) < 0 ||
+		     json_object_get_int64(mark) > UINT32_MAX))
+		return cfg_bad(c, mark, "pool4 entry %zu: \"mark\" is 0..4294967295",
+			       i + 1);
+	for (j = 0; j < POOL4_PROTOS; j++) {
+		if (!(mask & (1U << j)))
+			continue;
+		nest = nla_nest_start(c->r->msg, TERN_A_POOL4 | NLA_F_NESTED);
+		if (!nest || prefix_put(c->r->msg, TERN_POOL4_PREFIX, &p) < 0 ||
+		    nla_put_u8(c->r->msg, TERN_POOL4_PROTO,
+			       pool4_protos[j].proto) < 0 ||
+		    (ports && (nla_put_u16(c->r->msg, TERN_POOL4_PORT_MIN, pmin) < 0 ||
+			       nla_put_u16(c->r->msg, TERN_POOL4_PORT_MAX, pmax) < 0)) ||
+		    (mark && nla_put_u32(c->r->msg, TERN_POOL4_MARK,
+					 json_object_get_int64(mark)) < 0))
+			return cfg_too_big();
+		nla_nest_end(c->r->msg, nest);
+		err = entry_done(c, nest, o, "pool4", i);
+		if (err)
+			return err;
+	}
+	return TERN_EXIT_OK;
+}
+
+static int put_bib(struct put_ctx *c, struct json_object *o, size_t i)
+{
+	static const char *const keys[] = { "protocol", "ipv6", "ipv4", NULL };
+	const char *proto, *s6 = NULL, *s4 = NULL;
+	struct taddr t6, t4;
+	struct nlattr *nest;
+	int err, k;
+
+	err = cfg_check_keys(c, o, keys);
+	if (err)
+		return err;
+	proto = cfg_str(c, o, "protocol", true, &err);
+	if (proto)
+		s6 = cfg_str(c, o, "ipv6", true, &err);
+	if (s6)
+		s4 = cfg_str(c, o, "ipv4", true, &err);
+	if (!s4)
+		return err;
+	k = proto_of(proto);
+	if (k < 0)
+		return cfg_bad(c, o, "bib entry %zu: \"protocol\" is \"tcp\", \"udp\" or \"icmp\"",
+			       i + 1);
+	if (taddr_parse(s6, &t6) < 0 || t6.family != AF_INET6)
+		return cfg_bad(c, o, "bib entry %zu: invalid IPv6 transport address \"%s\" (expected ADDR6#PORT)",
+			       i + 1, s6);
+	if (taddr_parse(s4, &t4) < 0 || t4.family != AF_INET)
+		return cfg_bad(c, o, "bib entry %zu: invalid IPv4 transport address \"%s\" (expected ADDR4#PORT)",
+			       i + 1, s4);
+	nest = nla_nest_start(c->r->msg, TERN_A_BIB | NLA_F_NESTED);
+	if (!nest ||
+	    nla_put_u8(c->r->msg, TERN_BIB_PROTO, pool4_protos[k].proto) < 0 ||
+	    nla_put(c->r->msg, TERN_BIB_ADDR6, 16, &t6.addr.v6) < 0 ||
+	    nla_put_u16(c->r->msg, TERN_BIB_PORT6, t6.port) < 0 ||
+	    nla_put(c->r->msg, TERN_BIB_ADDR4, 4, &t4.addr.v4) < 0 ||
+	    nla_put_u16(c->r->msg, TERN_BIB_PORT4, t4.port) < 0)
+		return cfg_too_big();
+	nla_nest_end(c->r->msg, nest);
+	return entry_done(c, nest, o, "bib", i);
+}
+
+int cfg_put_list(struct put_ctx *c, struct json_object *inst, int type)
+{
+	static const struct {
+		const char *key;
+		int (*put)(struct put_ctx *c, struct json_object *o, size_t i);
+	} lists[] = {
+		{ "eamt", put_eam },
+		{ "denylist4", put_deny },
+		{ "pool4", put_pool4 },
+		{ "bib", put_bib },
+	};
+	struct json_object *l;
+	size_t i, j;
+	int err;
+
+	(void)type;	/* the kernel says which lists an instance may have */
+	for (i = 0; i < ARRAY_SIZE(lists); i++) {
+		if (!json_object_object_get_ex(inst, lists[i].key, &l))
+			continue;
+		if (!json_object_is_type(l, json_type_array))
+			return cfg_bad(c, l, "\"%s\" is an array", lists[i].key);
+		for (j = 0; j < json_object_array_length(l); j++) {
+			err = lists[i].put(c, json_object_array_get_idx(l, j), j);
+			if (err)
+				return err;
+		}
+	}
+	return TERN_EXIT_OK;
+}

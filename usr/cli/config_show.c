@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * tern CLI: tern config show, the running configuration of the namespace
+ * in the format tern config apply reads (docs/config.md): each instance
+ * with every global setting but pool6 (an instance key), its EAMT,
+ * denylist4 and, for NAT64, pool4 and static BIB entries. Read with one
+ * request per object: a change made meanwhile may show half.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <netlink/attr.h>
+
+#include "config_int.h"
+#include "nat64.h"
+#include "nl.h"
+#include "output.h"
+#include "pool4.h"
+#include "prefix.h"
+#include "tables.h"
+#include "tern.h"
+#include "tern_globals.h"
+#include "values.h"
+
+static int add(struct json_object *o, const char *key, struct json_object *v)
+{
+	if (!v || json_object_object_add(o, key, v))
+		return tern_fail("out of memory");
+	return TERN_EXIT_OK;
+}
+
+static int push(struct json_object *a, struct json_object *v)
+{
+	if (!v || json_object_array_add(a, v))
+		return tern_fail("out of memory");
+	return TERN_EXIT_OK;
+}
+
+static int malformed(void)
+{
+	return tern_fail("malformed reply from the kernel");
+}
+
+static struct json_object *prefix_json(struct nlattr *a)
+{
+	char buf[PREFIX_STRLEN];
+	struct tern_prefix p;
+
+	if (!a || prefix_get(a, &p) < 0)
+		return NULL;
+	return json_object_new_string(prefix_str(&p, buf));
+}
+
+/* An instance of the dump: its object, appended to the array @arg. */
+static int inst_reply(struct nlattr **tb, void *arg)
+{
+	struct json_object *o = json_object_new_object();
+	uint8_t type, fw;
+	int err;
+
+	if (!o)
+		return tern_fail("out of memory");
+	err = push(arg, o);
+	if (err)
+		return err;
+	if (!tb[TERN_A_INSTANCE] || !tb[TERN_A_TYPE] || !tb[TERN_A_FRAMEWORK])
+		return malformed();
+	type = nla_get_u8(tb[TERN_A_TYPE]);
+	fw = nla_get_u8(tb[TERN_A_FRAMEWORK]);
+	err = add(o, "name", json_object_new_string(nla_get_string(tb[TERN_A_INSTANCE])));
+	if (!err)
+		err = add(o, "type", json_object_new_string(type == TERN_TYPE_NAT64 ?
+							    "nat64" : "siit"));
+	if (!err)
+		err = add(o, "framework", json_object_new_string(fw == TERN_FW_IPTABLES ?
+								 "iptables" : "netfilter"));
+	if (!err && tb[TERN_A_POOL6])
+		err = add(o, "pool6", prefix_json(tb[TERN_A_POOL6]));
+	return err;
+}
+
+static struct json_object *global_json(const struct tern_global_meta *g,
+				       struct nlattr *a)
+{
+	struct json_object *arr;
+	uint16_t v;
+	int i;
+
+	switch (g->kind) {
+	case TERN_KIND_BOOL:
+		return json_object_new_boolean(nla_get_u8(a));
+	case TERN_KIND_U8:
+		return json_object_new_int(nla_get_u8(a));
+	case TERN_KIND_U32:
+		return json_object_new_int64(nla_get_u32(a));
+	case TERN_KIND_HAIRPIN:
+		if (nla_get_u8(a) < N_HAIRPIN_MODES)
+			return json_object_new_string(hairpin_modes[nla_get_u8(a)]);
+		return json_object_new_int(nla_get_u8(a));
+	case TERN_KIND_PREFIX4_OPT:
+	case TERN_KIND_PREFIX6_OPT:
+		if (!nla_len(a))
+			return NULL;	/* null */
+		/* fall through */
+	case TERN_KIND_PREFIX6:
+		return prefix_json(a);
+	case TERN_KIND_PLATEAUS:
+		arr = json_object_new_array();
+		for (i = 0; arr && i + 2 <= nla_len(a); i += 2) {
+			memcpy(&v, (char *)nla_data(a) + i, 2);
+			json_object_array_add(arr, json_object_new_int(v));
+		}
+		return arr;
+	}
+	return NULL;
+}
+
+/* json-c's null is NULL: an unset prefix is added as such. */
+static int globals_reply(struct nlattr **tb, void *arg)
+{
+	struct nla_policy policy[TERN_G_MAX + 1];
+	struct nlattr *a[TERN_G_MAX + 1];
+	const struct tern_global_meta *g;
+	struct json_object *o = arg, *v;
+
+	memset(policy, 0, sizeof(policy));
+	for (g = tern_globals; g->key; g++)
+		policy[g->attr].type = gkind_of(g)->nla_type;
+	if (!tb[TERN_A_GLOBALS] ||
+	    nla_parse_nested(a, TERN_G_MAX, tb[TERN_A_GLOBALS], policy) < 0)
+		return malformed();
+	for (g = tern_globals; g->key; g++) {
+		if (!a[g->attr] || g->attr == TERN_G_POOL6)
+			continue;
+		v = global_json(g, a[g->attr]);
+		if (!v && !(g->kind == TERN_KIND_PREFIX4_OPT ||
+			    g->kind == TERN_KIND_PREFIX6_OPT))
+			return malformed();
+		if (json_object_object_add(o, g->key, v))
+			return tern_fail("out of memory");
+	}
+	return TERN_EXIT_OK;
+}
+
+static int eamt_reply(struct nlattr **tb, void *arg)
+{
+	struct nlattr *e[TERN_EAM_MAX + 1];
+	struct json_object *o;
+	int err;
+
+	if (!tb[TERN_A_EAM] ||
+	    nla_parse_nested(e, TERN_EAM_MAX, tb[TERN_A_EAM], NULL) < 0)
+		return malformed();
+	o = json_object_new_object();
+	err = push(arg, o);
+	if (!err)
+		err = add(o, "prefix6", prefix_json(e[TERN_EAM_PREFIX6]));
+	if (!err)
+		err = add(o, "prefix4", prefix_json(e[TERN_EAM_PREFIX4]));
+	return err;
+}
+
+static int deny_reply(struct nlattr **tb, void *arg)
+{
+	return push(arg, prefix_json(tb[TERN_A_PREFIX4]));
+}
+
+static int bib_reply(struct nlattr **tb, void *arg)
+{
+	char a6[TADDR_STRLEN], a4[TADDR_STRLEN];
+	struct nat64_bib b;
+	struct json_object *o;
+	int err;
+
+	if (nat64_bib_parse(tb[TERN_A_BIB], &b) < 0)
+		return malformed();
+	if (!b.is_static)
+		return TERN_EXIT_OK;
+	o = json_object_new_object();
+	err = push(arg, o);
+	if (!err)
+		err = add(o, "protocol", json_object_new_string(proto_name(b.proto)));
+	if (!err)
+		err = add(o, "ipv6", json_object_new_string(taddr_str(&b.t6, a6)));
+	if (!err)
+		err = add(o, "ipv4", json_object_new_string(taddr_str(&b.t4, a4)));
+	return err;
+}
+
+static int pool4_json(struct json_object *arr, const struct pool4_list *l)
+{
+	struct json_object *o, *protos;
+	char ports[16];
+	size_t i;
+	int err = TERN_EXIT_OK;
+
+	for (i = 0; i < l->n && !err; i++) {
+		o = json_object_new_object();
+		protos = json_object_new_array();
+		err = push(arr, o);
+		if (!err)
+			err = add(o, "prefix", json_object_new_string(l->v[i].prefix));
+		if (!err)
+			err = add(o, "protocols", protos);
+		if (!err)
+			err = push(protos, json_object_new_string(pool4_protos[l->v[i].i].name));
+		snprintf(ports, sizeof(ports), "%u-%u", l->v[i].pmin, l->v[i].pmax);
+		if (!err)
+			err = add(o, "ports", json_object_new_string(ports));
+		if (!err)
+			err = add(o, "mark", json_object_new_int64(l->v[i].mark));
+	}
+	return err;
+}
+
+/* One list of @o under @key, from the dump @cmd of instance @name. */
+static int list(struct json_object *o, const char *key, const char *name,
+		uint8_t cmd, tern_nl_reply_fn fn)
+{
+	struct json_object *arr = json_object_new_array();
+	int err = add(o, key, arr);
+
+	return err ?: tern_nl_request(cmd, true, name, NULL, NULL, fn, arr);
+}
+
+static int show_instance(struct json_object *o)
+{
+	struct json_object *v, *g = json_object_new_object();
+	struct pool4_list pl = { 0 };
+	const char *name;
+	int err;
+
+	json_object_object_get_ex(o, "name", &v);
+	name = json_object_get_string(v);
+	err = add(o, "globals", g);
+	if (!err)
+		err = tern_nl_request(TERN_CMD_GLOBAL_GET, false, name, NULL,
+				      NULL, globals_reply, g);
+	if (!err)
+		err = list(o, "eamt", name, TERN_CMD_EAMT_GET, eamt_reply);
+	if (!err)
+		err = list(o, "denylist4", name, TERN_CMD_DENY4_GET, deny_reply);
+	json_object_object_get_ex(o, "type", &v);
+	if (err || strcmp(json_object_get_string(v), "nat64"))
+		return err;
+	err = tern_nl_request(TERN_CMD_POOL4_GET, true, name, NULL, NULL,
+			      pool4_list_reply, &pl);
+	v = json_object_new_array();
+	if (!err)
+		err = add(o, "pool4", v);
+	if (!err)
+		err = pool4_json(v, &pl);
+	free(pl.v);
+	return err ?: list(o, "bib", name, TERN_CMD_BIB_GET, bib_reply);
+}
+
+int cfg_show(void)
+{
+	struct json_object *root = json_object_new_object();
+	struct json_object *insts = json_object_new_array();
+	size_t i;
+	int err;
+
+	err = add(root, "instances", insts);
+	if (!err)
+		err = tern_nl_request(TERN_CMD_INSTANCE_GET, true, NULL, NULL,
+				      NULL, inst_reply, insts);
+	for (i = 0; !err && i < json_object_array_length(insts); i++)
+		err = show_instance(json_object_array_get_idx(insts, i));
+	if (!err)
+		puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+						    JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(root);
+	return err;
+}
