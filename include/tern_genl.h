@@ -13,7 +13,10 @@
  * TERN_CMD_INSTANCE_ADD   INSTANCE, TYPE, [FRAMEWORK], POOL6, [GLOBALS]
  * TERN_CMD_INSTANCE_DEL   INSTANCE
  * TERN_CMD_INSTANCE_GET   dump: one message per instance:
- *                         INSTANCE, TYPE, FRAMEWORK, POOL6 (if set)
+ *                         INSTANCE, TYPE, FRAMEWORK, POOL6 (if set),
+ *                         STATUS; then one per name that iptables rules
+ *                         (target TERN, xt_TERN.h) use and no instance
+ *                         has: INSTANCE, STATUS (no TYPE)
  * TERN_CMD_GLOBAL_GET     [INSTANCE] -> INSTANCE, GLOBALS
  * TERN_CMD_GLOBAL_SET     [INSTANCE], GLOBALS (any subset; all or nothing)
  * TERN_CMD_STATS_GET      [INSTANCE] -> INSTANCE, STATS
@@ -122,6 +125,7 @@ enum tern_attr {
 	TERN_A_EVENT,		/* u8, enum tern_event */
 	TERN_A_TIME,		/* u64: when, ns since the epoch (CLOCK_REALTIME) */
 	TERN_A_PAD,		/* attribute padding for u64 values */
+	TERN_A_STATUS,		/* nested, enum tern_status_attr (INSTANCE_GET) */
 	__TERN_A_MAX
 };
 #define TERN_A_MAX (__TERN_A_MAX - 1)
@@ -135,6 +139,21 @@ enum tern_framework {
 	TERN_FW_NETFILTER = 1,
 	TERN_FW_IPTABLES = 2,
 };
+
+/*
+ * What TERN_CMD_INSTANCE_GET says of an instance and of the iptables rules
+ * naming it (rules naming a netfilter instance, or no instance, pass
+ * their packets on untouched and count them in MISSED).
+ */
+enum tern_status_attr {
+	TERN_STATUS_UNSPEC,
+	TERN_STATUS_PAD,	/* attribute padding for u64 values */
+	TERN_STATUS_ENABLED,	/* u8 0/1 (instances only): setting enabled */
+	TERN_STATUS_RULES,	/* u32: TERN target entries naming it */
+	TERN_STATUS_MISSED,	/* u64: packets they passed (no instance) */
+	__TERN_STATUS_MAX
+};
+#define TERN_STATUS_MAX (__TERN_STATUS_MAX - 1)
 
 /* An IPv6 or IPv4 prefix. */
 enum tern_prefix_attr {

@@ -110,7 +110,10 @@ def test_instance_list_json_exact(ns):
            "2001:db8:a::/64")
     lst = instances(ns)
     assert len(lst) == 1
-    assert set(lst[0]) == {"name", "type", "framework", "pool6"}
+    assert set(lst[0]) == {"name", "type", "framework", "pool6", "status",
+                           "rules", "passed-no-instance"}
+    assert (lst[0]["status"], lst[0]["rules"],
+            lst[0]["passed-no-instance"]) == ("enabled", 0, 0)
     assert lst[0]["name"] == "edge-1" and lst[0]["type"] == "siit"
     assert lst[0]["framework"] == "netfilter"
     assert same_prefix(lst[0]["pool6"], "2001:db8:a::/64")
