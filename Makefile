@@ -1,7 +1,8 @@
 # Tern: kernel-space SIIT/NAT64 translator.
 #
 #   make              build tern.ko (for the running kernel) and the tern CLI
-#   make install      install both (module under /lib/modules/KREL/updates)
+#   make install      install both (module under /lib/modules/KREL/updates;
+#                     libxt_TERN.so where iptables looks for extensions)
 #   make check        install test dependencies, run every test in VMs
 #   make demo         boot a VM and show real traffic translated
 #   make compare-jool randomized comparison with Jool 4.1.9 (installs it;
@@ -19,7 +20,8 @@ all: module cli
 module:
 	$(MAKE) -C mod KDIR=$(KDIR)
 
-usr/configure: usr/configure.ac usr/Makefile.am usr/cli/Makefile.am
+usr/configure: usr/configure.ac usr/Makefile.am usr/cli/Makefile.am \
+		usr/xtables/Makefile.am
 	cd usr && autoreconf -fi
 
 usr/Makefile: usr/configure
