@@ -405,11 +405,18 @@ def test_help_and_refusals():
             r = ipt(ns, ipt4, "-t", table, "-A", chain, "-j", "TERN",
                     "--instance", "x", check=False)
             assert r.rc != 0, (table, chain, r)
-        ipt(ns, ipt4, "-t", "raw", "-A", "PREROUTING", "-j", "TERN",
-            "--instance", "x")
-        assert rule_state(ns, "x") == ("no-instance", 1, 0)
-        ipt(ns, ipt4, "-t", "raw", "-F")
-        wait_rules(ns, "x", None)
+        tables = 0
+        for table in ("raw", "mangle"):
+            r = ipt(ns, ipt4, "-t", table, "-A", "PREROUTING", "-j", "TERN",
+                    "--instance", "x", check=False)
+            if r.rc == 3 and "Table does not exist" in r.err:
+                continue            # no raw table in the debug kernel
+            assert r.rc == 0, r
+            tables += 1
+            assert rule_state(ns, "x") == ("no-instance", 1, 0)
+            ipt(ns, ipt4, "-t", table, "-F")
+            wait_rules(ns, "x", None)
+        assert tables >= 1
         # A netfilter instance beside the iptables ones; one at most.
         cli_ok(ns, "instance", "add", "p", "--siit", "--iptables")
         cli_ok(ns, "instance", "add", "q", "--siit", "--iptables")
