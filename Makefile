@@ -2,7 +2,8 @@
 #
 #   make              build tern.ko (for the running kernel) and the tern CLI
 #   make install      install both (module under /lib/modules/KREL/updates,
-#                     CLI under PREFIX, default /usr/local); DESTDIR=/stage
+#                     CLI under PREFIX, default /usr/local; libxt_TERN.so
+#                     where iptables looks for extensions); DESTDIR=/stage
 #                     installs into a staging tree (no depmod then)
 #   make dkms-src     install the module's sources for DKMS in
 #                     $(DESTDIR)/usr/src/tern-VERSION (then: dkms add tern/VERSION)
@@ -37,7 +38,8 @@ rpm/tern.spec: VERSION
 module:
 	$(MAKE) -C mod KDIR=$(KDIR)
 
-usr/configure: usr/configure.ac usr/Makefile.am usr/cli/Makefile.am
+usr/configure: usr/configure.ac usr/Makefile.am usr/cli/Makefile.am \
+		usr/xtables/Makefile.am
 	cd usr && autoreconf -fi
 
 usr/Makefile: usr/configure

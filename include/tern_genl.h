@@ -14,7 +14,10 @@
  * TERN_CMD_INSTANCE_ADD   INSTANCE, TYPE, [FRAMEWORK], POOL6, [GLOBALS]
  * TERN_CMD_INSTANCE_DEL   INSTANCE
  * TERN_CMD_INSTANCE_GET   dump: one message per instance:
- *                         INSTANCE, TYPE, FRAMEWORK, POOL6 (if set)
+ *                         INSTANCE, TYPE, FRAMEWORK, POOL6 (if set),
+ *                         STATUS; then one per name that iptables rules
+ *                         (target TERN, xt_TERN.h) use and no instance
+ *                         has: INSTANCE, STATUS (no TYPE)
  * TERN_CMD_GLOBAL_GET     [INSTANCE] -> INSTANCE, GLOBALS
  * TERN_CMD_GLOBAL_SET     [INSTANCE], GLOBALS (any subset; all or nothing)
  * TERN_CMD_STATS_GET      [INSTANCE] -> INSTANCE, STATS
@@ -98,6 +101,20 @@
 #define TERN_GENL_API_VERSION	1
 #define TERN_GENL_VERSION	TERN_GENL_API_VERSION
 #define TERN_INSTANCE_NAMSIZ	16	/* including the terminating NUL */
+
+/*
+ * The characters of an instance name: printable ASCII but blanks, quotes
+ * and backslashes (what iptables-save writes back unquoted). Its length
+ * is checked apart (1 to TERN_INSTANCE_NAMSIZ - 1).
+ */
+static inline int tern_instance_name_chars_ok(const char *s)
+{
+	for (; *s; s++)
+		if (*s <= ' ' || *s > '~' || *s == '"' || *s == '\'' ||
+		    *s == '\\')
+			return 0;
+	return 1;
+}
 #define TERN_GENL_MCGRP_EVENTS	"events"
 
 enum tern_cmd {
@@ -156,6 +173,7 @@ enum tern_attr {
 	TERN_A_VERSION,		/* string: the module's version ("0.1.0") */
 	TERN_A_API_VERSION,	/* u32: TERN_GENL_API_VERSION */
 	TERN_A_CONFIG,		/* nested, enum tern_attr (CONFIG_APPLY) */
+	TERN_A_STATUS,		/* nested, enum tern_status_attr (INSTANCE_GET) */
 	__TERN_A_MAX
 };
 #define TERN_A_MAX (__TERN_A_MAX - 1)
@@ -169,6 +187,21 @@ enum tern_framework {
 	TERN_FW_NETFILTER = 1,
 	TERN_FW_IPTABLES = 2,
 };
+
+/*
+ * What TERN_CMD_INSTANCE_GET says of an instance and of the iptables rules
+ * naming it (rules naming a netfilter instance, or no instance, pass
+ * their packets on untouched and count them in MISSED).
+ */
+enum tern_status_attr {
+	TERN_STATUS_UNSPEC,
+	TERN_STATUS_PAD,	/* attribute padding for u64 values */
+	TERN_STATUS_ENABLED,	/* u8 0/1 (instances only): setting enabled */
+	TERN_STATUS_RULES,	/* u32: TERN target entries naming it */
+	TERN_STATUS_MISSED,	/* u64: packets they passed (no instance) */
+	__TERN_STATUS_MAX
+};
+#define TERN_STATUS_MAX (__TERN_STATUS_MAX - 1)
 
 /* An IPv6 or IPv4 prefix. */
 enum tern_prefix_attr {

@@ -72,7 +72,9 @@ with_module() {
 	fi
 }
 
-for m in veth tun nf_defrag_ipv4 nf_defrag_ipv6 pktgen; do
+# x_tables: tern.ko needs it (the target TERN), and insmod loads no
+# dependency.
+for m in x_tables veth tun nf_defrag_ipv4 nf_defrag_ipv6 pktgen; do
 	modprobe -q "$m" 2>/dev/null || true
 done
 if [ -d /sys/kernel/debug ] && ! mountpoint -q /sys/kernel/debug; then

@@ -12,6 +12,7 @@
 #include "siit/eamt.h"
 #include "nat64/pool4.h"
 #include "fw/hook.h"
+#include "fw/xt.h"
 #include "nat64/nat64.h"
 #include "core/instance.h"
 #include "core/route_cache.h"
@@ -53,6 +54,39 @@ struct tern_instance *tern_instance_find(struct tern_net *tn, const char *name,
 	else
 		NL_SET_ERR_MSG(extack, "no instance in this namespace");
 	return ERR_PTR(-ESRCH);
+}
+
+/*
+ * Where packets come from: the netfilter hooks, or the slot of the
+ * instance's name that iptables rules use (fw/xt.c). No hooks for an
+ * iptables instance.
+ */
+static int tern_instance_attach(struct tern_instance *inst,
+				struct netlink_ext_ack *extack)
+{
+	int ret;
+
+	if (inst->framework == TERN_FW_IPTABLES)
+		return tern_xt_bind(inst);
+	ret = tern_hook_register(inst);
+	if (ret) {
+		NL_SET_ERR_MSG(extack, "could not register the netfilter hooks");
+		/*
+		 * A failed registration may have installed and removed one of
+		 * the hooks: packets may still be running in it.
+		 */
+		synchronize_net();
+	}
+	return ret;
+}
+
+/* Packets stop coming; some may still be inside until a grace period. */
+static void tern_instance_detach(struct tern_instance *inst)
+{
+	if (inst->framework == TERN_FW_IPTABLES)
+		tern_xt_unbind(inst);
+	else
+		tern_hook_unregister(inst);
 }
 
 int tern_instance_add(struct net *net, const char *name, u8 type, u8 framework,
@@ -105,16 +139,9 @@ int tern_instance_add(struct net *net, const char *name, u8 type, u8 framework,
 			goto err_stats;
 	}
 
-	ret = tern_hook_register(inst);
-	if (ret) {
-		NL_SET_ERR_MSG(extack, "could not register the netfilter hooks");
-		/*
-		 * A failed registration may have installed and removed one of
-		 * the hooks: packets may still be running in it.
-		 */
-		synchronize_net();
+	ret = tern_instance_attach(inst, extack);
+	if (ret)
 		goto err_nat64;
-	}
 	list_add_tail(&inst->list, &tn->instances);
 	tn->gen++;
 	return 0;
@@ -133,8 +160,8 @@ err_inst:
 
 /*
  * Frees what the packet path can reach. Only after a grace period that
- * started once the hooks were gone: nf_unregister_net_hooks() does not wait
- * for the packets already inside them.
+ * started once the hooks were gone (nf_unregister_net_hooks() does not wait
+ * for the packets already inside them) or the slot forgot the instance.
  */
 static void tern_instance_free(struct tern_instance *inst)
 {
@@ -156,8 +183,8 @@ void tern_instance_del(struct tern_instance *inst)
 	lockdep_assert_held(&tn->lock);
 	list_del(&inst->list);
 	tn->gen++;
-	tern_hook_unregister(inst);
-	/* Packets in flight in the hooks are done after this. */
+	tern_instance_detach(inst);
+	/* Packets in flight in the hooks or rules are done after this. */
 	synchronize_net();
 	tern_instance_free(inst);
 }
@@ -197,7 +224,7 @@ static void __net_exit tern_net_exit(struct net *net)
 	if (list_empty(&gone))
 		return;
 	list_for_each_entry(inst, &gone, list)
-		tern_hook_unregister(inst);
+		tern_instance_detach(inst);
 	synchronize_net();
 	list_for_each_entry_safe(inst, tmp, &gone, list)
 		tern_instance_free(inst);

@@ -18,6 +18,7 @@ struct tern_eamt;
 struct tern_deny4;
 struct tern_pool4;
 struct tern_nat64;
+struct tern_xt_slot;
 
 /*
  * Settings an instance's packet path reads. Never modified once
@@ -75,7 +76,8 @@ struct tern_instance {
 	struct tern_stats __percpu *stats;
 	struct tern_host_cache __percpu *host;	/* core/host.c */
 	struct tern_route_cache __percpu *routes; /* core/route_cache.c */
-	struct nf_hook_ops hook_ops[2];
+	struct nf_hook_ops hook_ops[2];	/* netfilter mode */
+	struct tern_xt_slot *xt_slot;	/* iptables mode (fw/xt.c) */
 };
 
 /* The kind of IPv4 address @a is for the instance's host (RTN_*). */

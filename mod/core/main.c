@@ -4,6 +4,7 @@
 #include <linux/module.h>
 #include <net/genetlink.h>
 #include "core/instance.h"
+#include "fw/xt.h"
 #include "nat64/table.h"
 #include "xlat/ipid.h"
 #include "nl/netlink.h"
@@ -21,6 +22,10 @@ static int __init tern_init(void)
 	ret = tern_tables_init();
 	if (ret)
 		return ret;
+	/* Before the instances: a namespace's instances exit before it. */
+	ret = tern_xt_init();
+	if (ret)
+		goto err_xt;
 	ret = tern_instance_init();
 	if (ret)
 		goto err_instance;
@@ -33,6 +38,8 @@ static int __init tern_init(void)
 err_genl:
 	tern_instance_exit();
 err_instance:
+	tern_xt_exit();
+err_xt:
 	tern_tables_exit();
 	return ret;
 }
@@ -41,6 +48,7 @@ static void __exit tern_exit(void)
 {
 	tern_genl_exit();
 	tern_instance_exit();
+	tern_xt_exit();
 	tern_tables_exit();
 }
 

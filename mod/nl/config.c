@@ -62,14 +62,14 @@ static int tern_cfg_inst_read(struct tern_cfg_inst *ci,
 				    "an instance name has 1 to 15 characters");
 		return -EINVAL;
 	}
+	if (!tern_instance_name_chars_ok(ci->name)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TERN_A_INSTANCE],
+				    "an instance name has printable characters, no blanks or quotes");
+		return -EINVAL;
+	}
 	ci->type = nla_get_u8(tb[TERN_A_TYPE]);
 	ci->framework = tb[TERN_A_FRAMEWORK] ?
 			nla_get_u8(tb[TERN_A_FRAMEWORK]) : TERN_FW_NETFILTER;
-	if (ci->framework == TERN_FW_IPTABLES) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[TERN_A_FRAMEWORK],
-				    "iptables instances are not supported yet");
-		return -EOPNOTSUPP;
-	}
 	ci->cfg = kmalloc(sizeof(*ci->cfg), GFP_KERNEL_ACCOUNT);
 	if (!ci->cfg)
 		return -ENOMEM;

@@ -181,11 +181,13 @@ class Genl:
                 if t != STAT["TERN_STAT_PAD"]}
 
     def instances(self):
-        """The names of the namespace's instances (TERN_CMD_INSTANCE_GET)."""
+        """The names of the namespace's instances (TERN_CMD_INSTANCE_GET;
+        not the names iptables rules use without an instance: no TYPE)."""
         err, text, replies = self.tern("TERN_CMD_INSTANCE_GET", dump=True)
         assert err == 0, "TERN_CMD_INSTANCE_GET: errno %d (%s)" % (err, text)
-        return [payload_attrs(m)[ATTR["TERN_A_INSTANCE"]].rstrip(b"\0")
-                .decode() for m in replies]
+        return [a[ATTR["TERN_A_INSTANCE"]].rstrip(b"\0").decode()
+                for a in map(payload_attrs, replies)
+                if ATTR["TERN_A_TYPE"] in a]
 
     def instance_del(self, name):
         err, text, _ = self.tern("TERN_CMD_INSTANCE_DEL",

@@ -110,7 +110,10 @@ def test_instance_list_json_exact(ns):
            "2001:db8:a::/64")
     lst = instances(ns)
     assert len(lst) == 1
-    assert set(lst[0]) == {"name", "type", "framework", "pool6"}
+    assert set(lst[0]) == {"name", "type", "framework", "pool6", "status",
+                           "rules", "passed-no-instance"}
+    assert (lst[0]["status"], lst[0]["rules"],
+            lst[0]["passed-no-instance"]) == ("enabled", 0, 0)
     assert lst[0]["name"] == "edge-1" and lst[0]["type"] == "siit"
     assert lst[0]["framework"] == "netfilter"
     assert same_prefix(lst[0]["pool6"], "2001:db8:a::/64")
@@ -178,6 +181,27 @@ def test_duplicate_name_refused(ns):
     assert_error(add(ns, "t", "2001:db8:99::/96"), 1)
     assert instances(ns) == before
     assert same_prefix(globals_(ns, "t")["pool6"], POOL6)
+
+
+BAD_CHARS = "an instance name has printable characters, no blanks or quotes$"
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("name,message", [
+    ("a" * 16, "an instance name has 1 to 15 characters$"),
+    ("a b", BAD_CHARS), ("a'b", BAD_CHARS), ('a"b', BAD_CHARS),
+    ("a\\b", BAD_CHARS), ("caf\u00e9", BAD_CHARS),
+])
+def test_instance_name_refused(ns, name, message):
+    """The kernel checks an instance name's length and characters (those
+    iptables-save writes back unquoted: the TERN target names it)."""
+    assert_error(add(ns, name, POOL6), 1, message)
+    assert_no_instances(ns)
+
+
+def test_instance_name_punctuation_accepted(ns):
+    cli_ok(ns, "instance", "add", "edge-1.a_b:c", "--siit", "--pool6", POOL6)
+    assert [i["name"] for i in instances(ns)] == ["edge-1.a_b:c"]
 
 
 @pytest.mark.kernel

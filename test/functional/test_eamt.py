@@ -495,7 +495,8 @@ def test_eamt_only_instance_without_pool6(tables):
         cli_ok(t.xl, "instance", "add", "t", "--siit")
         assert ternlib.instances(t.xl) == [
             {"name": "t", "type": "siit", "framework": "netfilter",
-             "pool6": None}]
+             "pool6": None, "status": "enabled", "rules": 0,
+             "passed-no-instance": 0}]
         assert ternlib.globals_(t.xl, "t")["pool6"] is None
         cli_ok(t.xl, "eamt", "add", EAM6, EAM4)
         cli_ok(t.xl, "eamt", "add", "2001:db8:46::/120", "203.0.113.0/24")

@@ -47,11 +47,17 @@ static const char help_list[] =
 	"Usage: tern instance list [--json]\n"
 	"\n"
 	"Show the instances of this network namespace: NAME TYPE FRAMEWORK\n"
-	"POOL6 (\"-\" if unset).\n"
+	"POOL6 (\"-\" if unset) STATUS: enabled or disabled, the iptables\n"
+	"rules (-j TERN --instance NAME) naming it, and the packets they let\n"
+	"through while no iptables instance NAME existed. Names that rules use\n"
+	"without an instance are listed too, with status \"no instance\".\n"
 	"\n"
 	"Options:\n"
 	"  -j, --json        print a JSON array of objects with the keys\n"
-	"                    name, type, framework and pool6 (null if unset)\n"
+	"                    name, type, framework and pool6 (null if unset,\n"
+	"                    and all three for a name without instance),\n"
+	"                    status (\"enabled\", \"disabled\", \"no-instance\"),\n"
+	"                    rules and passed-no-instance\n"
 	"  -h, --help        show this help\n";
 
 static const char help_remove[] =
@@ -207,10 +213,50 @@ static int instance_remove(int argc, char **argv)
 
 struct instance {
 	char *name;
-	char type[12];
+	char type[12];			/* "" for a name without instance */
 	char fw[12];
 	char pool6[PREFIX_STRLEN];	/* "" if unset */
+	const char *status;		/* enabled, disabled, no-instance */
+	unsigned long rules;		/* iptables rules naming it */
+	unsigned long long missed;	/* packets they passed, no instance */
+	char status_text[96];
 };
+
+/* TERN_A_STATUS: the setting enabled and the rules naming the name. */
+static int status_get(struct nlattr *attr, struct instance *in)
+{
+	static struct nla_policy policy[TERN_STATUS_MAX + 1] = {
+		[TERN_STATUS_ENABLED] = { .type = NLA_U8 },
+		[TERN_STATUS_RULES] = { .type = NLA_U32 },
+		[TERN_STATUS_MISSED] = { .type = NLA_U64 },
+	};
+	struct nlattr *st[TERN_STATUS_MAX + 1];
+	size_t n;
+
+	in->status = "no-instance";
+	if (!attr)
+		return in->type[0] ? 0 : -1;
+	if (nla_parse_nested(st, TERN_STATUS_MAX, attr, policy) < 0)
+		return -1;
+	if (st[TERN_STATUS_ENABLED])
+		in->status = nla_get_u8(st[TERN_STATUS_ENABLED]) ? "enabled"
+								 : "disabled";
+	if (st[TERN_STATUS_RULES])
+		in->rules = nla_get_u32(st[TERN_STATUS_RULES]);
+	if (st[TERN_STATUS_MISSED])
+		in->missed = nla_get_u64(st[TERN_STATUS_MISSED]);
+
+	n = snprintf(in->status_text, sizeof(in->status_text), "%s",
+		     in->type[0] ? in->status : "no instance");
+	if (in->rules || !strcmp(in->fw, "iptables") || !in->type[0])
+		n += snprintf(in->status_text + n, sizeof(in->status_text) - n,
+			      ", %lu rule%s", in->rules,
+			      in->rules == 1 ? "" : "s");
+	if (in->missed && n < sizeof(in->status_text))
+		snprintf(in->status_text + n, sizeof(in->status_text) - n,
+			 ", %llu passed (no instance)", in->missed);
+	return 0;
+}
 
 struct instance_list {
 	struct instance *v;
@@ -226,7 +272,10 @@ static int list_reply(struct nlattr **tb, void *arg)
 	char buf[12];
 	int status;
 
-	if (!tb[TERN_A_INSTANCE] || !tb[TERN_A_TYPE] || !tb[TERN_A_FRAMEWORK])
+	/* A name iptables rules use without an instance: no type. */
+	if (!tb[TERN_A_INSTANCE] ||
+	    (!tb[TERN_A_TYPE] && !tb[TERN_A_STATUS]) ||
+	    !tb[TERN_A_TYPE] != !tb[TERN_A_FRAMEWORK])
 		return tern_fail("malformed reply from the kernel: instance without name, type or framework");
 
 	status = table_room((void **)&list->v, list->n, &list->cap,
@@ -241,12 +290,18 @@ static int list_reply(struct nlattr **tb, void *arg)
 			return tern_fail("malformed reply from the kernel: bad pool6");
 		prefix_str(&prefix, in->pool6);
 	}
-	snprintf(in->type, sizeof(in->type), "%s",
-		 enum_str(type_names, ARRAY_SIZE(type_names),
-			  nla_get_u8(tb[TERN_A_TYPE]), buf, sizeof(buf)));
-	snprintf(in->fw, sizeof(in->fw), "%s",
-		 enum_str(fw_names, ARRAY_SIZE(fw_names),
-			  nla_get_u8(tb[TERN_A_FRAMEWORK]), buf, sizeof(buf)));
+	if (tb[TERN_A_TYPE]) {
+		snprintf(in->type, sizeof(in->type), "%s",
+			 enum_str(type_names, ARRAY_SIZE(type_names),
+				  nla_get_u8(tb[TERN_A_TYPE]), buf,
+				  sizeof(buf)));
+		snprintf(in->fw, sizeof(in->fw), "%s",
+			 enum_str(fw_names, ARRAY_SIZE(fw_names),
+				  nla_get_u8(tb[TERN_A_FRAMEWORK]), buf,
+				  sizeof(buf)));
+	}
+	if (status_get(tb[TERN_A_STATUS], in) < 0)
+		return tern_fail("malformed reply from the kernel: bad status");
 	in->name = strdup(nla_get_string(tb[TERN_A_INSTANCE]));
 	if (!in->name)
 		return tern_fail("out of memory");
@@ -266,20 +321,24 @@ static void list_print_table(const struct instance_list *list)
 	int wname = strlen("NAME");
 	int wtype = strlen("TYPE");
 	int wfw = strlen("FRAMEWORK");
+	int wpool = strlen("POOL6");
 	size_t i;
 
 	for (i = 0; i < list->n; i++) {
 		wname = max_width(wname, list->v[i].name);
 		wtype = max_width(wtype, list->v[i].type);
 		wfw = max_width(wfw, list->v[i].fw);
+		wpool = max_width(wpool, list->v[i].pool6);
 	}
-	printf("%-*s %-*s %-*s %s\n", wname, "NAME", wtype, "TYPE",
-	       wfw, "FRAMEWORK", "POOL6");
+	printf("%-*s %-*s %-*s %-*s %s\n", wname, "NAME", wtype, "TYPE",
+	       wfw, "FRAMEWORK", wpool, "POOL6", "STATUS");
 	for (i = 0; i < list->n; i++) {
 		const struct instance *in = &list->v[i];
 
-		printf("%-*s %-*s %-*s %s\n", wname, in->name, wtype, in->type,
-		       wfw, in->fw, in->pool6[0] ? in->pool6 : "-");
+		printf("%-*s %-*s %-*s %-*s %s\n", wname, in->name, wtype,
+		       in->type[0] ? in->type : "-", wfw,
+		       in->fw[0] ? in->fw : "-", wpool,
+		       in->pool6[0] ? in->pool6 : "-", in->status_text);
 	}
 }
 
@@ -294,9 +353,12 @@ static int list_print_json(const struct instance_list *list)
 
 		o = json_obj();
 		json_add_str(o, "name", in->name);
-		json_add_str(o, "type", in->type);
-		json_add_str(o, "framework", in->fw);
+		json_add_str(o, "type", in->type[0] ? in->type : NULL);
+		json_add_str(o, "framework", in->fw[0] ? in->fw : NULL);
 		json_add_str(o, "pool6", in->pool6[0] ? in->pool6 : NULL);
+		json_add_str(o, "status", in->status);
+		json_add_u64(o, "rules", in->rules);
+		json_add_u64(o, "passed-no-instance", in->missed);
 		if (!o || json_object_array_add(a, o) < 0) {
 			json_object_put(o);
 			json_object_put(a);
