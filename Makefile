@@ -66,7 +66,7 @@ dkms-src: versions
 		-exec install -D -m 644 {} $(DKMS_SRC)/{} \;
 
 # The tarball holds the files git tracks in these paths (from a checkout).
-DIST_PATHS = Makefile Kbuild VERSION dkms.conf README.md LICENSE COPYING mod include usr rpm
+DIST_PATHS = Makefile Kbuild VERSION dkms.conf README.md LICENSE COPYING mod include usr rpm systemd
 DIST_NAME = tern-$(TERN_VERSION)
 dist: versions
 	@git rev-parse --git-dir >/dev/null 2>&1 || \
