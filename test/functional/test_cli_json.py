@@ -75,9 +75,11 @@ def test_every_key_kebab_case(ns):
 
 
 def test_strings_escaped(ns):
-    """An instance name with a quote, a backslash, a slash and a control
-    character comes back exactly."""
-    name = 'a"b\\c/\x01'
+    """An instance name with a slash and JSON's own punctuation (quotes,
+    backslashes and control characters are not in names: the kernel
+    refuses them, test_cli.py::test_instance_name_refused) comes back
+    exactly."""
+    name = 'a/b{c},[d]:'
     cli_ok(ns, "instance", "add", name, "--siit", "--pool6", POOL6)
     assert [i["name"] for i in cli_json(ns, "instance", "list")] == [name]
 
@@ -93,7 +95,9 @@ def test_json_before_or_after_the_command(ns, args):
     out = cli_ok(ns, *args)
     assert out.count("\n") == 1
     assert json.loads(out) == [{"name": "t", "type": "siit",
-                                "framework": "netfilter", "pool6": POOL6}]
+                                "framework": "netfilter", "pool6": POOL6,
+                                "status": "enabled", "rules": 0,
+                                "passed-no-instance": 0}]
 
 
 @pytest.mark.parametrize("args", [
