@@ -20,7 +20,7 @@
 # the sum of both directions); flows 1 and BENCH_FLOWS.
 #
 # Usage: bench-vm.sh OUTDIR
-# Settings: BENCH_SYSTEMS ("fwd tern-siit tern-nat64 jool-siit jool-nat64
+# Settings: BENCH_SYSTEMS ("fwd tern-siit tern-nat64 tern-siit-ipt jool-siit jool-nat64
 # tayga"), BENCH_REPS (3), BENCH_STEPS (3, binary search steps after the
 # first trial at the overload rate), BENCH_TRIAL (2, seconds of traffic
 # per trial), BENCH_SECONDS (3, overload window), BENCH_FLOWS (64),
@@ -33,7 +33,8 @@
 # by CPU, command and symbol, in OUTDIR/perf.txt), BENCH_PERF_SYMOFF=RE
 # (with BENCH_PERF: samples by symbol+offset, for the symbols RE matches,
 # in OUTDIR/perf-symoff.txt; objdump -d of the module reads them),
-# BENCH_PAIR_SYSTEMS ("tern-siit tern-nat64"), BENCH_PAIR_REPS (5).
+# BENCH_PAIR_SYSTEMS ("tern-siit tern-nat64 tern-siit-ipt"), BENCH_PAIR_REPS (5).
+# tern-siit-ipt is Tern SIIT in iptables mode (test/bench/systems.sh).
 #
 # Paired capacity (after the rest): for each system of BENCH_PAIR_SYSTEMS,
 # each direction and flow count, each of BENCH_PAIR_REPS repetitions, one
@@ -54,13 +55,13 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=test/bench/lib-topo.sh
 . "$top/test/bench/lib-topo.sh"
 if [ -n "${BENCH_SMOKE:-}" ]; then
-	: "${BENCH_SYSTEMS:=fwd tern-siit tern-nat64}" "${BENCH_REPS:=1}"
+	: "${BENCH_SYSTEMS:=fwd tern-siit tern-nat64 tern-siit-ipt}" "${BENCH_REPS:=1}"
 	: "${BENCH_STEPS:=2}" "${BENCH_TRIAL:=0.5}" "${BENCH_SECONDS:=1}"
 	: "${BENCH_FLOWS:=16}" "${BENCH_TCP_SECONDS:=1}" "${BENCH_PINGS:=5}"
 	: "${BENCH_TCP_REPS:=1}" "${BENCH_PAIR_REPS:=1}"
 	pair_cells="6to4:1 4to6:$BENCH_FLOWS"
 fi
-systems=${BENCH_SYSTEMS:-fwd tern-siit tern-nat64 jool-siit jool-nat64 tayga}
+systems=${BENCH_SYSTEMS:-fwd tern-siit tern-nat64 tern-siit-ipt jool-siit jool-nat64 tayga}
 reps=${BENCH_REPS:-3}
 tcp_reps=${BENCH_TCP_REPS:-7}
 steps=${BENCH_STEPS:-3}
@@ -373,7 +374,7 @@ if [ -z "${pair_cells:-}" ]; then
 	done
 fi
 pairs=()
-for s in ${BENCH_PAIR_SYSTEMS:-tern-siit tern-nat64}; do
+for s in ${BENCH_PAIR_SYSTEMS:-tern-siit tern-nat64 tern-siit-ipt}; do
 	for r in "${run[@]}"; do [ "$r" = "$s" ] && pairs+=("$s"); done
 done
 if [ ${#pairs[@]} -gt 0 ] && [[ " ${run[*]} " == *" fwd "* ]]; then

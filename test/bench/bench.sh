@@ -35,7 +35,7 @@ if [ -z "$smoke" ]; then
 	bash test/build-mod.sh "$k61" >/dev/null
 fi
 [ -f ".build/$k61/mod/tern.ko" ] || bash test/build-mod.sh "$k61" >/dev/null
-if [ ! -x usr/cli/tern ]; then
+if [ ! -x usr/cli/tern ] || [ ! -f usr/xtables/.libs/libxt_TERN.so ]; then
 	[ -f usr/Makefile ] || (cd usr && autoreconf -fi && ./configure -q)
 	make -s -C usr >/dev/null
 fi

@@ -67,8 +67,8 @@ TITLES = {
 }
 # Throughput against the number of sessions: plotted as lines.
 SESSION_PLOTS = ["tput_sessions", "tput_sessions_zero_loss"]
-SYSTEMS = ["fwd", "tern-siit", "tern-nat64", "jool-siit", "jool-nat64",
-           "tayga"]
+SYSTEMS = ["fwd", "tern-siit", "tern-nat64", "tern-siit-ipt", "jool-siit",
+           "jool-nat64", "tayga"]
 DIRS = ["6to4", "4to6", "bidir"]
 MUST = ["tput_zero_loss", "tput_overload", "tcp_throughput", "rtt_median"]
 # What every Tern system of the file must have besides (bench-vm.sh pairs
@@ -76,6 +76,7 @@ MUST = ["tput_zero_loss", "tput_overload", "tcp_throughput", "rtt_median"]
 MUST_TERN = ["capacity_vs_fwd"]
 # (numerator, denominator) pairs of the ratio columns
 RATIOS = [("tern-siit", "fwd"), ("tern-nat64", "fwd"),
+          ("tern-siit-ipt", "fwd"), ("tern-siit-ipt", "tern-siit"),
           ("tern-siit", "jool-siit"), ("tern-nat64", "jool-nat64")]
 
 

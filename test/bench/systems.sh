@@ -10,7 +10,7 @@
 
 tern=${TERN:-$top/usr/cli/tern}
 declare -A sys_src6 sys_dst4 sys_note
-for s in fwd tern-siit jool-siit; do sys_src6[$s]=$SIIT6 sys_dst4[$s]=$SIIT4; done
+for s in fwd tern-siit tern-siit-ipt jool-siit; do sys_src6[$s]=$SIIT6 sys_dst4[$s]=$SIIT4; done
 for s in tern-nat64 jool-nat64; do sys_src6[$s]=$NAT6 sys_dst4[$s]=192.0.2.1; done
 sys_src6[tayga]=$NAT6 sys_dst4[tayga]=192.0.2.2
 
@@ -45,6 +45,21 @@ teardown_fwd() { nsx xl ip route del "$POOL6" via 2001:db8:4::2 dev v4; }
 
 setup_tern-siit() { nsx xl "$tern" instance add bench --siit --pool6 "$POOL6" >/dev/null || return 1; }
 teardown_tern-siit() { nsx xl "$tern" instance remove bench >/dev/null; }
+
+# tern-siit-ipt: the same SIIT instance in iptables mode, given what
+# arrives on xl's two links by one rule each (mangle PREROUTING, the
+# extension from the build tree; iptables-nft, Debian's default).
+xt_env() { nsx xl env XTABLES_LIBDIR="$top/usr/xtables/.libs:/usr/lib/x86_64-linux-gnu/xtables" "$@"; }
+setup_tern-siit-ipt() {
+	nsx xl "$tern" instance add bench --siit --pool6 "$POOL6" --iptables >/dev/null || return 1
+	xt_env ip6tables -t mangle -A PREROUTING -i v6 -j TERN --instance bench || return 1
+	xt_env iptables -t mangle -A PREROUTING -i v4 -j TERN --instance bench || return 1
+}
+teardown_tern-siit-ipt() {
+	xt_env ip6tables -t mangle -F PREROUTING
+	xt_env iptables -t mangle -F PREROUTING
+	teardown_tern-siit
+}
 
 setup_tern-nat64() {
 	nsx xl "$tern" instance add bench --nat64 --pool6 "$POOL6" >/dev/null || return 1
