@@ -221,6 +221,33 @@ def test_nat64_instance(xt, name):
                     changing=True) == []
 
 
+@pytest.mark.parametrize("name", ["na", "nb"])
+def test_hairpin_stays_in_instance(xt, name):
+    """RFC 6146 3.8 in an iptables instance: an IPv6 host reaches another
+    (here itself, from another port) at its IPv4 transport address of this
+    instance's pool4; the packet comes back translated by the same
+    instance (no IPv4 rule, no other instance sees it)."""
+    pool6, pool4 = NAT[name]
+    with xt.cap4() as cap:
+        xt.send6(udp(True, CLIENT, embed(SINK4, pool6), 47002, 4000))
+        b = cap.one(is_ip4(dst=SINK4))
+    cs = counters(xt)
+    with xt.cap6() as cap:
+        xt.send6(udp(True, CLIENT, embed(b[IP].src, pool6), 47000,
+                     b[UDP].sport))
+        f = cap.one(is_ip6(dst=CLIENT))
+    mine = [s for s in cli_json(xt.xl, "-i", name, "session", "list",
+                                changing=True) if s["port6"] == 47000]
+    assert len(mine) == 1
+    assert ipaddress.IPv4Address(mine[0]["address4"]) in \
+        ipaddress.IPv4Network(pool4)
+    assert (f[IPv6].src, f[IPv6].hlim, f[UDP].sport, f[UDP].dport,
+            bytes(f[UDP].payload)) == \
+        (embed(mine[0]["address4"], pool6), 63, mine[0]["port4"], 47002,
+         PAYLOAD[:64])
+    expect(cs, name, {"xlat-hairpin": 1, "xlat-4to6": 1})
+
+
 def test_no_rule_no_translation(xt):
     """Without a rule nothing reaches an instance: 2001:db8:c::/96 has
     none (and no route: nothing comes out)."""
