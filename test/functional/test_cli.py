@@ -204,6 +204,22 @@ def test_instance_name_punctuation_accepted(ns):
     assert [i["name"] for i in instances(ns)] == ["edge-1.a_b:c"]
 
 
+def test_completion_offers_instances(ns):
+    """bash completion (usr/completion/tern) offers the namespace's
+    instances after -i and after `instance remove`."""
+    for name in ("edge-1", "edge-2", "core"):
+        cli_ok(ns, "instance", "add", name, "--siit", "--pool6", POOL6,
+               "--iptables")
+    script = (". %s; comp() { COMP_WORDS=(%s \"$@\"); "
+              "COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _tern; "
+              "echo \"${COMPREPLY[*]}\"; }; comp -i e; comp -i ''; "
+              "comp instance remove c" % (ternlib.REPO / "usr" / "completion" /
+                                          "tern", ternlib.TERN))
+    r = ns.exec("bash", "-c", script)
+    assert r.out.splitlines() == ["edge-1 edge-2", "edge-1 edge-2 core",
+                                  "core"]
+
+
 @pytest.mark.kernel
 def test_second_netfilter_instance_refused(ns):
     cli_ok(ns, "instance", "add", "t", "--siit", "--pool6", POOL6)

@@ -601,5 +601,33 @@ fi
 # --- one line even if the input has a newline
 usage newline-masked "unknown command 'a\?b'" "$(printf 'a\nb')"
 
+# --- bash completion (completion/tern), from the CLI's own help
+# shellcheck source=usr/completion/tern
+. "$here/../completion/tern"
+comp() {	# NAME WANT WORDS...: completing the last of WORDS offers WANT
+	local name=$1 want=$2 got
+	shift 2
+	COMP_WORDS=("$TERN" "$@")
+	COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+	_tern
+	got=
+	[ ${#COMPREPLY[@]} = 0 ] || got=$(printf '%s\n' "${COMPREPLY[@]}" | sort | tr '\n' ' ')
+	if [ "$got" = "$want" ]; then ok "$name"; else fail "$name" "offered '$got', want '$want'"; fi
+}
+comp complete-commands "address bib config denylist4 eamt global instance monitor pool4 session stats " ""
+comp complete-command-prefix "instance " ins
+comp complete-options-first "--help --instance --json --version " --
+comp complete-verbs "add flush list remove " pool4 ""
+comp complete-verbs-after-i "add list remove " -i t instance ""
+comp complete-pool4-add-options "--help --icmp --mark --tcp --udp " pool4 add 192.0.2.0/24 --
+comp complete-stats-options "--help --json --verbose " -j stats --
+comp complete-bib-options "--help --icmp --json --tcp --udp " bib list --
+comp complete-global-key "strict-wkp " global set stri
+comp complete-global-keys-all "$("$TERN" global set --help | sed -n '/^Keys:/,/^$/{s/^  \([a-z0-9-]*\) .*/\1/p}' | sort | tr '\n' ' ')" global set ""
+comp complete-global-bool "false true " global set enabled ""
+comp complete-global-u32-none "" global set max-sessions ""
+echo '{"instances": []}' >"$tmp/comp-file.json"
+comp complete-config-file "$tmp/comp-file.json " config apply "$tmp/comp-f"
+
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ] && [ "$skipped" = 0 ]
