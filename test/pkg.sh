@@ -82,9 +82,11 @@ if [ -n "$rpm_cli" ] && [ -n "$rpm_dkms" ] && [ -n "$srpm" ]; then
 	check "package tern has /usr/bin/tern and README.md, no /usr/src" bash -c \
 		'grep -qx /usr/bin/tern "$1" && grep -q "/usr/share/doc/tern.*/README.md" "$1" &&
 		! grep -q ^/usr/src "$1"' _ "$tmp/tern.list"
-	check "package tern has libxt_TERN.so (no .la), tern.service, tern-monitor.service, bash completion" bash -c \
+	check "package tern has libxt_TERN.so (no .la), tern.service, tern-monitor.service, bash completion, tern(8), tern-iptables(8)" bash -c \
 		'grep -q "/xtables/libxt_TERN\.so$" "$1" && ! grep -q "\.la$" "$1" &&
 		grep -qx /usr/share/bash-completion/completions/tern "$1" &&
+		grep -q "^/usr/share/man/man8/tern\.8" "$1" &&
+		grep -q "^/usr/share/man/man8/tern-iptables\.8" "$1" &&
 		grep -q "/systemd/system/tern\.service$" "$1" &&
 		grep -q "/systemd/system/tern-monitor\.service$" "$1"' _ "$tmp/tern.list"
 	# (rpmbuild itself fails if usr/'s `make install` installs a file that

@@ -629,5 +629,26 @@ comp complete-global-u32-none "" global set max-sessions ""
 echo '{"instances": []}' >"$tmp/comp-file.json"
 comp complete-config-file "$tmp/comp-file.json " config apply "$tmp/comp-f"
 
+# --- the manual pages: tern(8) made from the CLI's help has every usage
+# line and every setting; both pages render without a groff warning
+if sh "$here/../man/tern.8.sh" "$TERN" >"$tmp/tern.8" 2>"$tmp/man.err"; then
+	ok man-generated
+else
+	fail man-generated "$(cat "$tmp/man.err")"
+fi
+missing=$(while read -r u; do grep -qxF "tern [-i NAME] [-j] $u" "$tmp/tern.8" || echo "$u"; done <"$tmp/usages")
+if [ -z "$missing" ]; then ok man-every-usage-line; else fail man-every-usage-line "missing: $missing"; fi
+missing=$("$TERN" global set --help | sed -n '/^Keys:/,/^$/{s/^  \([a-z0-9-]*\) .*/\1/p}' |
+	while read -r k; do grep -q "^  $k " "$tmp/tern.8" || echo "$k"; done)
+if [ -z "$missing" ]; then ok man-every-setting; else fail man-every-setting "missing: $missing"; fi
+for page in "$tmp/tern.8" "$here/../man/tern-iptables.8"; do
+	if command -v groff >/dev/null; then
+		w=$(groff -man -Tutf8 -ww "$page" 2>&1 >/dev/null)
+		if [ -z "$w" ]; then ok "man-renders-${page##*/}"; else fail "man-renders-${page##*/}" "$w"; fi
+	else
+		skip "man-renders-${page##*/}" "no groff"
+	fi
+done
+
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ] && [ "$skipped" = 0 ]
