@@ -5,7 +5,6 @@
  * that looks at packets just before its routing decision.
  */
 
-#include <linux/bottom_half.h>
 #include <linux/netfilter_ipv4.h>
 #include <linux/netfilter_ipv6.h>
 #include "fw/hook.h"
@@ -14,36 +13,17 @@
 
 #define TERN_HOOK_PRIORITY (NF_IP_PRI_NAT_DST + 25)
 
-/*
- * The packet path keeps per-CPU state (counters, the host and route
- * caches) and needs BHs off. Hooks run in softirq as a rule, but those
- * after an NFQUEUE verdict run in process context with BHs on
- * (nf_reinject()): then they are turned off for the translation.
- */
+/* BHs off if the caller left them on (tern_xlat_6to4_any()). */
 static unsigned int tern_hook_ipv6(void *priv, struct sk_buff *skb,
 				   const struct nf_hook_state *state)
 {
-	unsigned int verdict;
-
-	if (likely(in_softirq()))
-		return tern_xlat_6to4(priv, skb);
-	local_bh_disable();
-	verdict = tern_xlat_6to4(priv, skb);
-	local_bh_enable();
-	return verdict;
+	return tern_xlat_6to4_any(priv, skb);
 }
 
 static unsigned int tern_hook_ipv4(void *priv, struct sk_buff *skb,
 				   const struct nf_hook_state *state)
 {
-	unsigned int verdict;
-
-	if (likely(in_softirq()))
-		return tern_xlat_4to6(priv, skb);
-	local_bh_disable();
-	verdict = tern_xlat_4to6(priv, skb);
-	local_bh_enable();
-	return verdict;
+	return tern_xlat_4to6_any(priv, skb);
 }
 
 int tern_hook_register(struct tern_instance *inst)

@@ -17,7 +17,6 @@
  * and counts it in the slot.
  */
 
-#include <linux/bottom_half.h>
 #include <linux/mutex.h>
 #include <linux/netfilter/x_tables.h>
 #include <linux/percpu.h>
@@ -217,32 +216,20 @@ static unsigned int tern_xt_tg6(struct sk_buff *skb,
 				const struct xt_action_param *par)
 {
 	struct tern_instance *inst = tern_xt_inst(par);
-	unsigned int verdict;
 
 	if (unlikely(!inst))
 		return XT_CONTINUE;
-	if (likely(in_softirq()))
-		return tern_xt_verdict(tern_xlat_6to4(inst, skb));
-	local_bh_disable();
-	verdict = tern_xlat_6to4(inst, skb);
-	local_bh_enable();
-	return tern_xt_verdict(verdict);
+	return tern_xt_verdict(tern_xlat_6to4_any(inst, skb));
 }
 
 static unsigned int tern_xt_tg4(struct sk_buff *skb,
 				const struct xt_action_param *par)
 {
 	struct tern_instance *inst = tern_xt_inst(par);
-	unsigned int verdict;
 
 	if (unlikely(!inst))
 		return XT_CONTINUE;
-	if (likely(in_softirq()))
-		return tern_xt_verdict(tern_xlat_4to6(inst, skb));
-	local_bh_disable();
-	verdict = tern_xlat_4to6(inst, skb);
-	local_bh_enable();
-	return tern_xt_verdict(verdict);
+	return tern_xt_verdict(tern_xlat_4to6_any(inst, skb));
 }
 
 static int tern_xt_check(const struct xt_tgchk_param *par)

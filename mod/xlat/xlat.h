@@ -2,6 +2,7 @@
 #ifndef _TERN_XLAT_H
 #define _TERN_XLAT_H
 
+#include <linux/bottom_half.h>
 #include <linux/icmp.h>
 #include <linux/icmpv6.h>
 #include <linux/netfilter.h>
@@ -68,6 +69,39 @@ static inline unsigned int tern_stolen(struct tern_instance *inst,
  */
 unsigned int tern_xlat_6to4(struct tern_instance *inst, struct sk_buff *skb);
 unsigned int tern_xlat_4to6(struct tern_instance *inst, struct sk_buff *skb);
+
+/*
+ * The same from a netfilter hook or an xtables target: the packet path
+ * keeps per-CPU state (counters, the host and route caches) and needs BHs
+ * off. Hooks run in softirq as a rule, but those after an NFQUEUE verdict
+ * run in process context with BHs on (nf_reinject()): then they are
+ * turned off for the translation.
+ */
+static inline unsigned int tern_xlat_6to4_any(struct tern_instance *inst,
+					      struct sk_buff *skb)
+{
+	unsigned int verdict;
+
+	if (likely(in_softirq()))
+		return tern_xlat_6to4(inst, skb);
+	local_bh_disable();
+	verdict = tern_xlat_6to4(inst, skb);
+	local_bh_enable();
+	return verdict;
+}
+
+static inline unsigned int tern_xlat_4to6_any(struct tern_instance *inst,
+					      struct sk_buff *skb)
+{
+	unsigned int verdict;
+
+	if (likely(in_softirq()))
+		return tern_xlat_4to6(inst, skb);
+	local_bh_disable();
+	verdict = tern_xlat_4to6(inst, skb);
+	local_bh_enable();
+	return verdict;
+}
 
 /*
  * One pass of one direction (xlat_6to4.c, xlat_4to6.c): parse, ask the
