@@ -194,3 +194,16 @@ def test_doc_commands(rel):
     assert not left_ns and not left_inst, \
         "%s left behind namespaces %s, instances %s" % (
             rel, sorted(left_ns), sorted(left_inst))
+
+
+@pytest.mark.nomodule
+def test_cli_md_lists_the_commands_of_the_help():
+    """docs/cli.md's table names exactly the command groups of `tern
+    --help` (the rest of the reference is the help itself)."""
+    r = subprocess.run([ternlib.TERN, "--help"], capture_output=True,
+                       text=True, check=True)
+    body = r.stdout.split("Commands:", 1)[1].split("\n\n", 1)[0]
+    helped = {ln.split()[0] for ln in body.splitlines() if ln.strip()}
+    table = (DOCS / "cli.md").read_text().split("## Commands", 1)[1]
+    listed = set(re.findall(r"^\| `([a-z0-9]+)` \|", table, re.M))
+    assert listed == helped, (sorted(listed - helped), sorted(helped - listed))
