@@ -58,6 +58,10 @@ setup_tern-siit-ipt() {
 teardown_tern-siit-ipt() {
 	xt_env ip6tables -t mangle -F PREROUTING
 	xt_env iptables -t mangle -F PREROUTING
+	# An empty base chain still costs every packet a walk: remove the
+	# tables iptables-nft made, so that the next system does not pay it.
+	nsx xl nft delete table ip6 mangle 2>/dev/null
+	nsx xl nft delete table ip mangle 2>/dev/null
 	teardown_tern-siit
 }
 
