@@ -8,7 +8,7 @@
 #include <linux/netfilter.h>
 #include <linux/skbuff.h>
 #include "xlat/icmp.h"
-#include "core/instance.h"
+#include "core/inst.h"
 
 /* Every exit of the packet path goes through one of these: one counter each. */
 static inline unsigned int tern_pass(struct tern_instance *inst,
