@@ -66,7 +66,9 @@ record "checkpatch.pl --no-tree -f clean on mod/ and include/" $? "$log/checkpat
 
 step "layering"
 /usr/bin/python3 test/layering.py --known test/layering-known.txt >"$log/layering.log" 2>&1
-record "no include or call cycle between files of mod/ beyond test/layering-known.txt" $? "$log/layering.log"
+record "no include or call cycle between files of mod/ beyond test/layering-known.txt, no siit/ or nat64/ header in core/" $? "$log/layering.log"
+/usr/bin/python3 test/layering.py --self-test >"$log/layering-self.log" 2>&1
+record "layering.py self-test: finds a call cycle through headers' inline functions and a mode header in core/ (fixed sample trees)" $? "$log/layering-self.log"
 
 step "summarize.py self-test"
 bash test/summarize-test/run.sh >"$log/summarize-test.log" 2>&1

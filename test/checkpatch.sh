@@ -14,7 +14,7 @@ if [ ! -f "$cache/scripts/checkpatch.pl" ] || [ "$tarball" -nt "$cache/scripts/c
 fi
 cd "$top"
 rc=0
-for f in mod/*/*.c mod/*/*.h include/*.h; do
+for f in mod/*.c mod/*/*.c mod/*/*.h include/*.h; do
 	out=$(perl "$cache/scripts/checkpatch.pl" --no-tree --terse --show-types \
 		-f "$f" || true)
 	if echo "$out" | grep -qE ': (ERROR|WARNING):'; then

@@ -54,7 +54,7 @@ check "make dist makes $tarball" [ -f "$tarball" ]
 tar -tzf "$tarball" | sed "s|^tern-$ver/||" | grep -v '/$' | sort >"$tmp/dist.list"
 check "$tarball holds the module, include/, usr/'s autotools sources, the spec, dkms.conf, VERSION, README.md" \
 	has "$tmp/dist.list" Makefile Kbuild VERSION dkms.conf README.md rpm/tern.spec \
-	mod/Kbuild mod/Makefile mod/core/main.c include/tern_genl.h \
+	mod/Kbuild mod/Makefile mod/main.c include/tern_genl.h \
 	usr/configure.ac usr/Makefile.am usr/cli/Makefile.am usr/cli/main.c
 check "$tarball holds no test/, docs/, generated autotools files or build products" \
 	lacks "$tmp/dist.list" '^(test|docs|\.build)/|^usr/(configure|Makefile\.in|Makefile|config\.h|aclocal\.m4)$|\.(o|ko)$|^usr/cli/tern$'
@@ -99,7 +99,7 @@ if [ -n "$rpm_cli" ] && [ -n "$rpm_dkms" ] && [ -n "$srpm" ]; then
 		diff "$tmp/dkms-want.list" "$tmp/dkms.list"
 	check "package tern-dkms has dkms.conf, Kbuild, mod/, include/, not mod/tests/" \
 		has "$tmp/dkms.list" "$src/dkms.conf" "$src/Kbuild" "$src/VERSION" \
-		"$src/mod/Kbuild" "$src/mod/core/main.c" "$src/include/tern_genl.h"
+		"$src/mod/Kbuild" "$src/mod/main.c" "$src/include/tern_genl.h"
 	check "package tern-dkms runs dkms add/build/install after install, dkms remove before removal" \
 		bash -c 'rpm -qp --scripts "$1" >"$2" && grep -q "dkms add -m tern -v" "$2" &&
 			grep -q "dkms install -m tern -v" "$2" && grep -q "dkms remove -m tern -v .* --all" "$2"' \

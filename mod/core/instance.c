@@ -8,13 +8,10 @@
 #include <linux/string.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
-#include "siit/denylist4.h"
-#include "siit/eamt.h"
-#include "nat64/pool4.h"
 #include "fw/hook.h"
 #include "fw/xt.h"
-#include "nat64/nat64.h"
 #include "core/instance.h"
+#include "core/modes.h"
 #include "core/route_cache.h"
 
 static unsigned int tern_net_id __read_mostly;
@@ -94,11 +91,17 @@ int tern_instance_add(struct net *net, const char *name, u8 type, u8 framework,
 		      struct netlink_ext_ack *extack)
 {
 	struct tern_net *tn = tern_net(net);
+	const struct tern_life_ops *mode;
 	struct tern_instance *inst, *it;
 	struct tern_config *c;
 	int ret;
 
 	lockdep_assert_held(&tn->lock);
+	mode = tern_mode_life(type);
+	if (!mode) {
+		NL_SET_ERR_MSG(extack, "no such instance type");
+		return -EINVAL;
+	}
 	list_for_each_entry(it, &tn->instances, list) {
 		if (!strcmp(it->name, name)) {
 			NL_SET_ERR_MSG(extack,
@@ -133,21 +136,21 @@ int tern_instance_add(struct net *net, const char *name, u8 type, u8 framework,
 	inst->type = type;
 	inst->framework = framework;
 	RCU_INIT_POINTER(inst->cfg, c);
-	if (type == TERN_TYPE_NAT64) {
-		ret = tern_nat64_create(inst, extack);
+	if (mode->create) {
+		ret = mode->create(inst, extack);
 		if (ret)
 			goto err_stats;
 	}
 
 	ret = tern_instance_attach(inst, extack);
 	if (ret)
-		goto err_nat64;
+		goto err_mode;
 	list_add_tail(&inst->list, &tn->instances);
 	tn->gen++;
 	return 0;
 
-err_nat64:
-	tern_nat64_destroy(inst);
+err_mode:
+	tern_modes_release(inst);
 err_stats:
 	tern_stats_free(inst->stats);
 	tern_host_cache_free(inst->host);
@@ -165,11 +168,8 @@ err_inst:
  */
 static void tern_instance_free(struct tern_instance *inst)
 {
-	tern_nat64_destroy(inst);
+	tern_modes_release(inst);
 	kfree(rcu_dereference_protected(inst->cfg, true));
-	tern_eamt_free_rcu(rcu_dereference_protected(inst->eamt, true));
-	tern_deny4_free_rcu(rcu_dereference_protected(inst->deny4, true));
-	tern_pool4_free_rcu(rcu_dereference_protected(inst->pool4, true));
 	tern_stats_free(inst->stats);
 	tern_host_cache_free(inst->host);
 	tern_route_cache_free(inst->routes);

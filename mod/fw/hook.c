@@ -8,7 +8,7 @@
 #include <linux/netfilter_ipv4.h>
 #include <linux/netfilter_ipv6.h>
 #include "fw/hook.h"
-#include "core/instance.h"
+#include "core/inst.h"
 #include "xlat/xlat.h"
 
 #define TERN_HOOK_PRIORITY (NF_IP_PRI_NAT_DST + 25)

@@ -12,8 +12,10 @@
 #include <linux/slab.h>
 #include <net/netfilter/ipv4/nf_defrag_ipv4.h>
 #include <net/netfilter/ipv6/nf_defrag_ipv6.h>
+#include "core/modes.h"
 #include "nat64/events.h"
 #include "nat64/nat64.h"
+#include "nat64/pool4.h"
 #include "nat64/probe.h"
 
 /*
@@ -145,4 +147,34 @@ void tern_nat64_destroy(struct tern_instance *inst)
 	tern_tables_free(n->tables);
 	kfree(n);
 	inst->nat64 = NULL;
+}
+
+/* The NAT64 parts of any instance: its state, pool4. */
+static void tern_nat64_release(struct tern_instance *inst)
+{
+	tern_nat64_destroy(inst);
+	tern_pool4_free_rcu(rcu_dereference_protected(inst->pool4, true));
+}
+
+static const struct tern_life_ops tern_nat64_life = {
+	.create = tern_nat64_create,
+	.release = tern_nat64_release,
+};
+
+int tern_nat64_init(void)
+{
+	int ret = tern_tables_init();
+
+	if (ret)
+		return ret;
+	ret = tern_mode_register(TERN_TYPE_NAT64, &tern_nat64_life);
+	if (ret)
+		tern_tables_exit();
+	return ret;
+}
+
+void tern_nat64_exit(void)
+{
+	tern_mode_unregister(TERN_TYPE_NAT64);
+	tern_tables_exit();
 }

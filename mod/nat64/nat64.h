@@ -42,6 +42,13 @@ tern_nat64_tables(const struct tern_instance *inst)
 	return inst->nat64 ? inst->nat64->tables : NULL;
 }
 
+/*
+ * Module init/exit: the tables' caches, the mode's part in the life of
+ * an instance (core/instance.h).
+ */
+int tern_nat64_init(void);
+void tern_nat64_exit(void);
+
 /* The limits in force under @cfg. */
 void tern_nat64_limits(const struct tern_instance *inst,
 		       const struct tern_config *cfg, struct tern_limits *lim);

@@ -210,6 +210,24 @@ bool tern_sess_tcp_expire(struct tern_tables *t, u8 *state,
 			  unsigned long *timeout);
 
 /*
+ * The rule above: has @s expired and is it to be removed
+ * (not a TCP session the tcp_expire callback keeps)?
+ */
+static inline bool tern_tbl_sess_gone(struct tern_tables *t,
+				      const struct tern_session *s, u32 now)
+{
+	unsigned long timeout;
+	u8 state;
+
+	if (!tern_sess_expired(s, now))
+		return false;
+	if (s->bib->l4 != TERN_L4_TCP)
+		return true;
+	state = READ_ONCE(s->state);
+	return !tern_sess_tcp_expire(t, &state, &timeout);
+}
+
+/*
  * Lookups, under rcu_read_lock(). An expired session is not found, but
  * for one the rule above keeps: that one is found as it is (the caller
  * steps it from the state the rule gives: tern_sess_set_state()). The
@@ -334,12 +352,8 @@ int tern_bib_add_static_max(struct tern_tables *t, u8 l4,
 			    const struct tern_ta4 *t4, u32 max);
 
 /* The same without bound (tests). */
-static inline int tern_bib_add_static(struct tern_tables *t, u8 l4,
-				      const struct tern_ta6 *t6,
-				      const struct tern_ta4 *t4)
-{
-	return tern_bib_add_static_max(t, l4, t6, t4, U32_MAX);
-}
+int tern_bib_add_static(struct tern_tables *t, u8 l4,
+			const struct tern_ta6 *t6, const struct tern_ta4 *t4);
 /*
  * Removes the entry (static or dynamic) of @t6 or @t4 (either may be
  * NULL; both: they must match) and its sessions; -ENOENT. Scans the

@@ -393,3 +393,9 @@ int tern_bib_add_static_max(struct tern_tables *t, u8 l4,
 	}
 	return ret;
 }
+
+int tern_bib_add_static(struct tern_tables *t, u8 l4,
+			const struct tern_ta6 *t6, const struct tern_ta4 *t4)
+{
+	return tern_bib_add_static_max(t, l4, t6, t4, U32_MAX);
+}

@@ -336,24 +336,6 @@ static inline bool tern_tbl_ta4_eq(const struct tern_ta4 *a,
 	return a->addr == b->addr && a->port == b->port;
 }
 
-/*
- * The rule of nat64/table.h: has @s expired and is it to be removed
- * (not a TCP session the tcp_expire callback keeps)?
- */
-static inline bool tern_tbl_sess_gone(struct tern_tables *t,
-				      const struct tern_session *s, u32 now)
-{
-	unsigned long timeout;
-	u8 state;
-
-	if (!tern_sess_expired(s, now))
-		return false;
-	if (s->bib->l4 != TERN_L4_TCP)
-		return true;
-	state = READ_ONCE(s->state);
-	return !tern_sess_tcp_expire(t, &state, &timeout);
-}
-
 /* Tells the events callback (nat64/table.h), if any: no lock held. */
 static inline void tern_tbl_ev_bib(struct tern_tables *t,
 				   const struct tern_bib *b, bool add)

@@ -7,8 +7,12 @@
  */
 
 #include <linux/ip.h>
+#include "core/modes.h"
+#include "siit/denylist4.h"
+#include "siit/eamt.h"
 #include "siit/hairpin.h"
 #include "siit/mapping.h"
+#include "siit/siit.h"
 #include "xlat/route.h"
 
 /* 4->6 mapping; in a hairpin's second pass, some addresses by pool6. */
@@ -115,3 +119,24 @@ const struct tern_mode_ops tern_siit_mode = {
 	.inner6 = tern_siit_inner6,
 	.inner4 = tern_siit_inner4,
 };
+
+/* The SIIT parts of any instance (a NAT64 one may hold them too). */
+static void tern_siit_release(struct tern_instance *inst)
+{
+	tern_eamt_free_rcu(rcu_dereference_protected(inst->eamt, true));
+	tern_deny4_free_rcu(rcu_dereference_protected(inst->deny4, true));
+}
+
+static const struct tern_life_ops tern_siit_life = {
+	.release = tern_siit_release,
+};
+
+int tern_siit_init(void)
+{
+	return tern_mode_register(TERN_TYPE_SIIT, &tern_siit_life);
+}
+
+void tern_siit_exit(void)
+{
+	tern_mode_unregister(TERN_TYPE_SIIT);
+}

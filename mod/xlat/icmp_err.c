@@ -26,6 +26,7 @@
 #include "xlat/mode.h"
 #include "xlat/packet.h"
 #include "xlat/route.h"
+#include "xlat/verdict.h"
 #include "xlat/xlat.h"
 
 /*

@@ -3,7 +3,7 @@
 #define _TERN_ICMP_QUOTE_H
 
 #include <linux/skbuff.h>
-#include "core/instance.h"
+#include "core/inst.h"
 
 struct dst_entry;
 

@@ -5,7 +5,7 @@
 #include <linux/in6.h>
 #include <linux/indirect_call_wrapper.h>
 #include <linux/skbuff.h>
-#include "core/instance.h"
+#include "core/inst.h"
 #include "xlat/packet.h"
 
 struct dst_entry;

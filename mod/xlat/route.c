@@ -11,7 +11,7 @@
 #include <net/ip6_route.h>
 #include <net/route.h>
 #include <net/xfrm.h>
-#include "core/instance.h"
+#include "core/inst.h"
 #include "core/route_cache.h"
 #include "xlat/route.h"
 

@@ -25,6 +25,7 @@
 #include "xlat/gso.h"
 #include "xlat/mode.h"
 #include "xlat/route.h"
+#include "xlat/verdict.h"
 #include "xlat/xlat.h"
 
 static unsigned int tern_run_6to4(struct tern_xlat *x, struct sk_buff *skb);

@@ -3,60 +3,9 @@
 #define _TERN_XLAT_H
 
 #include <linux/bottom_half.h>
-#include <linux/icmp.h>
-#include <linux/icmpv6.h>
 #include <linux/netfilter.h>
 #include <linux/skbuff.h>
-#include "xlat/icmp.h"
-#include "core/instance.h"
-
-/* Every exit of the packet path goes through one of these: one counter each. */
-static inline unsigned int tern_pass(struct tern_instance *inst,
-				     enum tern_stat why)
-{
-	tern_stats_inc(inst->stats, why);
-	return NF_ACCEPT;
-}
-
-static inline unsigned int tern_drop(struct tern_instance *inst,
-				     enum tern_stat why)
-{
-	tern_stats_inc(inst->stats, why);
-	return NF_DROP;
-}
-
-/*
- * A drop by the translator's policy (an address it may not translate, a
- * UDP datagram without checksum). With icmp-on-drop the sender learns
- * why: Communication Administratively Prohibited (RFC 7915 4.4, 5.4). The
- * callers never pass an ICMPv4 error or an ICMPv6 message, which must not
- * be answered; the kernel's senders apply its rate limits.
- */
-static inline unsigned int tern_refuse4(struct tern_instance *inst,
-					const struct tern_config *cfg,
-					struct sk_buff *skb, enum tern_stat why)
-{
-	if (cfg->icmp_on_drop)
-		tern_icmp4_error(skb, ICMP_DEST_UNREACH, ICMP_PKT_FILTERED, 0);
-	return tern_drop(inst, why);
-}
-
-static inline unsigned int tern_refuse6(struct tern_instance *inst,
-					const struct tern_config *cfg,
-					struct sk_buff *skb, enum tern_stat why)
-{
-	if (cfg->icmp_on_drop)
-		tern_icmp6_error(skb, ICMPV6_DEST_UNREACH,
-				 ICMPV6_ADM_PROHIBITED, 0);
-	return tern_drop(inst, why);
-}
-
-static inline unsigned int tern_stolen(struct tern_instance *inst,
-				       enum tern_stat why)
-{
-	tern_stats_inc(inst->stats, why);
-	return NF_STOLEN;
-}
+#include "core/inst.h"
 
 /* Largest IPv4 packet sent with DF=0 (RFC 7915 5.1). */
 #define TERN_DF_THRESHOLD 1260

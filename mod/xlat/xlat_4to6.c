@@ -25,6 +25,7 @@
 #include "core/addr.h"
 #include "xlat/packet.h"
 #include "xlat/route.h"
+#include "xlat/verdict.h"
 #include "xlat/xlat.h"
 
 /* An unfragmented ICMPv4 error (its type byte read, not pulled). */

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Tern: SIIT/NAT64 translator. Module entry points. */
+/*
+ * Tern: SIIT/NAT64 translator. Module entry points: above every part,
+ * the one file that knows them all (the modes register with core/).
+ */
 
 #include <linux/module.h>
 #include <net/genetlink.h>
 #include "core/instance.h"
 #include "fw/xt.h"
-#include "nat64/table.h"
+#include "nat64/nat64.h"
+#include "siit/siit.h"
 #include "xlat/ipid.h"
 #include "nl/netlink.h"
 
@@ -19,9 +23,12 @@ static int __init tern_init(void)
 	int ret;
 
 	tern_ipid_init();
-	ret = tern_tables_init();
+	ret = tern_siit_init();
 	if (ret)
 		return ret;
+	ret = tern_nat64_init();
+	if (ret)
+		goto err_nat64;
 	/* Before the instances: a namespace's instances exit before it. */
 	ret = tern_xt_init();
 	if (ret)
@@ -40,7 +47,9 @@ err_genl:
 err_instance:
 	tern_xt_exit();
 err_xt:
-	tern_tables_exit();
+	tern_nat64_exit();
+err_nat64:
+	tern_siit_exit();
 	return ret;
 }
 
@@ -49,7 +58,8 @@ static void __exit tern_exit(void)
 	tern_genl_exit();
 	tern_instance_exit();
 	tern_xt_exit();
-	tern_tables_exit();
+	tern_nat64_exit();
+	tern_siit_exit();
 }
 
 module_init(tern_init);
