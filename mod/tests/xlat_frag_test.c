@@ -49,9 +49,7 @@ static void xlat_6to4_fragments(struct kunit *test)
 		fh->frag_off = htons(rows[i].frag_off);
 		fh->identification = htonl(0x89abcdef);
 
-		tern_kt_snap(test);
-		KUNIT_EXPECT_EQ(test, tern_kt_run_buf(test, 248, true, TERN_KT_BUF), NF_STOLEN);
-		tern_kt_expect_counter(test, TERN_STAT_XLAT_64);
+		tern_kt_expect_run(test, 248, true, NF_STOLEN, TERN_STAT_XLAT_64);
 		p = tern_kt_expect_captured(test, 1, 0, NFPROTO_IPV4);
 		iph = tern_kt_check4(test, p);
 		KUNIT_EXPECT_EQ(test, p->len, 220U);
