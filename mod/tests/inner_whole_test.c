@@ -17,15 +17,12 @@
 /* Whole quotes: exact bytes, and the checksum recomputed from scratch. */
 static void inner_4to6_whole(struct kunit *test)
 {
-	u8 *in = kunit_kzalloc(test, TERN_KT_BIG, GFP_KERNEL);
-	u8 *out = kunit_kzalloc(test, TERN_KT_BIG, GFP_KERNEL);
-	u8 *exp = kunit_kzalloc(test, TERN_KT_BIG, GFP_KERNEL);
+	u8 *in = tern_kt_big(test);
+	u8 *out = tern_kt_big(test);
+	u8 *exp = tern_kt_big(test);
 	struct tern_kt_quote q;
 	int i;
 
-	KUNIT_ASSERT_NOT_NULL(test, in);
-	KUNIT_ASSERT_NOT_NULL(test, out);
-	KUNIT_ASSERT_NOT_NULL(test, exp);
 	for (i = 0; i < ARRAY_SIZE(tern_kt_inner_cases); i++) {
 		const struct tern_kt_inner_case *c = &tern_kt_inner_cases[i];
 		unsigned int len, elen;
@@ -58,15 +55,12 @@ static void inner_4to6_whole(struct kunit *test)
 
 static void inner_6to4_whole(struct kunit *test)
 {
-	u8 *in = kunit_kzalloc(test, TERN_KT_BIG, GFP_KERNEL);
-	u8 *out = kunit_kzalloc(test, TERN_KT_BIG, GFP_KERNEL);
-	u8 *exp = kunit_kzalloc(test, TERN_KT_BIG, GFP_KERNEL);
+	u8 *in = tern_kt_big(test);
+	u8 *out = tern_kt_big(test);
+	u8 *exp = tern_kt_big(test);
 	struct tern_kt_quote q;
 	int i;
 
-	KUNIT_ASSERT_NOT_NULL(test, in);
-	KUNIT_ASSERT_NOT_NULL(test, out);
-	KUNIT_ASSERT_NOT_NULL(test, exp);
 	for (i = 0; i < ARRAY_SIZE(tern_kt_inner_cases); i++) {
 		const struct tern_kt_inner_case *c = &tern_kt_inner_cases[i];
 		unsigned int len, elen;
@@ -93,18 +87,15 @@ static void inner_6to4_whole(struct kunit *test)
 /* TTL, Traffic Class/TOS, declared length with IPv4 options. */
 static void inner_header_fields(struct kunit *test)
 {
-	u8 *in = kunit_kzalloc(test, TERN_KT_BIG, GFP_KERNEL);
-	u8 *out = kunit_kzalloc(test, TERN_KT_BIG, GFP_KERNEL);
-	u8 *exp = kunit_kzalloc(test, TERN_KT_BIG, GFP_KERNEL);
+	u8 *in = tern_kt_big(test);
+	u8 *out = tern_kt_big(test);
+	u8 *exp = tern_kt_big(test);
 	struct tern_config *cfg = tern_kt_cfg_of(test);
 	struct tern_kt_quote q;
 	unsigned int len, elen;
 	u32 tot_len;
 	int n;
 
-	KUNIT_ASSERT_NOT_NULL(test, in);
-	KUNIT_ASSERT_NOT_NULL(test, out);
-	KUNIT_ASSERT_NOT_NULL(test, exp);
 	tern_kt_quote_fill(&q, IPPROTO_UDP, 0, false);
 
 	/* IPv4 options: dropped, Payload Length without them. */
@@ -178,8 +169,8 @@ static void inner_header_fields(struct kunit *test)
  */
 static void inner_6to4_df_id(struct kunit *test)
 {
-	u8 *in = kunit_kzalloc(test, TERN_KT_BIG, GFP_KERNEL);
-	u8 *out = kunit_kzalloc(test, TERN_KT_BIG, GFP_KERNEL);
+	u8 *in = tern_kt_big(test);
+	u8 *out = tern_kt_big(test);
 	struct iphdr *iph = (struct iphdr *)out;
 	static const struct {
 		u16 plen;	/* declared Payload Length */
@@ -190,8 +181,6 @@ static void inner_6to4_df_id(struct kunit *test)
 	unsigned int len;
 	int i, n;
 
-	KUNIT_ASSERT_NOT_NULL(test, in);
-	KUNIT_ASSERT_NOT_NULL(test, out);
 	tern_kt_quote_fill(&q, IPPROTO_TCP, 0, false);
 	len = tern_kt_build6(in, &q, 0, NULL, 0, false);
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
