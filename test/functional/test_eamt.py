@@ -15,6 +15,7 @@ from scapy.packet import Raw
 
 import ternlib
 from genl import ATTR, EAM, G, HAIRPIN, nest, nla, prefix
+from ternlib import cli_refused as refused
 from ternlib import (H4, H4_6, H6, H6_4, H6_LINK, H6_MAC, PAYLOAD,
                      POOL6, SINK4, SINK4_6, SINK6, assert_error,
                      assert_frame4, assert_frame6, assert_ipv4, assert_ipv6,
@@ -69,14 +70,6 @@ def eamt(ns):
 
 def deny(ns):
     return cli_json(ns, "denylist4", "list")
-
-
-def refused(ns, rc, message, *args):
-    """`tern ARGS` fails with exit RC and exactly `tern: MESSAGE`."""
-    r = cli(ns, *args)
-    line = assert_error(r, rc)
-    assert line == "tern: " + message
-    assert r.out == ""
 
 
 # --- EAMT through the CLI --------------------------------------------------
@@ -545,32 +538,32 @@ def test_eamt_takes_precedence_over_pool6(tables):
     c.expect({"xlat-6to4": 1, "xlat-4to6": 2})
 
 
-def test_denylist4_destination_both_ways(tables):
-    t = tables
-    cli_ok(t.xl, "denylist4", "add", "203.0.113.0/24")
-    cli_ok(t.xl, "denylist4", "add", "198.51.100.0/24")
+def neither_way(t, counter):
+    """A UDP packet each way (H6 -> SINK4, H4 -> 198.51.100.99), neither
+    translated: @counter counts both. Returns the counters."""
     c = t.counters()
     with t.cap4() as cap4, t.cap6() as cap6:
         t.send6(udp6_from(H6, SINK4_6))
         t.send4(udp4_to("198.51.100.99"))
-        none_on(lambda: c.expect({"pass-no-mapping": 2}),
+        none_on(lambda: c.expect({counter: 2}),
                 (cap4, is_ip4(proto=17)),
                 (cap6, is_ip6(nh=17)))
-    c.expect({"pass-no-mapping": 2})
+    c.expect({counter: 2})
+    return c
+
+
+def test_denylist4_destination_both_ways(tables):
+    t = tables
+    cli_ok(t.xl, "denylist4", "add", "203.0.113.0/24")
+    cli_ok(t.xl, "denylist4", "add", "198.51.100.0/24")
+    neither_way(t, "pass-no-mapping")
 
 
 def test_denylist4_source_both_ways(tables):
     t = tables
     cli_ok(t.xl, "denylist4", "add", "198.51.100.2/32")   # H6's
     cli_ok(t.xl, "denylist4", "add", "203.0.113.2/32")    # H4's
-    c = t.counters()
-    with t.cap4() as cap4, t.cap6() as cap6:
-        t.send6(udp6_from(H6, SINK4_6))
-        t.send4(udp4_to("198.51.100.99"))
-        none_on(lambda: c.expect({"drop-src-untranslatable": 2}),
-                (cap4, is_ip4(proto=17)),
-                (cap6, is_ip6(nh=17)))
-    c.expect({"drop-src-untranslatable": 2})
+    c = neither_way(t, "drop-src-untranslatable")
     # The others still go through.
     cli_ok(t.xl, "denylist4", "remove", "203.0.113.2/32")
     with t.cap6() as cap:
@@ -613,6 +606,10 @@ def hairpin(tables):
     return t
 
 
+HAIRPIN_MODES = ["TERN_HAIRPIN_OFF", "TERN_HAIRPIN_SIMPLE",
+                 "TERN_HAIRPIN_INTRINSIC"]
+
+
 def send_watch(t, pkt):
     """Sends PKT from h6; returns (frames at h4, frames at h6) that are UDP."""
     with t.cap4() as cap4, t.cap6() as cap6:
@@ -623,8 +620,7 @@ def send_watch(t, pkt):
                 cap6.matching(is_ip6(nh=17)))
 
 
-@pytest.mark.parametrize("mode", ["TERN_HAIRPIN_OFF", "TERN_HAIRPIN_SIMPLE",
-                                  "TERN_HAIRPIN_INTRINSIC"])
+@pytest.mark.parametrize("mode", HAIRPIN_MODES)
 def test_hairpin_to_pool6_address_of_eam(hairpin, mode):
     t = hairpin
     set_hairpin(t.xl, mode)
@@ -645,8 +641,7 @@ def test_hairpin_to_pool6_address_of_eam(hairpin, mode):
     c.expect({"xlat-hairpin": 1, "xlat-4to6": 1})
 
 
-@pytest.mark.parametrize("mode", ["TERN_HAIRPIN_OFF", "TERN_HAIRPIN_SIMPLE",
-                                  "TERN_HAIRPIN_INTRINSIC"])
+@pytest.mark.parametrize("mode", HAIRPIN_MODES)
 def test_hairpin_to_eam_address(hairpin, mode):
     """Destination mapped by the EAMT itself: only simple hairpins it."""
     t = hairpin
@@ -664,8 +659,7 @@ def test_hairpin_to_eam_address(hairpin, mode):
     c.expect({"xlat-hairpin": 1, "xlat-4to6": 1})
 
 
-@pytest.mark.parametrize("mode", ["TERN_HAIRPIN_SIMPLE",
-                                  "TERN_HAIRPIN_INTRINSIC"])
+@pytest.mark.parametrize("mode", HAIRPIN_MODES[1:])
 def test_hairpin_to_host_address_not_delivered(hairpin, mode):
     """The hairpinned destination 198.51.100.99 is an address of the
     translator itself: the second pass leaves the IPv4 packet to the host
@@ -714,8 +708,7 @@ def test_hairpin_other_traffic_untouched(hairpin):
         c.expect({"xlat-6to4": 1})
 
 
-@pytest.mark.parametrize("mode", ["TERN_HAIRPIN_SIMPLE",
-                                  "TERN_HAIRPIN_INTRINSIC"])
+@pytest.mark.parametrize("mode", HAIRPIN_MODES[1:])
 def test_hairpin_needs_no_ipv4_route(tables, mode):
     """The U-turn never leaves on IPv4: no IPv4 route toward the EAM's
     prefix is needed (the hairpin fixture has one; this test has none)."""
@@ -762,8 +755,7 @@ def hairpin_error(t, sender, type_=1, code=4, rest=ZERO4, n=32):
 
 
 @pytest.mark.parametrize("sender", ["router", "host"])
-@pytest.mark.parametrize("mode", ["TERN_HAIRPIN_OFF", "TERN_HAIRPIN_SIMPLE",
-                                  "TERN_HAIRPIN_INTRINSIC"])
+@pytest.mark.parametrize("mode", HAIRPIN_MODES)
 def test_hairpin_icmp_error(hairpin, mode, sender):
     """Port Unreachable about A's hairpinned packet. off: it leaves as an
     ICMPv4 error along the IPv4 route (toward h4). simple and intrinsic:

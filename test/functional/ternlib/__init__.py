@@ -43,9 +43,9 @@ from .nsenter import (  # noqa: F401
     CLONE_NEWNET, MNT_DETACH, MS_BIND, NETNS_RUN_DIR, _genl_socks, genl_in,
     in_netns, unique_name)
 from .commands import (  # noqa: F401
-    Result, assert_error, cli, cli_json, cli_ok, globals_, instances, kstats,
-    module_loaded, remove_instances, require_command, require_global, run,
-    stats)
+    Result, assert_error, cli, cli_json, cli_ok, cli_refused, globals_,
+    instances, kstats, module_loaded, remove_instances, require_command,
+    require_global, run, stats)
 from .frames import (  # noqa: F401
     Capture, ETH_P_ALL, PACKET_OUTGOING, Sender, TcpdumpCapture, _describe,
     any_ip, is_ip4, is_ip6, none_on)
