@@ -114,6 +114,14 @@ def tcp4(f, flags, seq=5000, ack=0, src=SINK4):
             window=1000)
 
 
+def static_bib(topo, t6, t4, proto):
+    """A static BIB entry T6 - T4 ("ADDR#PORT") of PROTO ("--tcp") in
+    instance "n", removed at the end of the test."""
+    cli_ok(topo.xl, "-i", "n", "bib", "add", t6, t4, proto)
+    topo.defer(lambda: cli_ok(topo.xl, "-i", "n", "bib", "remove", t4,
+                              proto))
+
+
 def wait_all(cap, match, count):
     """The frames of CAP matching MATCH, once COUNT came and stragglers had
     0.3 s more."""
