@@ -14,6 +14,22 @@
 #include <asm/unaligned.h>
 #include "kt_xlat.h"
 
+/*
+ * Row @row of a table of errors, @linear bytes of it linear: translated,
+ * counted, and the one packet sent.
+ */
+static struct tern_kt_pkt *run_row(struct kunit *test, unsigned int len,
+				   bool v6, unsigned int linear, int row)
+{
+	tern_kt_snap(test);
+	KUNIT_EXPECT_EQ_MSG(test, tern_kt_run_buf(test, len, v6, linear),
+			    NF_STOLEN, "row %d", row);
+	tern_kt_expect_counter(test, v6 ? TERN_STAT_XLAT_ICMP_ERR_64 :
+					  TERN_STAT_XLAT_ICMP_ERR_46);
+	return tern_kt_expect_captured(test, 1, 0,
+				       v6 ? NFPROTO_IPV4 : NFPROTO_IPV6);
+}
+
 /* An ICMPv4 error with a whole UDP datagram quoted. */
 static unsigned int icmp4_err(u8 *b, u8 type, u8 code, __be32 rest,
 			      unsigned int qlen, unsigned int tot_len)
@@ -67,12 +83,7 @@ static void xlat_icmp_err_4to6(struct kunit *test)
 			*(__sum16 *)(b + 22) = 0;
 			*(__sum16 *)(b + 22) = ip_compute_csum(b + 20, 8 + 48);
 		}
-		tern_kt_snap(test);
-		KUNIT_EXPECT_EQ_MSG(test, tern_kt_run_buf(test, len, false,
-							  i & 1 ? 30 : TERN_KT_BUF),
-				    NF_STOLEN, "row %d", i);
-		tern_kt_expect_counter(test, TERN_STAT_XLAT_ICMP_ERR_46);
-		p = tern_kt_expect_captured(test, 1, 0, NFPROTO_IPV6);
+		p = run_row(test, len, false, i & 1 ? 30 : TERN_KT_BUF, i);
 		ip6 = tern_kt_check6(test, p);
 		KUNIT_EXPECT_EQ(test, p->len, 40U + 8 + 40 + 28);
 		KUNIT_EXPECT_EQ(test, ip6->nexthdr, IPPROTO_ICMPV6);
@@ -212,12 +223,7 @@ static void xlat_icmp_err_6to4(struct kunit *test)
 		struct tern_kt_pkt *p;
 		struct iphdr *iph, *in4;
 
-		tern_kt_snap(test);
-		KUNIT_EXPECT_EQ_MSG(test, tern_kt_run_buf(test, len, true,
-							  i & 1 ? 50 : TERN_KT_BUF),
-				    NF_STOLEN, "row %d", i);
-		tern_kt_expect_counter(test, TERN_STAT_XLAT_ICMP_ERR_64);
-		p = tern_kt_expect_captured(test, 1, 0, NFPROTO_IPV4);
+		p = run_row(test, len, true, i & 1 ? 50 : TERN_KT_BUF, i);
 		iph = tern_kt_check4(test, p);
 		KUNIT_EXPECT_EQ(test, p->len, 20U + 8 + 20 + 28);
 		KUNIT_EXPECT_EQ(test, iph->protocol, IPPROTO_ICMP);
