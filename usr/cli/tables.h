@@ -33,6 +33,16 @@ int table_args_flags(const char *cmd, int argc, char **argv,
 		     int *npos, bool *json,
 		     int (*flag)(const char *arg, void *data), void *data);
 
+/* The help of "tern TABLE flush" ("eamt"), which removes every WHAT. */
+#define TABLE_HELP_FLUSH(table, what)					\
+	"Usage: tern [-i NAME] " table " flush\n"			\
+	"\n"								\
+	"Remove every " what ".\n"					\
+	"\n"								\
+	"Options:\n"							\
+	"  -i, --instance NAME  the instance (default: the only one)\n"	\
+	"  -h, --help           show this help\n"
+
 /* Prints @help if the arguments ask for it (or are "help"); true if so. */
 bool table_help(int argc, char **argv, const char *help);
 
