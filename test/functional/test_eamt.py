@@ -620,6 +620,21 @@ def send_watch(t, pkt):
                 cap6.matching(is_ip6(nh=17)))
 
 
+def not_hairpinned(c, at4, at6, **kw):
+    """The packet of send_watch() left on IPv4, 198.51.100.2 -> .99."""
+    assert at6 == [] and len(at4) == 1
+    assert_ipv4(at4[0], src="198.51.100.2", dst="198.51.100.99", ttl=63,
+                proto=17, **kw)
+    c.expect({"xlat-6to4": 1})
+
+
+def hairpinned(c, at4, at6, src, **kw):
+    """The packet of send_watch() came back on IPv6, SRC -> HP6."""
+    assert at4 == [] and len(at6) == 1
+    assert_ipv6(at6[0], src=src, dst=HP6, hlim=63, nh=17, plen=68, **kw)
+    c.expect({"xlat-hairpin": 1, "xlat-4to6": 1})
+
+
 @pytest.mark.parametrize("mode", HAIRPIN_MODES)
 def test_hairpin_to_pool6_address_of_eam(hairpin, mode):
     t = hairpin
@@ -627,18 +642,13 @@ def test_hairpin_to_pool6_address_of_eam(hairpin, mode):
     c = t.counters()
     at4, at6 = send_watch(t, udp6_from(H6_LINK, SINK6))
     if mode == "TERN_HAIRPIN_OFF":
-        assert at6 == [] and len(at4) == 1
-        assert_ipv4(at4[0], src="198.51.100.2", dst="198.51.100.99", ttl=63,
-                    proto=17, len=88)
-        c.expect({"xlat-6to4": 1})
+        not_hairpinned(c, at4, at6, len=88)
         return
-    assert at4 == [] and len(at6) == 1
     # simple: both addresses back by the EAMT; intrinsic: the source by
     # pool6, so that 2001:db8:6::63 answers through the translator.
     src = H6_LINK if mode == "TERN_HAIRPIN_SIMPLE" else H6
-    assert_ipv6(at6[0], src=src, dst=HP6, hlim=63, nh=17, plen=68, tc=0)
+    hairpinned(c, at4, at6, src, tc=0)
     assert bytes(at6[0][UDP].payload)[:60] == PAYLOAD[:60]
-    c.expect({"xlat-hairpin": 1, "xlat-4to6": 1})
 
 
 @pytest.mark.parametrize("mode", HAIRPIN_MODES)
@@ -649,14 +659,9 @@ def test_hairpin_to_eam_address(hairpin, mode):
     c = t.counters()
     at4, at6 = send_watch(t, udp6_from(H6_LINK, HP6))
     if mode != "TERN_HAIRPIN_SIMPLE":
-        assert at6 == [] and len(at4) == 1
-        assert_ipv4(at4[0], src="198.51.100.2", dst="198.51.100.99", ttl=63,
-                    proto=17)
-        c.expect({"xlat-6to4": 1})
+        not_hairpinned(c, at4, at6)
         return
-    assert at4 == [] and len(at6) == 1
-    assert_ipv6(at6[0], src=H6_LINK, dst=HP6, hlim=63, nh=17, plen=68)
-    c.expect({"xlat-hairpin": 1, "xlat-4to6": 1})
+    hairpinned(c, at4, at6, H6_LINK)
 
 
 @pytest.mark.parametrize("mode", HAIRPIN_MODES[1:])
@@ -719,10 +724,8 @@ def test_hairpin_needs_no_ipv4_route(tables, mode):
     set_hairpin(t.xl, mode)
     c = t.counters()
     at4, at6 = send_watch(t, udp6_from(H6_LINK, SINK6))
-    assert at4 == [] and len(at6) == 1
     src = H6_LINK if mode == "TERN_HAIRPIN_SIMPLE" else H6
-    assert_ipv6(at6[0], src=src, dst=HP6, hlim=63, nh=17, plen=68, tc=0)
-    c.expect({"xlat-hairpin": 1, "xlat-4to6": 1})
+    hairpinned(c, at4, at6, src, tc=0)
 
 
 # --- Hairpinned ICMPv6 errors (RFC 7757 4.2) ------------------------------
