@@ -620,6 +620,13 @@ def send_watch(t, pkt):
                 cap6.matching(is_ip6(nh=17)))
 
 
+def hairpin_watch(t, mode, pkt):
+    """send_watch(PKT) in hairpinning MODE; the counters first."""
+    set_hairpin(t.xl, mode)
+    c = t.counters()
+    return (c,) + send_watch(t, pkt)
+
+
 def not_hairpinned(c, at4, at6, **kw):
     """The packet of send_watch() left on IPv4, 198.51.100.2 -> .99."""
     assert at6 == [] and len(at4) == 1
@@ -638,9 +645,7 @@ def hairpinned(c, at4, at6, src, **kw):
 @pytest.mark.parametrize("mode", HAIRPIN_MODES)
 def test_hairpin_to_pool6_address_of_eam(hairpin, mode):
     t = hairpin
-    set_hairpin(t.xl, mode)
-    c = t.counters()
-    at4, at6 = send_watch(t, udp6_from(H6_LINK, SINK6))
+    c, at4, at6 = hairpin_watch(t, mode, udp6_from(H6_LINK, SINK6))
     if mode == "TERN_HAIRPIN_OFF":
         not_hairpinned(c, at4, at6, len=88)
         return
@@ -655,9 +660,7 @@ def test_hairpin_to_pool6_address_of_eam(hairpin, mode):
 def test_hairpin_to_eam_address(hairpin, mode):
     """Destination mapped by the EAMT itself: only simple hairpins it."""
     t = hairpin
-    set_hairpin(t.xl, mode)
-    c = t.counters()
-    at4, at6 = send_watch(t, udp6_from(H6_LINK, HP6))
+    c, at4, at6 = hairpin_watch(t, mode, udp6_from(H6_LINK, HP6))
     if mode != "TERN_HAIRPIN_SIMPLE":
         not_hairpinned(c, at4, at6)
         return
@@ -721,9 +724,7 @@ def test_hairpin_needs_no_ipv4_route(tables, mode):
     cli_ok(t.xl, "eamt", "add", EAM6, EAM4)
     neigh6(t, HP6)
     assert t.xl.ip("route", "get", "198.51.100.99", check=False).rc != 0
-    set_hairpin(t.xl, mode)
-    c = t.counters()
-    at4, at6 = send_watch(t, udp6_from(H6_LINK, SINK6))
+    c, at4, at6 = hairpin_watch(t, mode, udp6_from(H6_LINK, SINK6))
     src = H6_LINK if mode == "TERN_HAIRPIN_SIMPLE" else H6
     hairpinned(c, at4, at6, src, tc=0)
 
@@ -757,6 +758,18 @@ def hairpin_error(t, sender, type_=1, code=4, rest=ZERO4, n=32):
                                                  quote), hlim=64)
 
 
+def error_hairpinned(t, c, pkt):
+    """The ICMPv6 error PKT from h6 comes back to H6_LINK, hairpinned
+    (nothing on IPv4); returns it."""
+    with t.cap4() as cap4, t.cap6() as cap6:
+        t.send6(pkt)
+        f = cap6.one(is_ip6(dst=H6_LINK, nh=58))
+        none_on(lambda: c.expect({"xlat-hairpin": 1,
+                                  "xlat-icmp-error-4to6": 1}),
+                (cap4, is_ip4(proto=1)))
+    return f
+
+
 @pytest.mark.parametrize("sender", ["router", "host"])
 @pytest.mark.parametrize("mode", HAIRPIN_MODES)
 def test_hairpin_icmp_error(hairpin, mode, sender):
@@ -784,12 +797,7 @@ def test_hairpin_icmp_error(hairpin, mode, sender):
         assert raw[20:] == icmp4_message(3, 3, ZERO4, inner)
         c.expect({"xlat-icmp-error-6to4": 1})
         return
-    with t.cap4() as cap4, t.cap6() as cap6:
-        t.send6(pkt)
-        f = cap6.one(is_ip6(dst=H6_LINK, nh=58))
-        none_on(lambda: c.expect({"xlat-hairpin": 1,
-                                  "xlat-icmp-error-4to6": 1}),
-                (cap4, is_ip4(proto=1)))
+    f = error_hairpinned(t, c, pkt)
     if mode == "TERN_HAIRPIN_SIMPLE":
         src6 = embed(RFC6791_4) if sender == "router" else HP6
         dst6 = HP6
@@ -812,12 +820,7 @@ def test_hairpin_packet_too_big(hairpin):
     pkt = hairpin_error(t, "router", 2, 0, (1400).to_bytes(4, "big"),
                         n=1300 - 48)
     c = t.counters()
-    with t.cap4() as cap4, t.cap6() as cap6:
-        t.send6(pkt)
-        f = cap6.one(is_ip6(dst=H6_LINK, nh=58))
-        none_on(lambda: c.expect({"xlat-hairpin": 1,
-                                  "xlat-icmp-error-4to6": 1}),
-                (cap4, is_ip4(proto=1)))
+    f = error_hairpinned(t, c, pkt)
     quote = quoted6(H6_LINK, SINK6, 1300 - 48)[:40 + 576 - 48]
     want = icmp6_message(embed(RFC6791_4), H6_LINK, 2, 0,
                          (1400).to_bytes(4, "big"), quote)
