@@ -9,13 +9,13 @@
 #include <net/ipv6.h>
 #include "kt_eamt.h"
 
-struct pair {
+struct addr_pair {
 	const char *s6, *s4;
 };
 
 /* tern_kt_both_ways() on each of @n pairs. */
 static void both_ways_each(struct kunit *test, const struct tern_eamt *t,
-			   const struct pair *v, int n)
+			   const struct addr_pair *v, int n)
 {
 	int i;
 
@@ -26,7 +26,7 @@ static void both_ways_each(struct kunit *test, const struct tern_eamt *t,
 static void rfc7757_examples(struct kunit *test)
 {
 	struct tern_eamt *t = tern_kt_rfc7757_table(test);
-	static const struct pair both[] = {
+	static const struct addr_pair both[] = {
 		{ "2001:db8:aaaa::", "192.0.2.1" },
 		{ "2001:db8:bbbb::b", "192.0.2.2" },
 		{ "2001:db8:cccc::", "192.0.2.16" },
@@ -107,7 +107,7 @@ static void longer_ipv6_suffix(struct kunit *test)
 	struct tern_eam dddd = tern_kt_eam(test, "2001:db8:dddd::", 64, "192.0.2.128", 26);
 	struct tern_eam x72 = tern_kt_eam(test, "2001:db8:1c6:3364::", 72,
 					  "198.51.100.0", 24);
-	static const struct pair both[] = {
+	static const struct addr_pair both[] = {
 		{ "2001:db8:dddd::", "192.0.2.128" },
 		{ "2001:db8:dddd:0:400::", "192.0.2.129" },
 		{ "2001:db8:dddd:0:800::", "192.0.2.130" },
