@@ -63,5 +63,6 @@ from .checks import (  # noqa: F401
     reassemble)
 from .counters import Counters  # noqa: F401
 from .topology import (  # noqa: F401
-    Topology, both_translated, nothing_out, xlat46, xlat64)
+    Topology, both_translated, nothing_out, untranslated46, untranslated64,
+    xlat46, xlat64)
 from .traffic import Thread, recv_all, sha256, tcp_exchange  # noqa: F401
