@@ -22,6 +22,18 @@ record() {
 	fi
 }
 
+# record_each PREFIX LOG [TAIL-LOG]: record() of each "ok NAME", "FAIL
+# NAME" or "SKIP NAME" (a failure) line of LOG, as "PREFIX: NAME".
+record_each() {
+	local word name
+	while read -r word name; do
+		case $word in
+		ok) record "$1: $name" 0 ;;
+		FAIL | SKIP) record "$1: $name" 1 ${3:+"$3"} ;;
+		esac
+	done <"$2"
+}
+
 # step TITLE: a heading, with the wall clock and the minutes so far.
 t_start=$(date +%s)
 step() { echo; echo "== $* [$(date -u +%H:%M:%S), $((($(date +%s) - t_start) / 60)) min]"; }
@@ -52,12 +64,7 @@ if [ -x usr/tests/cli-offline.sh ] || [ -f usr/tests/cli-offline.sh ]; then
 	bash usr/tests/cli-offline.sh >"$log/cli-offline.log" 2>&1
 	rc=$?
 	record "cli offline checks all ran and passed (exit status)" "$rc" "$log/cli-offline.log"
-	while read -r word name; do
-		case $word in
-		ok) record "cli: $name" 0 ;;
-		FAIL | SKIP) record "cli: $name" 1 ;;
-		esac
-	done <"$log/cli-offline.log"
+	record_each cli "$log/cli-offline.log"
 fi
 
 step "checkpatch"
@@ -77,23 +84,13 @@ record "summarize.py counts a KUnit suite that did not run, a suite-level not ok
 step "packaging: make dist, distcheck, RPM packages (rpmbuild, rpmlint, file lists)"
 bash test/pkg.sh "${kernels[0]}" >"$log/pkg.log" 2>&1
 rc=$?
-while read -r word name; do
-	case $word in
-	ok) record "pkg: $name" 0 ;;
-	FAIL) record "pkg: $name" 1 "$log/pkg.log" ;;
-	esac
-done <"$log/pkg.log"
+record_each pkg "$log/pkg.log" "$log/pkg.log"
 record "test/pkg.sh ran all its checks (exit status)" "$rc" "$log/pkg.log"
 
 step "DKMS: add, build and install for ${kernels[*]}, modprobe and a ping in a VM of each, remove"
 bash test/dkms.sh "${kernels[@]}" >"$log/dkms.log" 2>&1
 rc=$?
-while read -r word name; do
-	case $word in
-	ok) record "dkms: $name" 0 ;;
-	FAIL) record "dkms: $name" 1 "$log/dkms.log" ;;
-	esac
-done <"$log/dkms.log"
+record_each dkms "$log/dkms.log" "$log/dkms.log"
 record "test/dkms.sh ran all its checks (exit status)" "$rc" "$log/dkms.log"
 
 # report_vm TAG CONSOLE-LOG WHAT: the outcome of one VM run (in-vm.sh wrote

@@ -14,12 +14,7 @@ cd "$top" || exit 1
 mkdir -p "$res"
 ver=$(cat VERSION)
 src=/usr/src/tern-$ver
-failed=0
-check() { # check NAME CMD...: runs CMD, says ok or FAIL NAME
-	local name=$1
-	shift
-	if "$@"; then echo "ok $name"; else echo "FAIL $name"; failed=1; fi
-}
+. "$top/test/check-lib.sh"
 cleanup() {
 	dkms remove "tern/$ver" --all >/dev/null 2>&1
 	rm -rf "$src"

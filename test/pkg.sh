@@ -13,12 +13,7 @@ ver=$(cat VERSION)
 tarball=tern-$ver.tar.gz
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-failed=0
-check() { # check NAME CMD...: runs CMD, says ok or FAIL NAME
-	local name=$1
-	shift
-	if "$@"; then echo "ok $name"; else echo "FAIL $name"; failed=1; fi
-}
+. "$top/test/check-lib.sh"
 # has LIST WORDS...: every word is a line of file LIST
 has() {
 	local list=$1 w

@@ -283,31 +283,23 @@ static void tern_xt_destroy(const struct xt_tgdtor_param *par)
  * has a socket and no input device, which the packet path does not
  * expect.
  */
+#define TERN_XT_TARGET(fam, fn)						\
+	{								\
+		.name = "TERN",						\
+		.revision = 0,						\
+		.family = (fam),					\
+		.target = (fn),						\
+		.targetsize = sizeof(struct xt_tern_tginfo),		\
+		.usersize = offsetof(struct xt_tern_tginfo, slot),	\
+		.checkentry = tern_xt_check,				\
+		.destroy = tern_xt_destroy,				\
+		.hooks = 1 << NF_INET_PRE_ROUTING,			\
+		.me = THIS_MODULE,					\
+	}
+
 static struct xt_target tern_xt_targets[] __read_mostly = {
-	{
-		.name = "TERN",
-		.revision = 0,
-		.family = NFPROTO_IPV4,
-		.target = tern_xt_tg4,
-		.targetsize = sizeof(struct xt_tern_tginfo),
-		.usersize = offsetof(struct xt_tern_tginfo, slot),
-		.checkentry = tern_xt_check,
-		.destroy = tern_xt_destroy,
-		.hooks = 1 << NF_INET_PRE_ROUTING,
-		.me = THIS_MODULE,
-	},
-	{
-		.name = "TERN",
-		.revision = 0,
-		.family = NFPROTO_IPV6,
-		.target = tern_xt_tg6,
-		.targetsize = sizeof(struct xt_tern_tginfo),
-		.usersize = offsetof(struct xt_tern_tginfo, slot),
-		.checkentry = tern_xt_check,
-		.destroy = tern_xt_destroy,
-		.hooks = 1 << NF_INET_PRE_ROUTING,
-		.me = THIS_MODULE,
-	},
+	TERN_XT_TARGET(NFPROTO_IPV4, tern_xt_tg4),
+	TERN_XT_TARGET(NFPROTO_IPV6, tern_xt_tg6),
 };
 
 static int __net_init tern_xt_net_init(struct net *net)

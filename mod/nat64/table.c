@@ -233,23 +233,43 @@ bool tern_sess_tcp_expire(struct tern_tables *t, u8 *state,
  * chain of the same index in the new array).
  */
 
-static struct tern_session *tern_tbl_sess6_in(struct hlist_nulls_head *a,
-					      u32 h, u8 tag, u8 l4,
-					      const struct tern_ta6 *t6,
-					      const struct tern_ta4 *r)
+/*
+ * Each lookup has one side, IPv6 (@t6 given, @t4 NULL) or IPv4 (the
+ * other way round): its key, its chains (n6 or n4) and its arrays. Inlined
+ * with a constant side, each exported function keeps its own loop.
+ */
+static __always_inline bool tern_tbl_bib_is(const struct tern_bib *b, u8 l4,
+					    const struct tern_ta6 *t6,
+					    const struct tern_ta4 *t4)
+{
+	return b->l4 == l4 && (t6 ? tern_tbl_ta6_eq(&b->t6, t6) :
+				    tern_tbl_ta4_eq(&b->t4, t4));
+}
+
+/* As hlist_nulls_for_each_entry_rcu(), the entry left to the caller. */
+#define tern_tbl_chain_for_each(pos, head)				\
+	for (({ barrier(); }),						\
+	     pos = rcu_dereference_raw(hlist_nulls_first_rcu(head));	\
+	     !is_a_nulls(pos);						\
+	     pos = rcu_dereference_raw(hlist_nulls_next_rcu(pos)))
+
+/* @tag: the IPv6 side's only. */
+static __always_inline struct tern_session *
+tern_tbl_sess_in(struct hlist_nulls_head *a, u32 h, u8 tag, u8 l4,
+		 const struct tern_ta6 *t6, const struct tern_ta4 *t4,
+		 const struct tern_ta4 *r)
 {
 	struct hlist_nulls_node *n;
 	struct tern_session *s;
 
 begin:
-	hlist_nulls_for_each_entry_rcu(s, n, &a[h], n6) {
-		const struct tern_bib *b;
-
+	tern_tbl_chain_for_each(n, &a[h]) {
+		s = t6 ? hlist_nulls_entry(n, struct tern_session, n6) :
+			 hlist_nulls_entry(n, struct tern_session, n4);
 		/* The session's own fields first: its BIB entry is a miss. */
-		if (s->tag6 != tag || !tern_tbl_ta4_eq(&s->remote, r))
+		if ((t6 && s->tag6 != tag) || !tern_tbl_ta4_eq(&s->remote, r))
 			continue;
-		b = s->bib;
-		if (b->l4 == l4 && tern_tbl_ta6_eq(&b->t6, t6))
+		if (tern_tbl_bib_is(s->bib, l4, t6, t4))
 			return s;
 	}
 	if (get_nulls_value(n) != h)
@@ -261,129 +281,91 @@ struct tern_session *tern_tbl_sess6(struct tern_tables *t, u32 h, u8 tag,
 				    u8 l4, const struct tern_ta6 *t6,
 				    const struct tern_ta4 *r)
 {
-	return tern_tbl_sess6_in(t->sess6, h & t->sess_mask, tag, l4, t6, r);
+	return tern_tbl_sess_in(t->sess6, h & t->sess_mask, tag, l4, t6, NULL,
+				r);
+}
+
+static __always_inline struct tern_session *
+tern_tbl_sess_find(struct tern_tables *t, u8 l4, const struct tern_ta6 *t6,
+		   const struct tern_ta4 *t4, const struct tern_ta4 *remote)
+{
+	u32 h = t6 ? tern_tbl_hash_sess6(t, l4, t6, remote) :
+		     tern_tbl_hash_sess4(t, l4, t4, remote);
+	const struct tern_tbl_arrays *a;
+	struct tern_session *s;
+	unsigned int seq;
+
+	do {
+		seq = tern_tbl_seq_begin(t);
+		a = tern_tbl_arr(t);
+		s = tern_tbl_sess_in(t6 ? a->sess6 : a->sess4,
+				     h & a->sess_mask, tern_tbl_tag(h), l4,
+				     t6, t4, remote);
+	} while (!s && tern_tbl_seq_retry(t, seq));
+	return s && !tern_tbl_sess_gone(t, s, (u32)jiffies) ? s : NULL;
 }
 
 struct tern_session *tern_sess_find6(struct tern_tables *t, u8 l4,
 				     const struct tern_ta6 *src,
 				     const struct tern_ta4 *remote)
 {
-	u32 h = tern_tbl_hash_sess6(t, l4, src, remote);
-	const struct tern_tbl_arrays *a;
-	struct tern_session *s;
-	unsigned int seq;
-
-	do {
-		seq = tern_tbl_seq_begin(t);
-		a = tern_tbl_arr(t);
-		s = tern_tbl_sess6_in(a->sess6, h & a->sess_mask,
-				      tern_tbl_tag(h), l4, src, remote);
-	} while (!s && tern_tbl_seq_retry(t, seq));
-	return s && !tern_tbl_sess_gone(t, s, (u32)jiffies) ? s : NULL;
-}
-
-static struct tern_session *tern_tbl_sess4_in(struct hlist_nulls_head *a,
-					      u32 h, u8 l4,
-					      const struct tern_ta4 *local,
-					      const struct tern_ta4 *remote)
-{
-	struct hlist_nulls_node *n;
-	struct tern_session *s;
-
-begin:
-	hlist_nulls_for_each_entry_rcu(s, n, &a[h], n4) {
-		const struct tern_bib *b;
-
-		if (!tern_tbl_ta4_eq(&s->remote, remote))
-			continue;
-		b = s->bib;
-		if (b->l4 == l4 && tern_tbl_ta4_eq(&b->t4, local))
-			return s;
-	}
-	if (get_nulls_value(n) != h)
-		goto begin;
-	return NULL;
+	return tern_tbl_sess_find(t, l4, src, NULL, remote);
 }
 
 struct tern_session *tern_sess_find4(struct tern_tables *t, u8 l4,
 				     const struct tern_ta4 *local,
 				     const struct tern_ta4 *remote)
 {
-	u32 h = tern_tbl_hash_sess4(t, l4, local, remote);
-	const struct tern_tbl_arrays *a;
-	struct tern_session *s;
-	unsigned int seq;
-
-	do {
-		seq = tern_tbl_seq_begin(t);
-		a = tern_tbl_arr(t);
-		s = tern_tbl_sess4_in(a->sess4, h & a->sess_mask, l4, local,
-				      remote);
-	} while (!s && tern_tbl_seq_retry(t, seq));
-	return s && !tern_tbl_sess_gone(t, s, (u32)jiffies) ? s : NULL;
+	return tern_tbl_sess_find(t, l4, NULL, local, remote);
 }
 
 /* A BIB entry whose last reference went is not found (it is going). */
-static struct tern_bib *tern_tbl_bib6_in(struct hlist_nulls_head *a, u32 h,
-					 u8 l4, const struct tern_ta6 *t6)
+static __always_inline struct tern_bib *
+tern_tbl_bib_in(struct hlist_nulls_head *a, u32 h, u8 l4,
+		const struct tern_ta6 *t6, const struct tern_ta4 *t4)
 {
 	struct hlist_nulls_node *n;
 	struct tern_bib *b;
 
 begin:
-	hlist_nulls_for_each_entry_rcu(b, n, &a[h], n6)
-		if (b->l4 == l4 && tern_tbl_ta6_eq(&b->t6, t6) &&
-		    refcount_read(&b->ref))
+	tern_tbl_chain_for_each(n, &a[h]) {
+		b = t6 ? hlist_nulls_entry(n, struct tern_bib, n6) :
+			 hlist_nulls_entry(n, struct tern_bib, n4);
+		if (tern_tbl_bib_is(b, l4, t6, t4) && refcount_read(&b->ref))
 			return b;
+	}
 	if (get_nulls_value(n) != h)
 		goto begin;
 	return NULL;
+}
+
+static __always_inline struct tern_bib *
+tern_tbl_bib_find(struct tern_tables *t, u8 l4, const struct tern_ta6 *t6,
+		  const struct tern_ta4 *t4)
+{
+	u32 h = t6 ? tern_tbl_hash_bib6(t, l4, t6) :
+		     tern_tbl_hash_bib4(t, l4, t4);
+	const struct tern_tbl_arrays *a;
+	struct tern_bib *b;
+	unsigned int seq;
+
+	do {
+		seq = tern_tbl_seq_begin(t);
+		a = tern_tbl_arr(t);
+		b = tern_tbl_bib_in(t6 ? a->bib6 : a->bib4, h & a->bib_mask, l4,
+				    t6, t4);
+	} while (!b && tern_tbl_seq_retry(t, seq));
+	return b;
 }
 
 struct tern_bib *tern_bib_find6(struct tern_tables *t, u8 l4,
 				const struct tern_ta6 *t6)
 {
-	u32 h = tern_tbl_hash_bib6(t, l4, t6);
-	const struct tern_tbl_arrays *a;
-	struct tern_bib *b;
-	unsigned int seq;
-
-	do {
-		seq = tern_tbl_seq_begin(t);
-		a = tern_tbl_arr(t);
-		b = tern_tbl_bib6_in(a->bib6, h & a->bib_mask, l4, t6);
-	} while (!b && tern_tbl_seq_retry(t, seq));
-	return b;
-}
-
-static struct tern_bib *tern_tbl_bib4_in(struct hlist_nulls_head *a, u32 h,
-					 u8 l4, const struct tern_ta4 *t4)
-{
-	struct hlist_nulls_node *n;
-	struct tern_bib *b;
-
-begin:
-	hlist_nulls_for_each_entry_rcu(b, n, &a[h], n4)
-		if (b->l4 == l4 && tern_tbl_ta4_eq(&b->t4, t4) &&
-		    refcount_read(&b->ref))
-			return b;
-	if (get_nulls_value(n) != h)
-		goto begin;
-	return NULL;
+	return tern_tbl_bib_find(t, l4, t6, NULL);
 }
 
 struct tern_bib *tern_bib_find4(struct tern_tables *t, u8 l4,
 				const struct tern_ta4 *t4)
 {
-	u32 h = tern_tbl_hash_bib4(t, l4, t4);
-	const struct tern_tbl_arrays *a;
-	struct tern_bib *b;
-	unsigned int seq;
-
-	do {
-		seq = tern_tbl_seq_begin(t);
-		a = tern_tbl_arr(t);
-		b = tern_tbl_bib4_in(a->bib4, h & a->bib_mask, l4, t4);
-	} while (!b && tern_tbl_seq_retry(t, seq));
-	return b;
+	return tern_tbl_bib_find(t, l4, NULL, t4);
 }

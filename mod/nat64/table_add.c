@@ -61,18 +61,22 @@ static int tern_tbl_charge(struct tern_tables *t, const struct tern_bib *b,
 }
 
 /*
- * Under the locks: the session of @s's key if there is one, made current
- * again if it had expired and is gone by the rule of lookups (the worker
- * had not removed it yet).
+ * Takes the locks of @s on the BIB entry @b (@b's addresses, @s's remote)
+ * and returns the session of @s's key if there is one, made current again
+ * if it had expired and is gone by the rule of lookups (the worker had not
+ * removed it yet).
  */
-static struct tern_session *tern_tbl_existing(struct tern_tables *t,
-					      const struct tern_tbl_where *w,
-					      u8 l4, const struct tern_ta6 *t6,
-					      const struct tern_session *s)
+static struct tern_session *tern_tbl_lock_existing(struct tern_tables *t,
+						   const struct tern_bib *b,
+						   const struct tern_session *s,
+						   struct tern_tbl_where *w,
+						   struct tern_lockset *ls)
 {
-	struct tern_session *old = tern_tbl_sess6(t, w->s6, w->tag6, l4, t6,
-						  &s->remote);
+	struct tern_session *old;
 
+	tern_tbl_where(t, b->l4, &b->t6, &b->t4, &s->remote, w);
+	tern_tbl_lock(t, ls, w);
+	old = tern_tbl_sess6(t, w->s6, w->tag6, b->l4, &b->t6, &s->remote);
 	if (old && tern_tbl_sess_gone(t, old, (u32)jiffies)) {
 		WRITE_ONCE(old->state, s->state);
 		WRITE_ONCE(old->expires, s->expires);
@@ -103,9 +107,7 @@ static int tern_tbl_attach(struct tern_tables *t, struct tern_bib *b,
 	struct tern_lockset ls;
 	int ret = 0;
 
-	tern_tbl_where(t, b->l4, &b->t6, &b->t4, &s->remote, &w);
-	tern_tbl_lock(t, &ls, &w);
-	*old = tern_tbl_existing(t, &w, b->l4, &b->t6, s);
+	*old = tern_tbl_lock_existing(t, b, s, &w, &ls);
 	if (*old) {
 		ret = 1;
 	} else if (!refcount_inc_not_zero(&b->ref)) {
@@ -142,9 +144,7 @@ static int tern_tbl_insert(struct tern_tables *t, struct tern_bib *nb,
 	struct tern_lockset ls;
 	int ret = 0;
 
-	tern_tbl_where(t, nb->l4, &nb->t6, &nb->t4, &s->remote, &w);
-	tern_tbl_lock(t, &ls, &w);
-	*old = tern_tbl_existing(t, &w, nb->l4, &nb->t6, s);
+	*old = tern_tbl_lock_existing(t, nb, s, &w, &ls);
 	if (*old)
 		ret = 1;
 	else if (tern_bib_find6(t, nb->l4, &nb->t6))

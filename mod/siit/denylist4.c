@@ -8,9 +8,9 @@
 
 #include <linux/overflow.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 #include "siit/denylist4.h"
 #include "siit/prefix.h"
+#include "siit/sorted4.h"
 
 struct tern_deny4 {
 	struct rcu_head rcu;
@@ -51,20 +51,9 @@ const struct tern_prefix4 *tern_deny4_entry(const struct tern_deny4 *d, u32 i)
 /* Position of the last prefix starting at or before @a, or -1. */
 static int tern_deny4_floor(const struct tern_deny4 *d, __be32 a)
 {
-	int lo = 0, hi = (int)d->n - 1, found = -1;
-	u32 h = ntohl(a);
+	const struct tern_sorted4 v = { d->p, sizeof(d->p[0]), d->n };
 
-	while (lo <= hi) {
-		int mid = lo + (hi - lo) / 2;
-
-		if (ntohl(d->p[mid].addr) <= h) {
-			found = mid;
-			lo = mid + 1;
-		} else {
-			hi = mid - 1;
-		}
-	}
-	return found;
+	return tern_sorted4_floor(&v, a);
 }
 
 bool tern_deny4_contains(const struct tern_deny4 *d, __be32 a)
@@ -130,49 +119,26 @@ struct tern_deny4 *tern_deny4_del(const struct tern_deny4 *old,
 	return d;
 }
 
-static int tern_deny4_cmp(const void *a, const void *b, const void *priv)
-{
-	const struct tern_prefix4 *v = priv;
-	u32 x = ntohl(v[*(const u32 *)a].addr);
-	u32 y = ntohl(v[*(const u32 *)b].addr);
-
-	return x < y ? -1 : x > y;
-}
-
 /* As tern_eamt_build(): sorted, each prefix checked against the next. */
 struct tern_deny4 *tern_deny4_build(const struct tern_prefix4 *v, u32 n,
 				    u32 *bad, u32 *other)
 {
-	struct tern_deny4 *d = NULL;
-	int ret = -EEXIST;
+	const struct tern_sorted4 sv = { v, sizeof(*v), n };
+	struct tern_deny4 *d;
 	u32 *idx, i;
 
 	if (!n)
 		return NULL;
 	if (n > TERN_DENY4_MAX)
 		return ERR_PTR(-ENOSPC);
-	idx = kvmalloc_array(n, sizeof(*idx), GFP_KERNEL);
-	if (!idx)
-		return ERR_PTR(-ENOMEM);
-	for (i = 0; i < n; i++)
-		idx[i] = i;
-	sort_r(idx, n, sizeof(*idx), tern_deny4_cmp, NULL, v);
-	for (i = 1; i < n; i++) {
-		if (tern_prefix4_overlap(&v[idx[i - 1]], &v[idx[i]])) {
-			*bad = max(idx[i - 1], idx[i]);
-			*other = min(idx[i - 1], idx[i]);
-			goto out;
-		}
-	}
+	idx = tern_sorted4_order(&sv, bad, other);
+	if (IS_ERR(idx))
+		return ERR_CAST(idx);
 	d = tern_deny4_alloc(n);
-	if (!d) {
-		ret = -ENOMEM;
-		goto out;
+	if (d) {
+		for (i = 0; i < n; i++)
+			d->p[i] = v[idx[i]];
 	}
-	for (i = 0; i < n; i++)
-		d->p[i] = v[idx[i]];
-	ret = 0;
-out:
 	kvfree(idx);
-	return ret ? ERR_PTR(ret) : d;
+	return d ?: ERR_PTR(-ENOMEM);
 }

@@ -17,6 +17,7 @@
 #include <linux/sort.h>
 #include "siit/eamt.h"
 #include "siit/prefix.h"
+#include "siit/sorted4.h"
 
 struct tern_eamt {
 	struct rcu_head rcu;
@@ -67,20 +68,9 @@ static const struct tern_eam *tern_by6(const struct tern_eamt *t, u32 i)
 /* Position of the last entry whose IPv4 prefix starts at or before @a. */
 static int tern_floor4(const struct tern_eamt *t, __be32 a)
 {
-	int lo = 0, hi = (int)t->n - 1, found = -1;
-	u32 h = ntohl(a);
+	const struct tern_sorted4 v = { &t->e[0].p4, sizeof(t->e[0]), t->n };
 
-	while (lo <= hi) {
-		int mid = lo + (hi - lo) / 2;
-
-		if (ntohl(t->e[mid].p4.addr) <= h) {
-			found = mid;
-			lo = mid + 1;
-		} else {
-			hi = mid - 1;
-		}
-	}
-	return found;
+	return tern_sorted4_floor(&v, a);
 }
 
 /* The same in by6, for IPv6 prefixes. */
@@ -338,15 +328,6 @@ struct tern_eamt *tern_eamt_del(const struct tern_eamt *old,
 	return t;
 }
 
-static int tern_eam_cmp4(const void *a, const void *b, const void *priv)
-{
-	const struct tern_eam *v = priv;
-	u32 x = ntohl(v[*(const u32 *)a].p4.addr);
-	u32 y = ntohl(v[*(const u32 *)b].p4.addr);
-
-	return x < y ? -1 : x > y;
-}
-
 static int tern_eam_cmp6(const void *a, const void *b, const void *priv)
 {
 	const struct tern_eam *v = priv;
@@ -355,22 +336,15 @@ static int tern_eam_cmp6(const void *a, const void *b, const void *priv)
 			      &v[*(const u32 *)b].p6.addr);
 }
 
-/* The pair of @idx[@i - 1] and @idx[@i]: the later one in the input first. */
-static void tern_build_pair(const u32 *idx, u32 i, u32 *bad, u32 *other)
-{
-	*bad = max(idx[i - 1], idx[i]);
-	*other = min(idx[i - 1], idx[i]);
-}
-
 /*
- * Sorted by start, disjoint prefixes only need each one checked against
- * the next: a prefix containing a later one contains the one right after
- * it too.
+ * As tern_sorted4_order() (siit/sorted4.c) on each side: the IPv4 prefixes
+ * in the order of @v's, the IPv6 ones by6.
  */
 struct tern_eamt *tern_eamt_build(const struct tern_eam *v, u32 n, u32 *bad,
 				  u32 *other)
 {
-	struct tern_eamt *t = NULL;
+	const struct tern_sorted4 sv = { &v[0].p4, sizeof(*v), n };
+	struct tern_eamt *t;
 	u32 *idx, i, *pos;
 	int ret = -EEXIST;
 
@@ -378,18 +352,9 @@ struct tern_eamt *tern_eamt_build(const struct tern_eam *v, u32 n, u32 *bad,
 		return NULL;
 	if (n > TERN_EAMT_MAX)
 		return ERR_PTR(-ENOSPC);
-	idx = kvmalloc_array(n, sizeof(*idx), GFP_KERNEL);
-	if (!idx)
-		return ERR_PTR(-ENOMEM);
-	for (i = 0; i < n; i++)
-		idx[i] = i;
-	sort_r(idx, n, sizeof(*idx), tern_eam_cmp4, NULL, v);
-	for (i = 1; i < n; i++) {
-		if (tern_prefix4_overlap(&v[idx[i - 1]].p4, &v[idx[i]].p4)) {
-			tern_build_pair(idx, i, bad, other);
-			goto out;
-		}
-	}
+	idx = tern_sorted4_order(&sv, bad, other);
+	if (IS_ERR(idx))
+		return ERR_CAST(idx);
 	t = tern_eamt_alloc(n);
 	if (!t) {
 		ret = -ENOMEM;

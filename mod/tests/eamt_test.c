@@ -9,9 +9,33 @@
 #include <net/ipv6.h>
 #include "kt_eamt.h"
 
+struct addr_pair {
+	const char *s6, *s4;
+};
+
+/* tern_kt_both_ways() on each of @n pairs. */
+static void both_ways_each(struct kunit *test, const struct tern_eamt *t,
+			   const struct addr_pair *v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		tern_kt_both_ways(test, t, v[i].s6, v[i].s4);
+}
+
 static void rfc7757_examples(struct kunit *test)
 {
 	struct tern_eamt *t = tern_kt_rfc7757_table(test);
+	static const struct addr_pair both[] = {
+		{ "2001:db8:aaaa::", "192.0.2.1" },
+		{ "2001:db8:bbbb::b", "192.0.2.2" },
+		{ "2001:db8:cccc::", "192.0.2.16" },
+		{ "2001:db8:cccc::1", "192.0.2.17" },
+		{ "2001:db8:cccc::8", "192.0.2.24" },
+		{ "2001:db8:cccc::f", "192.0.2.31" },
+		{ "64:ff9b::", "192.0.2.192" },
+		{ "64:ff9b::1", "192.0.2.193" },
+	};
 	static const char *const miss6[] = {
 		"2001:db8:aaaa::1", "2001:db8:bbbb::a", "2001:db8:cccc::10",
 		"64:ff9b::2", "2001:db8:dddd::1", "::",
@@ -23,14 +47,7 @@ static void rfc7757_examples(struct kunit *test)
 	int i;
 
 	KUNIT_EXPECT_EQ(test, tern_eamt_count(t), 4U);
-	tern_kt_both_ways(test, t, "2001:db8:aaaa::", "192.0.2.1");
-	tern_kt_both_ways(test, t, "2001:db8:bbbb::b", "192.0.2.2");
-	tern_kt_both_ways(test, t, "2001:db8:cccc::", "192.0.2.16");
-	tern_kt_both_ways(test, t, "2001:db8:cccc::1", "192.0.2.17");
-	tern_kt_both_ways(test, t, "2001:db8:cccc::8", "192.0.2.24");
-	tern_kt_both_ways(test, t, "2001:db8:cccc::f", "192.0.2.31");
-	tern_kt_both_ways(test, t, "64:ff9b::", "192.0.2.192");
-	tern_kt_both_ways(test, t, "64:ff9b::1", "192.0.2.193");
+	both_ways_each(test, t, both, ARRAY_SIZE(both));
 	for (i = 0; i < ARRAY_SIZE(miss6); i++) {
 		struct in6_addr a = tern_kt_a6(test, miss6[i]);
 
@@ -90,9 +107,19 @@ static void longer_ipv6_suffix(struct kunit *test)
 	struct tern_eam dddd = tern_kt_eam(test, "2001:db8:dddd::", 64, "192.0.2.128", 26);
 	struct tern_eam x72 = tern_kt_eam(test, "2001:db8:1c6:3364::", 72,
 					  "198.51.100.0", 24);
-	static const struct {
-		const char *s6, *s4;
-	} one_way[] = {
+	static const struct addr_pair both[] = {
+		{ "2001:db8:dddd::", "192.0.2.128" },
+		{ "2001:db8:dddd:0:400::", "192.0.2.129" },
+		{ "2001:db8:dddd:0:800::", "192.0.2.130" },
+		{ "2001:db8:dddd:0:8000::", "192.0.2.160" },
+		{ "2001:db8:dddd:0:fc00::", "192.0.2.191" },
+		{ "2001:db8:1c6:3364::", "198.51.100.0" },
+		{ "2001:db8:1c6:3364:5::", "198.51.100.5" },
+		{ "2001:db8:1c6:3364:ff::", "198.51.100.255" },
+		/* The other entries are unchanged. */
+		{ "2001:db8:cccc::f", "192.0.2.31" },
+		{ "64:ff9b::1", "192.0.2.193" },
+	}, one_way[] = {
 		{ "2001:db8:dddd::1", "192.0.2.128" },
 		{ "2001:db8:dddd:0:3ff:ffff:ffff:ffff", "192.0.2.128" },
 		{ "2001:db8:dddd:0:fc00::1", "192.0.2.191" },
@@ -106,17 +133,7 @@ static void longer_ipv6_suffix(struct kunit *test)
 	tern_kt_add_eam(test, &t, &dddd);
 	tern_kt_add_eam(test, &t, &x72);
 	KUNIT_EXPECT_EQ(test, tern_eamt_count(t), 6U);
-	tern_kt_both_ways(test, t, "2001:db8:dddd::", "192.0.2.128");
-	tern_kt_both_ways(test, t, "2001:db8:dddd:0:400::", "192.0.2.129");
-	tern_kt_both_ways(test, t, "2001:db8:dddd:0:800::", "192.0.2.130");
-	tern_kt_both_ways(test, t, "2001:db8:dddd:0:8000::", "192.0.2.160");
-	tern_kt_both_ways(test, t, "2001:db8:dddd:0:fc00::", "192.0.2.191");
-	tern_kt_both_ways(test, t, "2001:db8:1c6:3364::", "198.51.100.0");
-	tern_kt_both_ways(test, t, "2001:db8:1c6:3364:5::", "198.51.100.5");
-	tern_kt_both_ways(test, t, "2001:db8:1c6:3364:ff::", "198.51.100.255");
-	/* The other entries are unchanged. */
-	tern_kt_both_ways(test, t, "2001:db8:cccc::f", "192.0.2.31");
-	tern_kt_both_ways(test, t, "64:ff9b::1", "192.0.2.193");
+	both_ways_each(test, t, both, ARRAY_SIZE(both));
 	for (i = 0; i < ARRAY_SIZE(one_way); i++) {
 		struct in6_addr in6 = tern_kt_a6(test, one_way[i].s6);
 		const struct tern_eam *e = tern_eamt_find6(t, &in6);

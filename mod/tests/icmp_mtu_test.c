@@ -37,61 +37,85 @@ static u32 ref_mtu_4to6(const u16 *pl, unsigned int n, u32 mtu4, u32 tot_len,
 	return m < 1280 ? 1280 : m;
 }
 
+/* A case of tern_icmp_mtu_4to6(): with the RFC 1191 plateaus or none. */
+struct mtu_case {
+	bool no_plateaus;
+	u32 mtu4, tot_len, mtu6_out, mtu4_in, want;
+};
+
+static void mtu_4to6_cases(struct kunit *test, const struct mtu_case *c,
+			   int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		const u16 *pl = c[i].no_plateaus ? NULL : rfc1191;
+		unsigned int npl = pl ? ARRAY_SIZE(rfc1191) : 0;
+
+		KUNIT_EXPECT_EQ_MSG(test, tern_icmp_mtu_4to6(pl, npl, c[i].mtu4,
+							     c[i].tot_len,
+							     c[i].mtu6_out,
+							     c[i].mtu4_in),
+				    c[i].want, "case %d", i);
+	}
+}
+
 /* Advertised MTU: min() of the three terms, each one the smallest once. */
 static void mtu_4to6_min_of_three(struct kunit *test)
 {
-	const u16 *pl = rfc1191;
-	int n = ARRAY_SIZE(rfc1191);
+	static const struct mtu_case cases[] = {
+		/* advertised + 20 smallest */
+		{ false, 1400, 1500, 9000, 9000, 1420 },
+		/* IPv6 next hop smallest */
+		{ false, 1480, 1500, 1400, 9000, 1400 },
+		/* IPv4 interface + 20 smallest */
+		{ false, 1480, 1500, 9000, 1300, 1320 },
+		/* Equal terms */
+		{ false, 1480, 1500, 1500, 1480, 1500 },
+		/* Below 1280: clamped */
+		{ false, 576, 1500, 9000, 9000, 1280 },
+		{ false, 68, 1500, 9000, 9000, 1280 },
+		{ false, 1400, 1500, 1000, 9000, 1280 },
+		{ false, 1400, 1500, 9000, 576, 1280 },
+		/* Exactly 1260 + 20 */
+		{ false, 1260, 1500, 9000, 9000, 1280 },
+		{ false, 1261, 1500, 9000, 9000, 1281 },
+		/* Jumbo */
+		{ false, 65535, 65535, 65575, 65535, 65555 },
+		/* A non-zero MTU ignores the plateaus and the Total Length. */
+		{ false, 1300, 20, 9000, 9000, 1320 },
+		{ true, 1300, 0, 9000, 9000, 1320 },
+	};
 
-	/* advertised + 20 smallest */
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 1400, 1500, 9000, 9000), 1420U);
-	/* IPv6 next hop smallest */
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 1480, 1500, 1400, 9000), 1400U);
-	/* IPv4 interface + 20 smallest */
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 1480, 1500, 9000, 1300), 1320U);
-	/* Equal terms */
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 1480, 1500, 1500, 1480), 1500U);
-	/* Below 1280: clamped */
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 576, 1500, 9000, 9000), 1280U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 68, 1500, 9000, 9000), 1280U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 1400, 1500, 1000, 9000), 1280U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 1400, 1500, 9000, 576), 1280U);
-	/* Exactly 1260 + 20 */
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 1260, 1500, 9000, 9000), 1280U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 1261, 1500, 9000, 9000), 1281U);
-	/* Jumbo */
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 65535, 65535, 65575, 65535),
-			65555U);
-	/* A non-zero MTU ignores the plateaus and the Total Length. */
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 1300, 20, 9000, 9000), 1320U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(NULL, 0, 1300, 0, 9000, 9000), 1320U);
+	mtu_4to6_cases(test, cases, ARRAY_SIZE(cases));
 }
 
 /* MTU 0 (pre-RFC 1191 router): the greatest plateau below Total Length. */
 static void mtu_4to6_plateaus(struct kunit *test)
 {
-	const u16 *pl = rfc1191;
-	int n = ARRAY_SIZE(rfc1191);
+	static const struct mtu_case cases[] = {
+		{ false, 0, 1500, 9000, 9000, 1512 },
+		{ false, 0, 1493, 9000, 9000, 1512 },
+		{ false, 0, 2002, 9000, 9000, 1512 },
+		{ false, 0, 2003, 9000, 9000, 2022 },
+		{ false, 0, 4400, 9000, 9000, 4372 },
+		{ false, 0, 9000, 9000, 9000, 8186 },
+		{ false, 0, 65535, 65575, 65535, 32020 },
+		/* The plateau term is still limited by the two others. */
+		{ false, 0, 9000, 1500, 9000, 1500 },
+		{ false, 0, 9000, 9000, 1400, 1420 },
+		/* No plateau of at least 1280 below the Total Length: 1280. */
+		{ false, 0, 1492, 9000, 9000, 1280 },
+		{ false, 0, 1400, 9000, 9000, 1280 },
+		{ false, 0, 1200, 9000, 9000, 1280 },
+		{ false, 0, 576, 9000, 9000, 1280 },
+		{ false, 0, 68, 9000, 9000, 1280 },
+		{ false, 0, 20, 9000, 9000, 1280 },
+		{ false, 0, 0, 9000, 9000, 1280 },
+		{ true, 0, 1500, 9000, 9000, 1280 },
+	};
 
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 0, 1500, 9000, 9000), 1512U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 0, 1493, 9000, 9000), 1512U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 0, 2002, 9000, 9000), 1512U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 0, 2003, 9000, 9000), 2022U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 0, 4400, 9000, 9000), 4372U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 0, 9000, 9000, 9000), 8186U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 0, 65535, 65575, 65535), 32020U);
-	/* The plateau term is still limited by the two others. */
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 0, 9000, 1500, 9000), 1500U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 0, 9000, 9000, 1400), 1420U);
-	/* No plateau of at least 1280 below the Total Length: 1280. */
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 0, 1492, 9000, 9000), 1280U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 0, 1400, 9000, 9000), 1280U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 0, 1200, 9000, 9000), 1280U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 0, 576, 9000, 9000), 1280U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 0, 68, 9000, 9000), 1280U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 0, 20, 9000, 9000), 1280U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(pl, n, 0, 0, 9000, 9000), 1280U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_4to6(NULL, 0, 0, 1500, 9000, 9000), 1280U);
+	mtu_4to6_cases(test, cases, ARRAY_SIZE(cases));
 }
 
 /* Custom plateaus (any value 68..65535), every Total Length, vs the formula. */

@@ -17,19 +17,15 @@
 /* Fragments: IPv4 fragment -> Fragment header, and back. */
 static void inner_fragments(struct kunit *test)
 {
-	u8 *in = kunit_kzalloc(test, TERN_KT_BIG, GFP_KERNEL);
-	u8 *out = kunit_kzalloc(test, TERN_KT_BIG, GFP_KERNEL);
-	u8 *exp = kunit_kzalloc(test, TERN_KT_BIG, GFP_KERNEL);
+	u8 *in = tern_kt_big(test);
+	u8 *out = tern_kt_big(test);
+	u8 *exp = tern_kt_big(test);
 	struct frag_hdr *fh = (struct frag_hdr *)(out + 40);
 	struct iphdr *iph = (struct iphdr *)out;
 	struct tern_kt_quote q;
 	unsigned int len, elen;
 	u32 tot_len;
 	int n;
-
-	KUNIT_ASSERT_NOT_NULL(test, in);
-	KUNIT_ASSERT_NOT_NULL(test, out);
-	KUNIT_ASSERT_NOT_NULL(test, exp);
 
 	/* First fragment (MF): checksum updated like the whole packet's. */
 	tern_kt_quote_fill(&q, IPPROTO_TCP, 0, false);

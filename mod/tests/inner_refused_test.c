@@ -17,15 +17,13 @@
 /* Malformed quotes and quoted ICMP errors: -1. */
 static void inner_refused(struct kunit *test)
 {
-	u8 *in = kunit_kzalloc(test, TERN_KT_BIG, GFP_KERNEL);
-	u8 *out = kunit_kzalloc(test, TERN_KT_BIG, GFP_KERNEL);
+	u8 *in = tern_kt_big(test);
+	u8 *out = tern_kt_big(test);
 	struct tern_kt_quote q;
 	unsigned int len;
 	u32 tot_len;
 	int t;
 
-	KUNIT_ASSERT_NOT_NULL(test, in);
-	KUNIT_ASSERT_NOT_NULL(test, out);
 	/* An ICMP error quoting an ICMP error (any non-echo type). */
 	for (t = 0; t < 256; t++) {
 		if (t == ICMP_ECHO || t == ICMP_ECHOREPLY)
@@ -128,8 +126,8 @@ static void inner_addresses(struct kunit *test)
 		0xffffffff,
 	};
 	static const struct in6_addr wkp = { { { 0, 0x64, 0xff, 0x9b } } };
-	u8 *in = kunit_kzalloc(test, TERN_KT_BIG, GFP_KERNEL);
-	u8 *out = kunit_kzalloc(test, TERN_KT_BIG, GFP_KERNEL);
+	u8 *in = tern_kt_big(test);
+	u8 *out = tern_kt_big(test);
 	struct tern_config *cfg = tern_kt_cfg_of(test);
 	struct ipv6hdr *ip6 = (struct ipv6hdr *)in;
 	struct iphdr *iph = (struct iphdr *)in;
@@ -137,8 +135,6 @@ static void inner_addresses(struct kunit *test)
 	struct tern_kt_quote q;
 	u32 tot_len;
 
-	KUNIT_ASSERT_NOT_NULL(test, in);
-	KUNIT_ASSERT_NOT_NULL(test, out);
 	tern_kt_quote_fill(&q, IPPROTO_UDP, 0, false);
 	/* The controls. */
 	len = tern_kt_build4(in, &q, 0, 0, false);

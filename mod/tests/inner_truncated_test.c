@@ -40,112 +40,108 @@ static void expect_cut(u8 *want, const u8 *exp, unsigned int n,
 		want[i] = in_l4[i - l3];
 }
 
+/* One quote translated in one direction, cut at every length or size. */
+struct cut {
+	struct kunit *test;
+	const char *name;
+	int dir;			/* 0: 4to6, 1: 6to4 */
+	u8 *full, *exp, *want;
+	unsigned int l3in, l3out;
+	u8 proto;
+};
+
+/*
+ * The first @ilen bytes of the quote translated into @olen bytes, each in
+ * a buffer of exactly that size: @wn expected (the bytes of @exp, cut).
+ * @what and @size name the case. False: no memory.
+ */
+static bool try_cut(const struct cut *x, unsigned int ilen, unsigned int olen,
+		    int wn, const char *what, unsigned int size)
+{
+	struct kunit *test = x->test;
+	const char *d = x->dir ? "6to4" : "4to6";
+	u8 *in = kmalloc(ilen, GFP_KERNEL);
+	u8 *out = kmalloc(olen ? olen : 1, GFP_KERNEL);
+	u32 tot_len;
+	int n;
+
+	if (!in || !out) {
+		kfree(in);
+		kfree(out);
+		KUNIT_FAIL(test, "no memory");
+		return false;
+	}
+	memcpy(in, x->full, ilen);
+	memset(out, TERN_KT_POISON, olen ? olen : 1);
+	if (x->dir)
+		tern_kt_expect4_next_id(x->exp);
+	n = x->dir == 0 ? tern_kt_call4to6(test, in, ilen, out, olen, &tot_len) :
+			  tern_kt_call6to4(test, in, ilen, out, olen);
+	KUNIT_EXPECT_EQ_MSG(test, n, wn, "%s %s, %s of %u bytes", d, x->name,
+			    what, size);
+	if (n == wn && n > 0) {
+		expect_cut(x->want, x->exp, n, x->l3out, x->proto,
+			   x->full + x->l3in);
+		TERN_KT_EXPECT_BYTES(test, out, x->want, n,
+				     "%s %s, %s of %u bytes", d, x->name,
+				     what, size);
+		if (n < olen)
+			KUNIT_EXPECT_EQ(test, out[n], TERN_KT_POISON);
+	}
+	kfree(in);
+	kfree(out);
+	return true;
+}
+
 /*
  * Every quote length from 0 to whole, each in a buffer of exactly that
  * size; then every output size.
  */
 static void inner_truncated(struct kunit *test)
 {
-	u8 *full = kunit_kzalloc(test, TERN_KT_BIG, GFP_KERNEL);
-	u8 *exp = kunit_kzalloc(test, TERN_KT_BIG, GFP_KERNEL);
-	u8 *want = kunit_kzalloc(test, TERN_KT_BIG, GFP_KERNEL);
-	int i, dir;
+	struct cut x = { .test = test };
+	int i;
 
-	KUNIT_ASSERT_NOT_NULL(test, full);
-	KUNIT_ASSERT_NOT_NULL(test, exp);
-	KUNIT_ASSERT_NOT_NULL(test, want);
-	for (dir = 0; dir < 2; dir++) {
+	x.full = tern_kt_big(test);
+	x.exp = tern_kt_big(test);
+	x.want = tern_kt_big(test);
+	for (x.dir = 0; x.dir < 2; x.dir++) {
 		for (i = 0; i < ARRAY_SIZE(tern_kt_inner_cases); i++) {
 			const struct tern_kt_inner_case *c = &tern_kt_inner_cases[i];
-			unsigned int len, elen, l3in, l3out, ql, o;
+			unsigned int len, elen, ql, o;
 			struct tern_kt_quote q;
-			u32 tot_len;
+			bool icmp;
 
 			tern_kt_quote_fill(&q, c->proto, c->icmp_type, c->udp0);
-			if (dir == 0) {
-				len = tern_kt_build4(full, &q, 0, 0, c->udp0);
-				elen = tern_kt_expect6(exp, &q, c->udp0);
-				l3in = 20;
-				l3out = 40;
+			if (x.dir == 0) {
+				len = tern_kt_build4(x.full, &q, 0, 0, c->udp0);
+				elen = tern_kt_expect6(x.exp, &q, c->udp0);
+				x.l3in = 20;
+				x.l3out = 40;
 			} else {
-				len = tern_kt_build6(full, &q, 0, NULL, 0, c->udp0);
-				elen = tern_kt_expect4(exp, &q, c->udp0);
-				l3in = 40;
-				l3out = 20;
+				len = tern_kt_build6(x.full, &q, 0, NULL, 0, c->udp0);
+				elen = tern_kt_expect4(x.exp, &q, c->udp0);
+				x.l3in = 40;
+				x.l3out = 20;
 			}
+			x.name = c->name;
+			x.proto = q.proto;
+			icmp = q.proto == IPPROTO_ICMP;
 			/* Quote lengths. */
 			for (ql = 0; ql <= len; ql++) {
-				u8 *in = kmalloc(ql, GFP_KERNEL);
-				u8 *out = kmalloc(TERN_KT_BIG, GFP_KERNEL);
-				int n, wn;
+				int wn = ql < x.l3in || (ql == x.l3in && icmp) ?
+					 -1 : (int)(x.l3out + ql - x.l3in);
 
-				if (!in || !out) {
-					kfree(in);
-					kfree(out);
-					KUNIT_FAIL(test, "no memory");
+				if (!try_cut(&x, ql, TERN_KT_BIG, wn, "quote", ql))
 					return;
-				}
-				memcpy(in, full, ql);
-				memset(out, TERN_KT_POISON, TERN_KT_BIG);
-				if (dir)
-					tern_kt_expect4_next_id(exp);
-				n = dir == 0 ? tern_kt_call4to6(test, in, ql, out, TERN_KT_BIG,
-								&tot_len) :
-					       tern_kt_call6to4(test, in, ql, out, TERN_KT_BIG);
-				if (ql < l3in || (ql == l3in && q.proto == IPPROTO_ICMP))
-					wn = -1;
-				else
-					wn = l3out + ql - l3in;
-				KUNIT_EXPECT_EQ_MSG(test, n, wn, "%s %s, quote of %u bytes",
-						    dir ? "6to4" : "4to6", c->name, ql);
-				if (n == wn && n > 0) {
-					expect_cut(want, exp, n, l3out, q.proto,
-						   full + l3in);
-					TERN_KT_EXPECT_BYTES(test, out, want, n,
-							       "%s %s, quote of %u bytes",
-							       dir ? "6to4" : "4to6",
-							       c->name, ql);
-					KUNIT_EXPECT_EQ(test, out[n], TERN_KT_POISON);
-				}
-				kfree(in);
-				kfree(out);
 			}
 			/* Output sizes (whole quote). */
 			for (o = 0; o <= elen + 8; o++) {
-				u8 *in = kmalloc(len, GFP_KERNEL);
-				u8 *out = kmalloc(o ? o : 1, GFP_KERNEL);
-				int n, wn;
+				int wn = o < x.l3out || (o == x.l3out && icmp) ?
+					 -1 : (int)min(o, elen);
 
-				if (!in || !out) {
-					kfree(in);
-					kfree(out);
-					KUNIT_FAIL(test, "no memory");
+				if (!try_cut(&x, len, o, wn, "output", o))
 					return;
-				}
-				memcpy(in, full, len);
-				memset(out, TERN_KT_POISON, o ? o : 1);
-				if (dir)
-					tern_kt_expect4_next_id(exp);
-				n = dir == 0 ? tern_kt_call4to6(test, in, len, out, o, &tot_len) :
-					       tern_kt_call6to4(test, in, len, out, o);
-				if (o < l3out || (o == l3out && q.proto == IPPROTO_ICMP))
-					wn = -1;
-				else
-					wn = min(o, elen);
-				KUNIT_EXPECT_EQ_MSG(test, n, wn, "%s %s, output of %u bytes",
-						    dir ? "6to4" : "4to6", c->name, o);
-				if (n == wn && n > 0) {
-					expect_cut(want, exp, n, l3out, q.proto,
-						   full + l3in);
-					TERN_KT_EXPECT_BYTES(test, out, want, n,
-							       "%s %s, output of %u bytes",
-							       dir ? "6to4" : "4to6",
-							       c->name, o);
-					if (n < o)
-						KUNIT_EXPECT_EQ(test, out[n], TERN_KT_POISON);
-				}
-				kfree(in);
-				kfree(out);
 			}
 		}
 	}
@@ -154,12 +150,11 @@ static void inner_truncated(struct kunit *test)
 /* Truncated quotes with extension headers: cut inside each of them. */
 static void inner_truncated_exthdrs(struct kunit *test)
 {
-	u8 *full = kunit_kzalloc(test, TERN_KT_BIG, GFP_KERNEL);
+	u8 *full = tern_kt_big(test);
 	u8 *ext = kunit_kzalloc(test, 40, GFP_KERNEL);
 	struct tern_kt_quote q;
 	unsigned int len, ql;
 
-	KUNIT_ASSERT_NOT_NULL(test, full);
 	KUNIT_ASSERT_NOT_NULL(test, ext);
 	/* Hop-by-Hop (8) at 40, Destination (16) at 48, Fragment at 64. */
 	ext[0] = NEXTHDR_DEST;

@@ -14,18 +14,18 @@
 #include "xlat/ipid.h"
 #include "kt_inner.h"
 
-/* Whole quotes: exact bytes, and the checksum recomputed from scratch. */
-static void inner_4to6_whole(struct kunit *test)
+/*
+ * Whole quotes of every case, translated 4to6 (@to4 false) or 6to4: exact
+ * bytes, nothing written past them, the checksums recomputed from scratch.
+ */
+static void inner_whole(struct kunit *test, bool to4)
 {
-	u8 *in = kunit_kzalloc(test, TERN_KT_BIG, GFP_KERNEL);
-	u8 *out = kunit_kzalloc(test, TERN_KT_BIG, GFP_KERNEL);
-	u8 *exp = kunit_kzalloc(test, TERN_KT_BIG, GFP_KERNEL);
+	u8 *in = tern_kt_big(test);
+	u8 *out = tern_kt_big(test);
+	u8 *exp = tern_kt_big(test);
 	struct tern_kt_quote q;
 	int i;
 
-	KUNIT_ASSERT_NOT_NULL(test, in);
-	KUNIT_ASSERT_NOT_NULL(test, out);
-	KUNIT_ASSERT_NOT_NULL(test, exp);
 	for (i = 0; i < ARRAY_SIZE(tern_kt_inner_cases); i++) {
 		const struct tern_kt_inner_case *c = &tern_kt_inner_cases[i];
 		unsigned int len, elen;
@@ -33,15 +33,31 @@ static void inner_4to6_whole(struct kunit *test)
 		int n;
 
 		tern_kt_quote_fill(&q, c->proto, c->icmp_type, c->udp0);
-		len = tern_kt_build4(in, &q, IP_DF, 0, c->udp0);
-		elen = tern_kt_expect6(exp, &q, c->udp0);
 		memset(out, TERN_KT_POISON, TERN_KT_BIG);
-		n = tern_kt_call4to6(test, in, len, out, TERN_KT_BIG, &tot_len);
+		if (!to4) {
+			len = tern_kt_build4(in, &q, IP_DF, 0, c->udp0);
+			elen = tern_kt_expect6(exp, &q, c->udp0);
+			n = tern_kt_call4to6(test, in, len, out, TERN_KT_BIG,
+					     &tot_len);
+			KUNIT_EXPECT_EQ_MSG(test, tot_len, len, "%s", c->name);
+		} else {
+			len = tern_kt_build6(in, &q, 0, NULL, 0, c->udp0);
+			elen = tern_kt_expect4(exp, &q, c->udp0);
+			tern_kt_expect4_next_id(exp);
+			n = tern_kt_call6to4(test, in, len, out, TERN_KT_BIG);
+		}
 		KUNIT_EXPECT_EQ_MSG(test, n, (int)elen, "%s", c->name);
-		KUNIT_EXPECT_EQ_MSG(test, tot_len, len, "%s", c->name);
 		TERN_KT_EXPECT_BYTES(test, out, exp, elen, "%s", c->name);
 		KUNIT_EXPECT_EQ_MSG(test, out[elen], TERN_KT_POISON, "%s", c->name);
-		if (!c->udp0) {
+		if (to4) {
+			KUNIT_EXPECT_EQ_MSG(test, ip_fast_csum(out, 5), 0, "%s", c->name);
+			if (!c->udp0)
+				KUNIT_EXPECT_EQ_MSG(test,
+						    tern_kt_l4check4(out + 20, q.l4len, q.proto,
+								     tern_kt_in_d4(),
+								     tern_kt_in_s4()), 0,
+						    "%s", c->name);
+		} else if (!c->udp0) {
 			struct in6_addr s, d;
 
 			tern_kt_map6(tern_kt_in_s4(), &s);
@@ -56,55 +72,28 @@ static void inner_4to6_whole(struct kunit *test)
 	}
 }
 
+static void inner_4to6_whole(struct kunit *test)
+{
+	inner_whole(test, false);
+}
+
 static void inner_6to4_whole(struct kunit *test)
 {
-	u8 *in = kunit_kzalloc(test, TERN_KT_BIG, GFP_KERNEL);
-	u8 *out = kunit_kzalloc(test, TERN_KT_BIG, GFP_KERNEL);
-	u8 *exp = kunit_kzalloc(test, TERN_KT_BIG, GFP_KERNEL);
-	struct tern_kt_quote q;
-	int i;
-
-	KUNIT_ASSERT_NOT_NULL(test, in);
-	KUNIT_ASSERT_NOT_NULL(test, out);
-	KUNIT_ASSERT_NOT_NULL(test, exp);
-	for (i = 0; i < ARRAY_SIZE(tern_kt_inner_cases); i++) {
-		const struct tern_kt_inner_case *c = &tern_kt_inner_cases[i];
-		unsigned int len, elen;
-		int n;
-
-		tern_kt_quote_fill(&q, c->proto, c->icmp_type, c->udp0);
-		len = tern_kt_build6(in, &q, 0, NULL, 0, c->udp0);
-		elen = tern_kt_expect4(exp, &q, c->udp0);
-		memset(out, TERN_KT_POISON, TERN_KT_BIG);
-		tern_kt_expect4_next_id(exp);
-		n = tern_kt_call6to4(test, in, len, out, TERN_KT_BIG);
-		KUNIT_EXPECT_EQ_MSG(test, n, (int)elen, "%s", c->name);
-		TERN_KT_EXPECT_BYTES(test, out, exp, elen, "%s", c->name);
-		KUNIT_EXPECT_EQ_MSG(test, out[elen], TERN_KT_POISON, "%s", c->name);
-		KUNIT_EXPECT_EQ_MSG(test, ip_fast_csum(out, 5), 0, "%s", c->name);
-		if (!c->udp0)
-			KUNIT_EXPECT_EQ_MSG(test, tern_kt_l4check4(out + 20, q.l4len,
-								   q.proto, tern_kt_in_d4(),
-								   tern_kt_in_s4()), 0,
-					    "%s", c->name);
-	}
+	inner_whole(test, true);
 }
 
 /* TTL, Traffic Class/TOS, declared length with IPv4 options. */
 static void inner_header_fields(struct kunit *test)
 {
-	u8 *in = kunit_kzalloc(test, TERN_KT_BIG, GFP_KERNEL);
-	u8 *out = kunit_kzalloc(test, TERN_KT_BIG, GFP_KERNEL);
-	u8 *exp = kunit_kzalloc(test, TERN_KT_BIG, GFP_KERNEL);
+	u8 *in = tern_kt_big(test);
+	u8 *out = tern_kt_big(test);
+	u8 *exp = tern_kt_big(test);
 	struct tern_config *cfg = tern_kt_cfg_of(test);
 	struct tern_kt_quote q;
 	unsigned int len, elen;
 	u32 tot_len;
 	int n;
 
-	KUNIT_ASSERT_NOT_NULL(test, in);
-	KUNIT_ASSERT_NOT_NULL(test, out);
-	KUNIT_ASSERT_NOT_NULL(test, exp);
 	tern_kt_quote_fill(&q, IPPROTO_UDP, 0, false);
 
 	/* IPv4 options: dropped, Payload Length without them. */
@@ -178,8 +167,8 @@ static void inner_header_fields(struct kunit *test)
  */
 static void inner_6to4_df_id(struct kunit *test)
 {
-	u8 *in = kunit_kzalloc(test, TERN_KT_BIG, GFP_KERNEL);
-	u8 *out = kunit_kzalloc(test, TERN_KT_BIG, GFP_KERNEL);
+	u8 *in = tern_kt_big(test);
+	u8 *out = tern_kt_big(test);
 	struct iphdr *iph = (struct iphdr *)out;
 	static const struct {
 		u16 plen;	/* declared Payload Length */
@@ -190,8 +179,6 @@ static void inner_6to4_df_id(struct kunit *test)
 	unsigned int len;
 	int i, n;
 
-	KUNIT_ASSERT_NOT_NULL(test, in);
-	KUNIT_ASSERT_NOT_NULL(test, out);
 	tern_kt_quote_fill(&q, IPPROTO_TCP, 0, false);
 	len = tern_kt_build6(in, &q, 0, NULL, 0, false);
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {

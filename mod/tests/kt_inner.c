@@ -151,6 +151,14 @@ struct tern_config *tern_kt_cfg_of(struct kunit *test)
 	return ((struct tern_kt_inner *)test->priv)->ki.cfg;
 }
 
+u8 *tern_kt_big(struct kunit *test)
+{
+	u8 *p = kunit_kzalloc(test, TERN_KT_BIG, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	return p;
+}
+
 static struct tern_instance *inst_of(struct kunit *test)
 {
 	return &((struct tern_kt_inner *)test->priv)->ki.inst;

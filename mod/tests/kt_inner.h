@@ -20,6 +20,8 @@ struct tern_kt_inner {
 int tern_kt_inner_init(struct kunit *test);
 void tern_kt_inner_exit(struct kunit *test);
 struct tern_config *tern_kt_cfg_of(struct kunit *test);
+/* A zeroed buffer of TERN_KT_BIG bytes for the test (asserted). */
+u8 *tern_kt_big(struct kunit *test);
 
 /* A quoted packet, built whole: transport segment with a right checksum. */
 struct tern_kt_quote {

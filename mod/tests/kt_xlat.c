@@ -39,6 +39,19 @@ unsigned int tern_kt_run_buf(struct kunit *test, unsigned int len, bool v6,
 	return tern_kt_run(&tern_kt_xlat_of(test)->ki, skb);
 }
 
+/*
+ * Runs the first @len bytes of the buffer (all linear) after
+ * tern_kt_snap(): the verdict is @verdict, and @stat the one counter moved.
+ */
+void tern_kt_expect_run(struct kunit *test, unsigned int len, bool v6,
+			unsigned int verdict, int stat)
+{
+	tern_kt_snap(test);
+	KUNIT_EXPECT_EQ(test, tern_kt_run_buf(test, len, v6, TERN_KT_BUF),
+			verdict);
+	tern_kt_expect_counter(test, stat);
+}
+
 void tern_kt_fill(u8 *p, unsigned int len, u8 seed)
 {
 	unsigned int i;

@@ -36,6 +36,9 @@ void tern_kt_expect_counter(struct kunit *test, int stat);
 /* Runs the first @len bytes of the buffer (@linear of them linear). */
 unsigned int tern_kt_run_buf(struct kunit *test, unsigned int len, bool v6,
 			     unsigned int linear);
+/* The same, all linear, after tern_kt_snap(): @verdict, @stat moved. */
+void tern_kt_expect_run(struct kunit *test, unsigned int len, bool v6,
+			unsigned int verdict, int stat);
 
 void tern_kt_fill(u8 *p, unsigned int len, u8 seed);
 /* Whole packets with an L4 segment of @l4len bytes; their length. */

@@ -23,6 +23,37 @@ static void kt_evicted(void *arg, bool expired)
 		e->unconfirmed++;
 }
 
+/*
+ * A table of @max sessions at most, its evictions counted in @x->e; the
+ * picker and limits of the tests that fill it.
+ */
+struct kt_evict_rig {
+	struct kt_picker p;
+	struct tern_limits lim;
+	struct kt_evictions e;
+	struct tern_table_events ev;
+	struct tern_tables *t;
+};
+
+static struct tern_tables *kt_evict_rig_init(struct kunit *test,
+					     struct kt_evict_rig *x, u32 max)
+{
+	*x = (struct kt_evict_rig){
+		.p = { .base = 2000, .max = 10 },
+		.lim = { .max_sessions = max },
+		.ev = { .evicted = kt_evicted, .arg = &x->e },
+		.t = kt_tables(test, max),
+	};
+	tern_tables_set_events(x->t, &x->ev);
+	return x->t;
+}
+
+static void kt_evict_rig_free(struct kt_evict_rig *x)
+{
+	tern_tables_set_events(x->t, NULL);
+	tern_tables_free(x->t);
+}
+
 /* Is the session of (@t6, @r) there? */
 static bool kt_has6(struct tern_tables *t, const struct tern_ta6 *t6,
 		    const struct tern_ta4 *r)
@@ -77,11 +108,8 @@ static void evict_assured_mark(struct kunit *test)
  */
 static void evict_unconfirmed(struct kunit *test)
 {
-	struct tern_tables *t = kt_tables(test, 4);
-	struct kt_picker p = { .base = 2000, .max = 10 };
-	struct tern_limits lim = { .max_sessions = 4 };
-	struct kt_evictions e = {};
-	struct tern_table_events ev = { .evicted = kt_evicted, .arg = &e };
+	struct kt_evict_rig x;
+	struct tern_tables *t = kt_evict_rig_init(test, &x, 4);
 	struct tern_ta6 in = kt_t6(1, 1, 1000), in2 = kt_t6(1, 2, 1000);
 	struct tern_ta6 srv = kt_t6(2, 1, 80);
 	struct tern_ta4 srv4 = kt_t4(KT_POOL4, 80);
@@ -89,37 +117,36 @@ static void evict_unconfirmed(struct kunit *test)
 	struct tern_session *a, *s;
 	unsigned int i;
 
-	tern_tables_set_events(t, &ev);
 	KUNIT_ASSERT_EQ(test, tern_bib_add_static(t, TERN_L4_UDP, &srv, &srv4),
 			0);
 	/* An inside flow with its answer: assured. */
-	a = kt_add6(t, TERN_L4_UDP, &in, &r, &lim, &p);
+	a = kt_add6(t, TERN_L4_UDP, &in, &r, &x.lim, &x.p);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(a));
 	tern_sess_seen(a, false);
 	/* The spray: three outside peers fill the table. */
 	for (i = 0; i < 3; i++) {
 		s = kt_add4(t, TERN_L4_UDP, &srv4, KT4(KT_REMOTE(9), 1000 + i),
-			    &lim);
+			    &x.lim);
 		KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
 	}
 	KT_EXPECT_COUNT(test, t, 2, 4);
-	KUNIT_EXPECT_EQ(test, e.unconfirmed, 0U);
+	KUNIT_EXPECT_EQ(test, x.e.unconfirmed, 0U);
 
 	/* More of it: each takes the place of an unconfirmed one. */
 	for (i = 3; i < 10; i++) {
 		s = kt_add4(t, TERN_L4_UDP, &srv4, KT4(KT_REMOTE(9), 1000 + i),
-			    &lim);
+			    &x.lim);
 		KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
 		KT_EXPECT_COUNT(test, t, 2, 4);
 	}
-	KUNIT_EXPECT_EQ(test, e.unconfirmed, 7U);
+	KUNIT_EXPECT_EQ(test, x.e.unconfirmed, 7U);
 	KUNIT_EXPECT_TRUE(test, kt_has6(t, &in, &r));
 
 	/* A new inside flow gets in; the assured one is still there. */
-	s = kt_add6(t, TERN_L4_UDP, &in2, &r, &lim, &p);
+	s = kt_add6(t, TERN_L4_UDP, &in2, &r, &x.lim, &x.p);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
-	KUNIT_EXPECT_EQ(test, e.unconfirmed, 8U);
-	KUNIT_EXPECT_EQ(test, e.expired, 0U);
+	KUNIT_EXPECT_EQ(test, x.e.unconfirmed, 8U);
+	KUNIT_EXPECT_EQ(test, x.e.expired, 0U);
 	KUNIT_EXPECT_TRUE(test, kt_has6(t, &in, &r));
 	KUNIT_EXPECT_TRUE(test, kt_has6(t, &in2, &r));
 	KT_EXPECT_COUNT(test, t, 3, 4);
@@ -135,48 +162,42 @@ static void evict_unconfirmed(struct kunit *test)
 			tern_sess_seen(s, true);
 		rcu_read_unlock();
 	}
-	s = kt_add6(t, TERN_L4_UDP, KT6(1, 3, 1000), &r, &lim, &p);
+	s = kt_add6(t, TERN_L4_UDP, KT6(1, 3, 1000), &r, &x.lim, &x.p);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(s), -ENOSPC);
-	s = kt_add4(t, TERN_L4_UDP, &srv4, KT4(KT_REMOTE(9), 2000), &lim);
+	s = kt_add4(t, TERN_L4_UDP, &srv4, KT4(KT_REMOTE(9), 2000), &x.lim);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(s), -ENOSPC);
-	KUNIT_EXPECT_EQ(test, e.unconfirmed, 8U);
-	KUNIT_EXPECT_EQ(test, e.expired, 0U);
+	KUNIT_EXPECT_EQ(test, x.e.unconfirmed, 8U);
+	KUNIT_EXPECT_EQ(test, x.e.expired, 0U);
 	KT_EXPECT_COUNT(test, t, 3, 4);
 	KUNIT_EXPECT_TRUE(test, kt_has6(t, &in, &r));
 	KUNIT_EXPECT_TRUE(test, kt_has6(t, &in2, &r));
-	tern_tables_set_events(t, NULL);
-	tern_tables_free(t);
+	kt_evict_rig_free(&x);
 }
 
 /* An expired session not yet swept gives its place, assured or not. */
 static void evict_expired(struct kunit *test)
 {
-	struct tern_tables *t = kt_tables(test, 2);
-	struct kt_picker p = { .base = 2000, .max = 10 };
-	struct tern_limits lim = { .max_sessions = 2 };
-	struct kt_evictions e = {};
-	struct tern_table_events ev = { .evicted = kt_evicted, .arg = &e };
+	struct kt_evict_rig x;
+	struct tern_tables *t = kt_evict_rig_init(test, &x, 2);
 	struct tern_ta6 a = kt_t6(1, 1, 1000);
 	struct tern_ta4 r1 = kt_t4(KT_REMOTE(1), 53);
 	struct tern_ta4 r2 = kt_t4(KT_REMOTE(2), 53);
 	struct tern_session *s1, *s2, *s;
 
-	tern_tables_set_events(t, &ev);
-	s1 = kt_add6(t, TERN_L4_UDP, &a, &r1, &lim, &p);
-	s2 = kt_add6(t, TERN_L4_UDP, &a, &r2, &lim, &p);
+	s1 = kt_add6(t, TERN_L4_UDP, &a, &r1, &x.lim, &x.p);
+	s2 = kt_add6(t, TERN_L4_UDP, &a, &r2, &x.lim, &x.p);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s1));
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s2));
 	tern_sess_seen(s1, false);
 	tern_sess_seen(s2, false);
 	WRITE_ONCE(s2->expires, (u32)jiffies - 1);
-	s = kt_add6(t, TERN_L4_UDP, &a, KT4(KT_REMOTE(3), 53), &lim, &p);
+	s = kt_add6(t, TERN_L4_UDP, &a, KT4(KT_REMOTE(3), 53), &x.lim, &x.p);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
-	KUNIT_EXPECT_EQ(test, e.expired, 1U);
-	KUNIT_EXPECT_EQ(test, e.unconfirmed, 0U);
+	KUNIT_EXPECT_EQ(test, x.e.expired, 1U);
+	KUNIT_EXPECT_EQ(test, x.e.unconfirmed, 0U);
 	KUNIT_EXPECT_TRUE(test, kt_has6(t, &a, &r1));
 	KT_EXPECT_COUNT(test, t, 1, 2);
-	tern_tables_set_events(t, NULL);
-	tern_tables_free(t);
+	kt_evict_rig_free(&x);
 }
 
 /* max-sessions-per-bib-from-ipv4: counted in the entry, refused past it. */

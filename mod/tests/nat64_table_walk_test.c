@@ -40,15 +40,42 @@ static int kt_walk_sess(const struct tern_session *s, void *arg)
 	return kt_walk_one(arg, ntohs(s->bib->t6.port));
 }
 
+/*
+ * Walks the UDP BIB entries (@sess false) or sessions of @t to the end,
+ * from the start, stopped every @stop_every entries: each of the KT_WALK_N
+ * seen once.
+ */
+static void kt_walk_all(struct kunit *test, struct tern_tables *t,
+			struct kt_walk *w, bool sess, unsigned int stop_every)
+{
+	struct tern_walk_pos pos;
+	int ret = 0, rounds;
+
+	bitmap_zero(w->seen, KT_WALK_N);
+	memset(&pos, 0, sizeof(pos));
+	w->calls = 0;
+	w->stop_every = stop_every;
+	for (rounds = 0; rounds < 1000; rounds++) {
+		rcu_read_lock();
+		ret = sess ? tern_sess_walk(t, TERN_L4_UDP, &pos, kt_walk_sess, w) :
+			     tern_bib_walk(t, TERN_L4_UDP, &pos, kt_walk_bib, w);
+		rcu_read_unlock();
+		if (!ret)
+			break;
+	}
+	KUNIT_EXPECT_EQ(test, w->dup, 0U);
+	KUNIT_EXPECT_EQ(test, bitmap_weight(w->seen, KT_WALK_N), (unsigned int)KT_WALK_N);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+}
+
 static void table_walk(struct kunit *test)
 {
 	struct tern_tables *t = kt_tables(test, 0);
 	struct kt_picker p = { .base = 2000, .max = 1000 };
 	struct tern_limits lim = {};
-	struct tern_walk_pos pos;
 	struct kt_walk w = {};
 	struct tern_session *s;
-	int i, ret, rounds;
+	int i;
 
 	w.seen = kunit_kzalloc(test, BITS_TO_LONGS(KT_WALK_N) * sizeof(long),
 			       GFP_KERNEL);
@@ -63,33 +90,8 @@ static void table_walk(struct kunit *test)
 		    &lim, &p);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
 
-	memset(&pos, 0, sizeof(pos));
-	w.stop_every = 7;
-	for (rounds = 0; rounds < 1000; rounds++) {
-		rcu_read_lock();
-		ret = tern_bib_walk(t, TERN_L4_UDP, &pos, kt_walk_bib, &w);
-		rcu_read_unlock();
-		if (!ret)
-			break;
-	}
-	KUNIT_EXPECT_EQ(test, w.dup, 0U);
-	KUNIT_EXPECT_EQ(test, bitmap_weight(w.seen, KT_WALK_N), (unsigned int)KT_WALK_N);
-	KUNIT_EXPECT_EQ(test, ret, 0);
-
-	bitmap_zero(w.seen, KT_WALK_N);
-	memset(&pos, 0, sizeof(pos));
-	w.calls = 0;
-	w.stop_every = 4;
-	for (rounds = 0; rounds < 1000; rounds++) {
-		rcu_read_lock();
-		ret = tern_sess_walk(t, TERN_L4_UDP, &pos, kt_walk_sess, &w);
-		rcu_read_unlock();
-		if (!ret)
-			break;
-	}
-	KUNIT_EXPECT_EQ(test, w.dup, 0U);
-	KUNIT_EXPECT_EQ(test, bitmap_weight(w.seen, KT_WALK_N), (unsigned int)KT_WALK_N);
-	KUNIT_EXPECT_EQ(test, ret, 0);
+	kt_walk_all(test, t, &w, false, 7);
+	kt_walk_all(test, t, &w, true, 4);
 	tern_tables_free(t);
 }
 

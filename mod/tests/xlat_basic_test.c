@@ -111,9 +111,7 @@ static void xlat_4to6_udp_csum0(struct kunit *test)
 
 	b[26] = b[27] = 0;
 	tern_kt_xlat_of(test)->ki.cfg->icmp_on_drop = false;
-	tern_kt_snap(test);
-	KUNIT_EXPECT_EQ(test, tern_kt_run_buf(test, len, false, TERN_KT_BUF), NF_DROP);
-	tern_kt_expect_counter(test, TERN_STAT_DROP_UDP_CSUM0);
+	tern_kt_expect_run(test, len, false, NF_DROP, TERN_STAT_DROP_UDP_CSUM0);
 	KUNIT_EXPECT_EQ(test, tern_kt_ncaptured(), 0U);
 	tern_kt_xlat_of(test)->ki.cfg->icmp_on_drop = true;
 
@@ -129,9 +127,7 @@ static void xlat_4to6_udp_csum0(struct kunit *test)
 	/* Not for a fragment: the whole datagram is not here. */
 	tern_kt_pkt4(b, TERN_KT_H4(5), TERN_KT_H6(1), IPPROTO_UDP, 100, 64, 1, IP_MF);
 	b[26] = b[27] = 0;
-	tern_kt_snap(test);
-	KUNIT_EXPECT_EQ(test, tern_kt_run_buf(test, len, false, TERN_KT_BUF), NF_DROP);
-	tern_kt_expect_counter(test, TERN_STAT_DROP_UDP_CSUM0);
+	tern_kt_expect_run(test, len, false, NF_DROP, TERN_STAT_DROP_UDP_CSUM0);
 }
 
 static struct kunit_case tern_xlat_basic_cases[] = {

@@ -14,6 +14,22 @@
 #include <asm/unaligned.h>
 #include "kt_xlat.h"
 
+/*
+ * Row @row of a table of errors, @linear bytes of it linear: translated,
+ * counted, and the one packet sent.
+ */
+static struct tern_kt_pkt *run_row(struct kunit *test, unsigned int len,
+				   bool v6, unsigned int linear, int row)
+{
+	tern_kt_snap(test);
+	KUNIT_EXPECT_EQ_MSG(test, tern_kt_run_buf(test, len, v6, linear),
+			    NF_STOLEN, "row %d", row);
+	tern_kt_expect_counter(test, v6 ? TERN_STAT_XLAT_ICMP_ERR_64 :
+					  TERN_STAT_XLAT_ICMP_ERR_46);
+	return tern_kt_expect_captured(test, 1, 0,
+				       v6 ? NFPROTO_IPV4 : NFPROTO_IPV6);
+}
+
 /* An ICMPv4 error with a whole UDP datagram quoted. */
 static unsigned int icmp4_err(u8 *b, u8 type, u8 code, __be32 rest,
 			      unsigned int qlen, unsigned int tot_len)
@@ -67,12 +83,7 @@ static void xlat_icmp_err_4to6(struct kunit *test)
 			*(__sum16 *)(b + 22) = 0;
 			*(__sum16 *)(b + 22) = ip_compute_csum(b + 20, 8 + 48);
 		}
-		tern_kt_snap(test);
-		KUNIT_EXPECT_EQ_MSG(test, tern_kt_run_buf(test, len, false,
-							  i & 1 ? 30 : TERN_KT_BUF),
-				    NF_STOLEN, "row %d", i);
-		tern_kt_expect_counter(test, TERN_STAT_XLAT_ICMP_ERR_46);
-		p = tern_kt_expect_captured(test, 1, 0, NFPROTO_IPV6);
+		p = run_row(test, len, false, i & 1 ? 30 : TERN_KT_BUF, i);
 		ip6 = tern_kt_check6(test, p);
 		KUNIT_EXPECT_EQ(test, p->len, 40U + 8 + 40 + 28);
 		KUNIT_EXPECT_EQ(test, ip6->nexthdr, IPPROTO_ICMPV6);
@@ -107,9 +118,7 @@ static void xlat_icmp_err_4to6(struct kunit *test)
 		static const u8 t[] = { 4, 5, 12 };
 		unsigned int len = icmp4_err(b, t[i], 0, cpu_to_be32(24 << 24), 48, 48);
 
-		tern_kt_snap(test);
-		KUNIT_EXPECT_EQ(test, tern_kt_run_buf(test, len, false, TERN_KT_BUF), NF_DROP);
-		tern_kt_expect_counter(test, TERN_STAT_DROP_ICMP_ERROR);
+		tern_kt_expect_run(test, len, false, NF_DROP, TERN_STAT_DROP_ICMP_ERROR);
 	}
 	/* An error about an ICMP error. */
 	{
@@ -120,9 +129,7 @@ static void xlat_icmp_err_4to6(struct kunit *test)
 		/* A right checksum: the quote, not the message, is refused. */
 		*(__sum16 *)(b + 22) = 0;
 		*(__sum16 *)(b + 22) = ip_compute_csum(b + 20, 8 + 48);
-		tern_kt_snap(test);
-		KUNIT_EXPECT_EQ(test, tern_kt_run_buf(test, len, false, TERN_KT_BUF), NF_DROP);
-		tern_kt_expect_counter(test, TERN_STAT_DROP_ICMP_INNER);
+		tern_kt_expect_run(test, len, false, NF_DROP, TERN_STAT_DROP_ICMP_INNER);
 	}
 
 	/* RFC 4884: Time Exceeded, 128 bytes quoted, an 8-byte extension. */
@@ -134,9 +141,7 @@ static void xlat_icmp_err_4to6(struct kunit *test)
 		memcpy(b + 28 + 128, ext, 8);
 		*(__sum16 *)(b + 22) = 0;
 		*(__sum16 *)(b + 22) = ip_compute_csum(b + 20, 8 + 136);
-		tern_kt_snap(test);
-		KUNIT_EXPECT_EQ(test, tern_kt_run_buf(test, len, false, TERN_KT_BUF), NF_STOLEN);
-		tern_kt_expect_counter(test, TERN_STAT_XLAT_ICMP_ERR_46);
+		tern_kt_expect_run(test, len, false, NF_STOLEN, TERN_STAT_XLAT_ICMP_ERR_46);
 		p = tern_kt_expect_captured(test, 1, 0, NFPROTO_IPV6);
 		tern_kt_check6(test, p);
 		/* 148 bytes translated, padded to 152 (19 words), then the extension. */
@@ -169,6 +174,26 @@ static unsigned int icmp6_err(u8 *b, u8 type, u8 code, u32 rest,
 	return 48 + qlen;
 }
 
+/*
+ * icmp6_err() (Address Unreachable) from @src, outside pool6, with the
+ * RFC 6791 pool R4(128)/@plen.
+ */
+static unsigned int icmp6_err_rfc6791(struct kunit *test, u8 *b,
+				      const struct in6_addr *src,
+				      unsigned int plen)
+{
+	struct tern_config *cfg = tern_kt_xlat_of(test)->ki.cfg;
+	unsigned int len = icmp6_err(b, 3, 0, 0, 68, 28);
+
+	((struct ipv6hdr *)b)->saddr = *src;
+	tern_kt_l4csum6(b + 40, 76, IPPROTO_ICMPV6, src,
+			&((struct ipv6hdr *)b)->daddr);
+	cfg->rfc6791v4_set = true;
+	cfg->rfc6791v4.addr = TERN_KT_R4(128);
+	cfg->rfc6791v4.len = plen;
+	return len;
+}
+
 static void xlat_icmp_err_6to4(struct kunit *test)
 {
 	static const struct {
@@ -198,12 +223,7 @@ static void xlat_icmp_err_6to4(struct kunit *test)
 		struct tern_kt_pkt *p;
 		struct iphdr *iph, *in4;
 
-		tern_kt_snap(test);
-		KUNIT_EXPECT_EQ_MSG(test, tern_kt_run_buf(test, len, true,
-							  i & 1 ? 50 : TERN_KT_BUF),
-				    NF_STOLEN, "row %d", i);
-		tern_kt_expect_counter(test, TERN_STAT_XLAT_ICMP_ERR_64);
-		p = tern_kt_expect_captured(test, 1, 0, NFPROTO_IPV4);
+		p = run_row(test, len, true, i & 1 ? 50 : TERN_KT_BUF, i);
 		iph = tern_kt_check4(test, p);
 		KUNIT_EXPECT_EQ(test, p->len, 20U + 8 + 20 + 28);
 		KUNIT_EXPECT_EQ(test, iph->protocol, IPPROTO_ICMP);
@@ -240,10 +260,7 @@ static void xlat_icmp_err_6to4(struct kunit *test)
 			unsigned int len = icmp6_err(b, drops[i].t, drops[i].c,
 						     drops[i].rest, 68, 28);
 
-			tern_kt_snap(test);
-			KUNIT_EXPECT_EQ(test, tern_kt_run_buf(test, len, true, TERN_KT_BUF),
-					NF_DROP);
-			tern_kt_expect_counter(test, TERN_STAT_DROP_ICMP_ERROR);
+			tern_kt_expect_run(test, len, true, NF_DROP, TERN_STAT_DROP_ICMP_ERROR);
 		}
 	}
 
@@ -258,9 +275,7 @@ static void xlat_icmp_err_6to4(struct kunit *test)
 		tern_kt_map6(TERN_KT_H6(7), &s);
 		tern_kt_map6(TERN_KT_H4(5), &d);
 		tern_kt_l4csum6(b + 40, 8 + 136, IPPROTO_ICMPV6, &s, &d);
-		tern_kt_snap(test);
-		KUNIT_EXPECT_EQ(test, tern_kt_run_buf(test, len, true, TERN_KT_BUF), NF_STOLEN);
-		tern_kt_expect_counter(test, TERN_STAT_XLAT_ICMP_ERR_64);
+		tern_kt_expect_run(test, len, true, NF_STOLEN, TERN_STAT_XLAT_ICMP_ERR_64);
 		p = tern_kt_expect_captured(test, 1, 0, NFPROTO_IPV4);
 		tern_kt_check4(test, p);
 		/* 108 bytes translated, padded to 128 (32 words), extension. */
@@ -274,23 +289,14 @@ static void xlat_icmp_err_6to4(struct kunit *test)
 	/* RFC 6791: a source outside pool6, the error gets one from the pool. */
 	{
 		struct in6_addr other = { { { 0x20, 0x01, 0x0d, 0xb8, 0, 0x99 } } };
-		unsigned int len = icmp6_err(b, 3, 0, 0, 68, 28);
+		unsigned int len = icmp6_err_rfc6791(test, b, &other, 25);
 		struct tern_kt_pkt *p;
-		struct tern_config *cfg = tern_kt_xlat_of(test)->ki.cfg;
 
-		((struct ipv6hdr *)b)->saddr = other;
-		tern_kt_l4csum6(b + 40, 76, IPPROTO_ICMPV6, &other,
-				&((struct ipv6hdr *)b)->daddr);
-		cfg->rfc6791v4_set = true;
-		cfg->rfc6791v4.addr = TERN_KT_R4(128);
-		cfg->rfc6791v4.len = 25;
-		tern_kt_snap(test);
-		KUNIT_EXPECT_EQ(test, tern_kt_run_buf(test, len, true, TERN_KT_BUF), NF_STOLEN);
-		tern_kt_expect_counter(test, TERN_STAT_XLAT_ICMP_ERR_64);
+		tern_kt_expect_run(test, len, true, NF_STOLEN, TERN_STAT_XLAT_ICMP_ERR_64);
 		p = tern_kt_expect_captured(test, 1, 0, NFPROTO_IPV4);
 		KUNIT_EXPECT_EQ(test, ntohl(tern_kt_check4(test, p)->saddr) & ~0x7fU,
 				ntohl(TERN_KT_R4(128)));
-		cfg->rfc6791v4_set = false;
+		tern_kt_xlat_of(test)->ki.cfg->rfc6791v4_set = false;
 	}
 
 	/*
@@ -303,21 +309,11 @@ static void xlat_icmp_err_6to4(struct kunit *test)
 		unsigned int plen;
 
 		for (plen = 24; plen <= 32; plen++) {
-			unsigned int len = icmp6_err(b, 3, 0, 0, 68, 28);
+			unsigned int len = icmp6_err_rfc6791(test, b, &other, plen);
 			u32 mask = plen == 32 ? ~0U : ~(~0U >> plen);
 			struct tern_kt_pkt *p;
 
-			((struct ipv6hdr *)b)->saddr = other;
-			tern_kt_l4csum6(b + 40, 76, IPPROTO_ICMPV6, &other,
-					&((struct ipv6hdr *)b)->daddr);
-			cfg->rfc6791v4_set = true;
-			cfg->rfc6791v4.addr = TERN_KT_R4(128);
-			cfg->rfc6791v4.len = plen;
-			tern_kt_capture_reset();
-			tern_kt_snap(test);
-			KUNIT_EXPECT_EQ(test, tern_kt_run_buf(test, len, true, TERN_KT_BUF),
-					NF_STOLEN);
-			tern_kt_expect_counter(test, TERN_STAT_XLAT_ICMP_ERR_64);
+			tern_kt_expect_run(test, len, true, NF_STOLEN, TERN_STAT_XLAT_ICMP_ERR_64);
 			p = tern_kt_expect_captured(test, 1, 0, NFPROTO_IPV4);
 			KUNIT_EXPECT_EQ_MSG(test,
 					    ntohl(tern_kt_check4(test, p)->saddr) & mask,

@@ -27,9 +27,7 @@ static void xlat_6to4_df(struct kunit *test)
 		struct tern_kt_pkt *p;
 		struct iphdr *iph;
 
-		tern_kt_snap(test);
-		KUNIT_EXPECT_EQ(test, tern_kt_run_buf(test, len, true, TERN_KT_BUF), NF_STOLEN);
-		tern_kt_expect_counter(test, TERN_STAT_XLAT_64);
+		tern_kt_expect_run(test, len, true, NF_STOLEN, TERN_STAT_XLAT_64);
 		p = tern_kt_expect_captured(test, 1, 0, NFPROTO_IPV4);
 		iph = tern_kt_check4(test, p);
 		KUNIT_EXPECT_EQ(test, p->len, tl);
@@ -147,9 +145,7 @@ static void xlat_4to6_df1_too_big(struct kunit *test)
 	unsigned int len;
 
 	len = tern_kt_pkt4(b, TERN_KT_H4(8), TERN_KT_H6(1), IPPROTO_UDP, 1461, 64, 1, IP_DF);
-	tern_kt_snap(test);
-	KUNIT_EXPECT_EQ(test, tern_kt_run_buf(test, len, false, TERN_KT_BUF), NF_DROP);
-	tern_kt_expect_counter(test, TERN_STAT_DROP_TOO_BIG);
+	tern_kt_expect_run(test, len, false, NF_DROP, TERN_STAT_DROP_TOO_BIG);
 	/* The kernel's Fragmentation Needed, back to the IPv4 source. */
 	KUNIT_EXPECT_EQ(test, tern_kt_ncaptured(), 1U);
 	p = tern_kt_captured(0);
@@ -164,9 +160,7 @@ static void xlat_4to6_df1_too_big(struct kunit *test)
 	}
 	/* 1460 + 20 = 1500: fits. */
 	len = tern_kt_pkt4(b, TERN_KT_H4(8), TERN_KT_H6(1), IPPROTO_UDP, 1460, 64, 1, IP_DF);
-	tern_kt_snap(test);
-	KUNIT_EXPECT_EQ(test, tern_kt_run_buf(test, len, false, TERN_KT_BUF), NF_STOLEN);
-	tern_kt_expect_counter(test, TERN_STAT_XLAT_46);
+	tern_kt_expect_run(test, len, false, NF_STOLEN, TERN_STAT_XLAT_46);
 	KUNIT_EXPECT_EQ(test, tern_kt_ncaptured(), 1U);
 }
 

@@ -24,43 +24,27 @@ static void xlat_not_translated(struct kunit *test)
 	/* Destination outside pool6. */
 	len = tern_kt_pkt6(b, TERN_KT_H6(1), TERN_KT_H4(5), IPPROTO_UDP, 50, 64);
 	((struct ipv6hdr *)b)->daddr = other;
-	tern_kt_snap(test);
-	KUNIT_EXPECT_EQ(test, tern_kt_run_buf(test, len, true, TERN_KT_BUF), NF_ACCEPT);
-	tern_kt_expect_counter(test, TERN_STAT_PASS_NO_MAPPING);
+	tern_kt_expect_run(test, len, true, NF_ACCEPT, TERN_STAT_PASS_NO_MAPPING);
 	/* Source outside pool6. */
 	len = tern_kt_pkt6(b, TERN_KT_H6(1), TERN_KT_H4(5), IPPROTO_UDP, 50, 64);
 	((struct ipv6hdr *)b)->saddr = other;
-	tern_kt_snap(test);
-	KUNIT_EXPECT_EQ(test, tern_kt_run_buf(test, len, true, TERN_KT_BUF), NF_DROP);
-	tern_kt_expect_counter(test, TERN_STAT_DROP_SRC_UNTRANSLATABLE);
+	tern_kt_expect_run(test, len, true, NF_DROP, TERN_STAT_DROP_SRC_UNTRANSLATABLE);
 	/* Hop limit 1 and TTL 1. */
 	len = tern_kt_pkt6(b, TERN_KT_H6(1), TERN_KT_H4(5), IPPROTO_UDP, 50, 1);
-	tern_kt_snap(test);
-	KUNIT_EXPECT_EQ(test, tern_kt_run_buf(test, len, true, TERN_KT_BUF), NF_DROP);
-	tern_kt_expect_counter(test, TERN_STAT_DROP_TTL);
+	tern_kt_expect_run(test, len, true, NF_DROP, TERN_STAT_DROP_TTL);
 	len = tern_kt_pkt4(b, TERN_KT_H4(5), TERN_KT_H6(1), IPPROTO_UDP, 50, 1, 1, 0);
-	tern_kt_snap(test);
-	KUNIT_EXPECT_EQ(test, tern_kt_run_buf(test, len, false, TERN_KT_BUF), NF_DROP);
-	tern_kt_expect_counter(test, TERN_STAT_DROP_TTL);
+	tern_kt_expect_run(test, len, false, NF_DROP, TERN_STAT_DROP_TTL);
 	/* Special IPv4 addresses. */
 	len = tern_kt_pkt4(b, htonl(0x7f000001), TERN_KT_H6(1), IPPROTO_UDP, 50, 64, 1, 0);
-	tern_kt_snap(test);
-	KUNIT_EXPECT_EQ(test, tern_kt_run_buf(test, len, false, TERN_KT_BUF), NF_ACCEPT);
-	tern_kt_expect_counter(test, TERN_STAT_PASS_SPECIAL4);
+	tern_kt_expect_run(test, len, false, NF_ACCEPT, TERN_STAT_PASS_SPECIAL4);
 	len = tern_kt_pkt6(b, htonl(0xe0000001), TERN_KT_H4(5), IPPROTO_UDP, 50, 64);
-	tern_kt_snap(test);
-	KUNIT_EXPECT_EQ(test, tern_kt_run_buf(test, len, true, TERN_KT_BUF), NF_DROP);
-	tern_kt_expect_counter(test, TERN_STAT_DROP_SPECIAL4);
+	tern_kt_expect_run(test, len, true, NF_DROP, TERN_STAT_DROP_SPECIAL4);
 	/* A local IPv4 destination (the test interface's address). */
 	len = tern_kt_pkt4(b, TERN_KT_H4(5), htonl(0x0aff0001), IPPROTO_UDP, 50, 64, 1, 0);
-	tern_kt_snap(test);
-	KUNIT_EXPECT_EQ(test, tern_kt_run_buf(test, len, false, TERN_KT_BUF), NF_ACCEPT);
-	tern_kt_expect_counter(test, TERN_STAT_PASS_LOCAL);
+	tern_kt_expect_run(test, len, false, NF_ACCEPT, TERN_STAT_PASS_LOCAL);
 	/* No route (nothing routes 100.64.0.0/10 in the VM). */
 	len = tern_kt_pkt6(b, TERN_KT_H6(1), htonl(0x64400001), IPPROTO_UDP, 50, 64);
-	tern_kt_snap(test);
-	KUNIT_EXPECT_EQ(test, tern_kt_run_buf(test, len, true, TERN_KT_BUF), NF_DROP);
-	tern_kt_expect_counter(test, TERN_STAT_DROP_NO_ROUTE);
+	tern_kt_expect_run(test, len, true, NF_DROP, TERN_STAT_DROP_NO_ROUTE);
 	/* Other host; disabled. */
 	len = tern_kt_pkt6(b, TERN_KT_H6(1), TERN_KT_H4(5), IPPROTO_UDP, 50, 64);
 	skb = tern_kt_skb(b, len, true, TERN_KT_BUF);
@@ -70,9 +54,7 @@ static void xlat_not_translated(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tern_kt_run(&c->ki, skb), NF_ACCEPT);
 	tern_kt_expect_counter(test, TERN_STAT_PASS_OTHERHOST);
 	c->ki.cfg->enabled = false;
-	tern_kt_snap(test);
-	KUNIT_EXPECT_EQ(test, tern_kt_run_buf(test, len, true, TERN_KT_BUF), NF_ACCEPT);
-	tern_kt_expect_counter(test, TERN_STAT_PASS_DISABLED);
+	tern_kt_expect_run(test, len, true, NF_ACCEPT, TERN_STAT_PASS_DISABLED);
 	KUNIT_EXPECT_EQ(test, tern_kt_run_buf(test, tern_kt_pkt4(b, TERN_KT_H4(5), TERN_KT_H6(1),
 								 IPPROTO_UDP, 50, 64, 1, 0),
 					      false, TERN_KT_BUF), NF_ACCEPT);
@@ -80,13 +62,9 @@ static void xlat_not_translated(struct kunit *test)
 	/* ICMP informational other than echo; ICMP fragments. */
 	len = tern_kt_pkt6(b, TERN_KT_H6(1), TERN_KT_H4(5), IPPROTO_ICMPV6, 50, 64);
 	b[40] = 135;	/* neighbour solicitation */
-	tern_kt_snap(test);
-	KUNIT_EXPECT_EQ(test, tern_kt_run_buf(test, len, true, TERN_KT_BUF), NF_DROP);
-	tern_kt_expect_counter(test, TERN_STAT_DROP_ICMP_INFO);
+	tern_kt_expect_run(test, len, true, NF_DROP, TERN_STAT_DROP_ICMP_INFO);
 	len = tern_kt_pkt4(b, TERN_KT_H4(5), TERN_KT_H6(1), IPPROTO_ICMP, 50, 64, 1, IP_MF);
-	tern_kt_snap(test);
-	KUNIT_EXPECT_EQ(test, tern_kt_run_buf(test, len, false, TERN_KT_BUF), NF_DROP);
-	tern_kt_expect_counter(test, TERN_STAT_DROP_ICMP_FRAGMENT);
+	tern_kt_expect_run(test, len, false, NF_DROP, TERN_STAT_DROP_ICMP_FRAGMENT);
 	/* A Routing header with Segments Left. */
 	len = tern_kt_pkt6(b, TERN_KT_H6(1), TERN_KT_H4(5), IPPROTO_UDP, 58, 64);
 	memmove(b + 48, b + 40, 50);
@@ -96,9 +74,7 @@ static void xlat_not_translated(struct kunit *test)
 	b[42] = 4;
 	b[43] = 1;
 	memset(b + 44, 0, 4);
-	tern_kt_snap(test);
-	KUNIT_EXPECT_EQ(test, tern_kt_run_buf(test, len, true, TERN_KT_BUF), NF_DROP);
-	tern_kt_expect_counter(test, TERN_STAT_DROP_ROUTING_HDR);
+	tern_kt_expect_run(test, len, true, NF_DROP, TERN_STAT_DROP_ROUTING_HDR);
 }
 
 static struct kunit_case tern_xlat_untranslated_cases[] = {

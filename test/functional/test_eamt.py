@@ -15,6 +15,7 @@ from scapy.packet import Raw
 
 import ternlib
 from genl import ATTR, EAM, G, HAIRPIN, nest, nla, prefix
+from ternlib import cli_refused as refused
 from ternlib import (H4, H4_6, H6, H6_4, H6_LINK, H6_MAC, PAYLOAD,
                      POOL6, SINK4, SINK4_6, SINK6, assert_error,
                      assert_frame4, assert_frame6, assert_ipv4, assert_ipv6,
@@ -69,14 +70,6 @@ def eamt(ns):
 
 def deny(ns):
     return cli_json(ns, "denylist4", "list")
-
-
-def refused(ns, rc, message, *args):
-    """`tern ARGS` fails with exit RC and exactly `tern: MESSAGE`."""
-    r = cli(ns, *args)
-    line = assert_error(r, rc)
-    assert line == "tern: " + message
-    assert r.out == ""
 
 
 # --- EAMT through the CLI --------------------------------------------------
@@ -545,32 +538,32 @@ def test_eamt_takes_precedence_over_pool6(tables):
     c.expect({"xlat-6to4": 1, "xlat-4to6": 2})
 
 
-def test_denylist4_destination_both_ways(tables):
-    t = tables
-    cli_ok(t.xl, "denylist4", "add", "203.0.113.0/24")
-    cli_ok(t.xl, "denylist4", "add", "198.51.100.0/24")
+def neither_way(t, counter):
+    """A UDP packet each way (H6 -> SINK4, H4 -> 198.51.100.99), neither
+    translated: @counter counts both. Returns the counters."""
     c = t.counters()
     with t.cap4() as cap4, t.cap6() as cap6:
         t.send6(udp6_from(H6, SINK4_6))
         t.send4(udp4_to("198.51.100.99"))
-        none_on(lambda: c.expect({"pass-no-mapping": 2}),
+        none_on(lambda: c.expect({counter: 2}),
                 (cap4, is_ip4(proto=17)),
                 (cap6, is_ip6(nh=17)))
-    c.expect({"pass-no-mapping": 2})
+    c.expect({counter: 2})
+    return c
+
+
+def test_denylist4_destination_both_ways(tables):
+    t = tables
+    cli_ok(t.xl, "denylist4", "add", "203.0.113.0/24")
+    cli_ok(t.xl, "denylist4", "add", "198.51.100.0/24")
+    neither_way(t, "pass-no-mapping")
 
 
 def test_denylist4_source_both_ways(tables):
     t = tables
     cli_ok(t.xl, "denylist4", "add", "198.51.100.2/32")   # H6's
     cli_ok(t.xl, "denylist4", "add", "203.0.113.2/32")    # H4's
-    c = t.counters()
-    with t.cap4() as cap4, t.cap6() as cap6:
-        t.send6(udp6_from(H6, SINK4_6))
-        t.send4(udp4_to("198.51.100.99"))
-        none_on(lambda: c.expect({"drop-src-untranslatable": 2}),
-                (cap4, is_ip4(proto=17)),
-                (cap6, is_ip6(nh=17)))
-    c.expect({"drop-src-untranslatable": 2})
+    c = neither_way(t, "drop-src-untranslatable")
     # The others still go through.
     cli_ok(t.xl, "denylist4", "remove", "203.0.113.2/32")
     with t.cap6() as cap:
@@ -613,6 +606,10 @@ def hairpin(tables):
     return t
 
 
+HAIRPIN_MODES = ["TERN_HAIRPIN_OFF", "TERN_HAIRPIN_SIMPLE",
+                 "TERN_HAIRPIN_INTRINSIC"]
+
+
 def send_watch(t, pkt):
     """Sends PKT from h6; returns (frames at h4, frames at h6) that are UDP."""
     with t.cap4() as cap4, t.cap6() as cap6:
@@ -623,49 +620,54 @@ def send_watch(t, pkt):
                 cap6.matching(is_ip6(nh=17)))
 
 
-@pytest.mark.parametrize("mode", ["TERN_HAIRPIN_OFF", "TERN_HAIRPIN_SIMPLE",
-                                  "TERN_HAIRPIN_INTRINSIC"])
-def test_hairpin_to_pool6_address_of_eam(hairpin, mode):
-    t = hairpin
+def hairpin_watch(t, mode, pkt):
+    """send_watch(PKT) in hairpinning MODE; the counters first."""
     set_hairpin(t.xl, mode)
     c = t.counters()
-    at4, at6 = send_watch(t, udp6_from(H6_LINK, SINK6))
-    if mode == "TERN_HAIRPIN_OFF":
-        assert at6 == [] and len(at4) == 1
-        assert_ipv4(at4[0], src="198.51.100.2", dst="198.51.100.99", ttl=63,
-                    proto=17, len=88)
-        c.expect({"xlat-6to4": 1})
-        return
+    return (c,) + send_watch(t, pkt)
+
+
+def not_hairpinned(c, at4, at6, **kw):
+    """The packet of send_watch() left on IPv4, 198.51.100.2 -> .99."""
+    assert at6 == [] and len(at4) == 1
+    assert_ipv4(at4[0], src="198.51.100.2", dst="198.51.100.99", ttl=63,
+                proto=17, **kw)
+    c.expect({"xlat-6to4": 1})
+
+
+def hairpinned(c, at4, at6, src, **kw):
+    """The packet of send_watch() came back on IPv6, SRC -> HP6."""
     assert at4 == [] and len(at6) == 1
+    assert_ipv6(at6[0], src=src, dst=HP6, hlim=63, nh=17, plen=68, **kw)
+    c.expect({"xlat-hairpin": 1, "xlat-4to6": 1})
+
+
+@pytest.mark.parametrize("mode", HAIRPIN_MODES)
+def test_hairpin_to_pool6_address_of_eam(hairpin, mode):
+    t = hairpin
+    c, at4, at6 = hairpin_watch(t, mode, udp6_from(H6_LINK, SINK6))
+    if mode == "TERN_HAIRPIN_OFF":
+        not_hairpinned(c, at4, at6, len=88)
+        return
     # simple: both addresses back by the EAMT; intrinsic: the source by
     # pool6, so that 2001:db8:6::63 answers through the translator.
     src = H6_LINK if mode == "TERN_HAIRPIN_SIMPLE" else H6
-    assert_ipv6(at6[0], src=src, dst=HP6, hlim=63, nh=17, plen=68, tc=0)
+    hairpinned(c, at4, at6, src, tc=0)
     assert bytes(at6[0][UDP].payload)[:60] == PAYLOAD[:60]
-    c.expect({"xlat-hairpin": 1, "xlat-4to6": 1})
 
 
-@pytest.mark.parametrize("mode", ["TERN_HAIRPIN_OFF", "TERN_HAIRPIN_SIMPLE",
-                                  "TERN_HAIRPIN_INTRINSIC"])
+@pytest.mark.parametrize("mode", HAIRPIN_MODES)
 def test_hairpin_to_eam_address(hairpin, mode):
     """Destination mapped by the EAMT itself: only simple hairpins it."""
     t = hairpin
-    set_hairpin(t.xl, mode)
-    c = t.counters()
-    at4, at6 = send_watch(t, udp6_from(H6_LINK, HP6))
+    c, at4, at6 = hairpin_watch(t, mode, udp6_from(H6_LINK, HP6))
     if mode != "TERN_HAIRPIN_SIMPLE":
-        assert at6 == [] and len(at4) == 1
-        assert_ipv4(at4[0], src="198.51.100.2", dst="198.51.100.99", ttl=63,
-                    proto=17)
-        c.expect({"xlat-6to4": 1})
+        not_hairpinned(c, at4, at6)
         return
-    assert at4 == [] and len(at6) == 1
-    assert_ipv6(at6[0], src=H6_LINK, dst=HP6, hlim=63, nh=17, plen=68)
-    c.expect({"xlat-hairpin": 1, "xlat-4to6": 1})
+    hairpinned(c, at4, at6, H6_LINK)
 
 
-@pytest.mark.parametrize("mode", ["TERN_HAIRPIN_SIMPLE",
-                                  "TERN_HAIRPIN_INTRINSIC"])
+@pytest.mark.parametrize("mode", HAIRPIN_MODES[1:])
 def test_hairpin_to_host_address_not_delivered(hairpin, mode):
     """The hairpinned destination 198.51.100.99 is an address of the
     translator itself: the second pass leaves the IPv4 packet to the host
@@ -714,8 +716,7 @@ def test_hairpin_other_traffic_untouched(hairpin):
         c.expect({"xlat-6to4": 1})
 
 
-@pytest.mark.parametrize("mode", ["TERN_HAIRPIN_SIMPLE",
-                                  "TERN_HAIRPIN_INTRINSIC"])
+@pytest.mark.parametrize("mode", HAIRPIN_MODES[1:])
 def test_hairpin_needs_no_ipv4_route(tables, mode):
     """The U-turn never leaves on IPv4: no IPv4 route toward the EAM's
     prefix is needed (the hairpin fixture has one; this test has none)."""
@@ -723,13 +724,9 @@ def test_hairpin_needs_no_ipv4_route(tables, mode):
     cli_ok(t.xl, "eamt", "add", EAM6, EAM4)
     neigh6(t, HP6)
     assert t.xl.ip("route", "get", "198.51.100.99", check=False).rc != 0
-    set_hairpin(t.xl, mode)
-    c = t.counters()
-    at4, at6 = send_watch(t, udp6_from(H6_LINK, SINK6))
-    assert at4 == [] and len(at6) == 1
+    c, at4, at6 = hairpin_watch(t, mode, udp6_from(H6_LINK, SINK6))
     src = H6_LINK if mode == "TERN_HAIRPIN_SIMPLE" else H6
-    assert_ipv6(at6[0], src=src, dst=HP6, hlim=63, nh=17, plen=68, tc=0)
-    c.expect({"xlat-hairpin": 1, "xlat-4to6": 1})
+    hairpinned(c, at4, at6, src, tc=0)
 
 
 # --- Hairpinned ICMPv6 errors (RFC 7757 4.2) ------------------------------
@@ -761,9 +758,20 @@ def hairpin_error(t, sender, type_=1, code=4, rest=ZERO4, n=32):
                                                  quote), hlim=64)
 
 
+def error_hairpinned(t, c, pkt):
+    """The ICMPv6 error PKT from h6 comes back to H6_LINK, hairpinned
+    (nothing on IPv4); returns it."""
+    with t.cap4() as cap4, t.cap6() as cap6:
+        t.send6(pkt)
+        f = cap6.one(is_ip6(dst=H6_LINK, nh=58))
+        none_on(lambda: c.expect({"xlat-hairpin": 1,
+                                  "xlat-icmp-error-4to6": 1}),
+                (cap4, is_ip4(proto=1)))
+    return f
+
+
 @pytest.mark.parametrize("sender", ["router", "host"])
-@pytest.mark.parametrize("mode", ["TERN_HAIRPIN_OFF", "TERN_HAIRPIN_SIMPLE",
-                                  "TERN_HAIRPIN_INTRINSIC"])
+@pytest.mark.parametrize("mode", HAIRPIN_MODES)
 def test_hairpin_icmp_error(hairpin, mode, sender):
     """Port Unreachable about A's hairpinned packet. off: it leaves as an
     ICMPv4 error along the IPv4 route (toward h4). simple and intrinsic:
@@ -789,12 +797,7 @@ def test_hairpin_icmp_error(hairpin, mode, sender):
         assert raw[20:] == icmp4_message(3, 3, ZERO4, inner)
         c.expect({"xlat-icmp-error-6to4": 1})
         return
-    with t.cap4() as cap4, t.cap6() as cap6:
-        t.send6(pkt)
-        f = cap6.one(is_ip6(dst=H6_LINK, nh=58))
-        none_on(lambda: c.expect({"xlat-hairpin": 1,
-                                  "xlat-icmp-error-4to6": 1}),
-                (cap4, is_ip4(proto=1)))
+    f = error_hairpinned(t, c, pkt)
     if mode == "TERN_HAIRPIN_SIMPLE":
         src6 = embed(RFC6791_4) if sender == "router" else HP6
         dst6 = HP6
@@ -817,12 +820,7 @@ def test_hairpin_packet_too_big(hairpin):
     pkt = hairpin_error(t, "router", 2, 0, (1400).to_bytes(4, "big"),
                         n=1300 - 48)
     c = t.counters()
-    with t.cap4() as cap4, t.cap6() as cap6:
-        t.send6(pkt)
-        f = cap6.one(is_ip6(dst=H6_LINK, nh=58))
-        none_on(lambda: c.expect({"xlat-hairpin": 1,
-                                  "xlat-icmp-error-4to6": 1}),
-                (cap4, is_ip4(proto=1)))
+    f = error_hairpinned(t, c, pkt)
     quote = quoted6(H6_LINK, SINK6, 1300 - 48)[:40 + 576 - 48]
     want = icmp6_message(embed(RFC6791_4), H6_LINK, 2, 0,
                          (1400).to_bytes(4, "big"), quote)

@@ -21,7 +21,7 @@ from ternlib import (H4, H4_6, H6, H6_4, PAYLOAD, SINK4, SINK4_6, SINK6,
                      icmp6_message, inet_csum, ip4_packet, ip6_packet,
                      ip_bytes, ipv4_fields, is_ip4, is_ip6, reassemble,
                      require_global, set_mtu, tcp_segment_bytes,
-                     udp_datagram)
+                     udp_datagram, untranslated46, untranslated64)
 
 DATA = PAYLOAD * 8                  # 16 KiB of known bytes
 
@@ -158,11 +158,7 @@ def test_icmp_fragments_dropped_4to6(xlat):
     c = xlat.counters()
     echo = icmp4_message(8, 0, b"\x00\x01\x00\x01", DATA[:600])
     pkts = frags4(echo, 1, [304], ident=0x4444)
-    with xlat.cap6() as cap:
-        for p in pkts:
-            xlat.send4(p)
-        cap.none(is_ip6(dst=SINK6),
-                 proof=lambda: c.expect({"drop-icmp-fragment": 2}))
+    untranslated46(xlat, c, pkts, {"drop-icmp-fragment": 2})
     c.expect({"drop-icmp-fragment": 2})
 
 
@@ -177,10 +173,7 @@ def test_udp_zero_checksum_first_fragment_dropped_4to6(xlat, amend):
     c = xlat.counters()
     udp = udp_datagram(H4, SINK6_4, 4000, 40000, DATA[:400], checksum=False)
     first = frags4(udp, 17, [200], ident=0x1111)[0]
-    with xlat.cap6() as cap:
-        xlat.send4(first)
-        cap.none(is_ip6(dst=SINK6),
-                 proof=lambda: c.expect({"drop-udp-csum0": 1}))
+    untranslated46(xlat, c, first, {"drop-udp-csum0": 1})
     c.expect({"drop-udp-csum0": 1})
 
 
@@ -356,10 +349,8 @@ def test_extension_header_after_fragment_header_dropped_6to4(xlat):
     udp = udp_datagram(H6, SINK4_6, 40000, 4000, DATA[:100])
     body = frag6_header(60, 0, True, 0x99) + \
         bytes([17, 0, 1, 4, 0, 0, 0, 0]) + udp[:64]
-    with xlat.cap4() as cap:
-        xlat.send6(ip6_packet(H6, SINK4_6, 44, body))
-        cap.none(is_ip4(dst=SINK4),
-                 proof=lambda: c.expect({("drop-exthdr", "drop-fragment"): 1}))
+    untranslated64(xlat, c, ip6_packet(H6, SINK4_6, 44, body),
+                   {("drop-exthdr", "drop-fragment"): 1})
     c.expect({("drop-exthdr", "drop-fragment"): 1})
 
 
@@ -368,11 +359,7 @@ def test_icmpv6_fragments_dropped_6to4(xlat):
     echo = icmp6_message(H6, SINK4_6, 128, 0, b"\x00\x01\x00\x01",
                          DATA[:600])
     pkts = frags6(echo, 58, [304], ident=0x4242)
-    with xlat.cap4() as cap:
-        for p in pkts:
-            xlat.send6(p)
-        cap.none(is_ip4(dst=SINK4),
-                 proof=lambda: c.expect({"drop-icmp-fragment": 2}))
+    untranslated64(xlat, c, pkts, {"drop-icmp-fragment": 2})
     c.expect({"drop-icmp-fragment": 2})
 
 
@@ -536,10 +523,7 @@ def test_fragment_past_65535_dropped_4to6(xlat):
     c = xlat.counters()
     pkt = ip4_packet(H4, SINK6_4, 17, DATA[:1400], ident=0x0F0F,
                      mf=False, offset=65528)
-    with xlat.cap6() as cap:
-        xlat.send4(pkt)
-        cap.none(is_ip6(dst=SINK6),
-                 proof=lambda: c.expect({"drop-fragment": 1}))
+    untranslated46(xlat, c, pkt, {"drop-fragment": 1})
     c.expect({"drop-fragment": 1})
 
 
@@ -577,8 +561,5 @@ def test_fragment_past_65535_dropped_6to4(xlat, offset, n, ok):
                       offset=offset, ttl=63, proto=17, src=H6_4, dst=SINK4)
         c.expect({"xlat-6to4": 1})
         return
-    with xlat.cap4() as cap:
-        xlat.send6(pkt)
-        cap.none(is_ip4(dst=SINK4),
-                 proof=lambda: c.expect({"drop-fragment": 1}))
+    untranslated64(xlat, c, pkt, {"drop-fragment": 1})
     c.expect({"drop-fragment": 1})

@@ -16,7 +16,8 @@ from scapy.packet import Raw
 from ternlib import (H4, H4_6, H6, H6_4, PAYLOAD, SINK4, SINK4_6, SINK6,
                      SINK6_4, XL4, XL6, assert_ipv4, assert_ipv6,
                      check_checksums, inet_csum, ip_bytes, is_ip4, is_ip6,
-                     l4_payload, none_on, udp4, udp6, xlat46, xlat64)
+                     l4_payload, none_on, udp4, udp6, untranslated46,
+                     untranslated64, xlat46, xlat64)
 
 # --- Echo ------------------------------------------------------------------
 
@@ -226,10 +227,7 @@ def test_icmpv6_informational_dropped(xlat, type6):
     c = xlat.counters()
     pkt = IPv6(src=H6, dst=SINK4_6) / \
         ICMPv6Unknown(type=type6, code=0, msgbody=b"\0" * 12)
-    with xlat.cap4() as cap:
-        xlat.send6(pkt)
-        cap.none(is_ip4(src=H6_4),
-                 proof=lambda: c.expect({"drop-icmp-info": 1}))
+    untranslated64(xlat, c, pkt, {"drop-icmp-info": 1}, is_ip4(src=H6_4))
     c.expect({"drop-icmp-info": 1})
 
 
@@ -237,10 +235,7 @@ def test_icmpv6_informational_dropped(xlat, type6):
 def test_icmpv4_informational_dropped(xlat, type4):
     c = xlat.counters()
     pkt = IP(src=H4, dst=SINK6_4) / ICMP(type=type4) / Raw(b"\0" * 12)
-    with xlat.cap6() as cap:
-        xlat.send4(pkt)
-        cap.none(is_ip6(src=H4_6),
-                 proof=lambda: c.expect({"drop-icmp-info": 1}))
+    untranslated46(xlat, c, pkt, {"drop-icmp-info": 1}, is_ip6(src=H4_6))
     c.expect({"drop-icmp-info": 1})
 
 
@@ -293,10 +288,7 @@ def test_icmpv4_errors_without_equivalent_dropped(xlat, type4, code, ptr):
     if type4 == 12:
         icmp.ptr = ptr
     pkt = IP(src=H4, dst=SINK6_4) / icmp / QUOTE4
-    with xlat.cap6() as cap:
-        xlat.send4(pkt)
-        cap.none(is_ip6(src=H4_6),
-                 proof=lambda: c.expect({"drop-icmp-error": 1}))
+    untranslated46(xlat, c, pkt, {"drop-icmp-error": 1}, is_ip6(src=H4_6))
     c.expect({"drop-icmp-error": 1})
 
 

@@ -15,7 +15,8 @@ import pytest
 from ternlib import (H4, H6, PAYLOAD, SINK4, SINK4_6, SINK6, SINK6_4, TIMEOUT,
                      XL4, addr4, embed, frag6_header, icmp4_message, ip4_packet,
                      ip6_packet, is_ip4, is_ip6, none_on, pseudo,
-                     tcp_segment_bytes, udp_datagram, with_csum)
+                     tcp_segment_bytes, udp_datagram, untranslated46,
+                     untranslated64, with_csum, xlat46, xlat64)
 
 BCAST4 = "203.0.113.255"    # the broadcast address of the IPv4 link (/24)
 REMOTE4 = "203.0.113.50"
@@ -33,28 +34,21 @@ def udp6(src=H6, dst=SINK4_6):
 
 def translated46(topo, pkt, counter="xlat-4to6"):
     c = topo.counters()
-    with topo.cap6() as cap6:
-        topo.send4(pkt)
-        f = cap6.one(is_ip6(dst=SINK6))
+    f = xlat46(topo, pkt, is_ip6(dst=SINK6))
     c.expect({counter: 1})
     return f
 
 
 def translated64(topo, pkt, counter="xlat-6to4"):
     c = topo.counters()
-    with topo.cap4() as cap4:
-        topo.send6(pkt)
-        f = cap4.one(is_ip4(dst=SINK4))
+    f = xlat64(topo, pkt, is_ip4(dst=SINK4))
     c.expect({counter: 1})
     return f
 
 
 def refused46(topo, pkt, counter):
     """PKT from h4 is not translated: nothing reaches h6; COUNTER moves."""
-    c = topo.counters()
-    with topo.cap6() as cap6:
-        topo.send4(pkt)
-        none_on(lambda: c.expect({counter: 1}), (cap6, is_ip6(dst=SINK6)))
+    untranslated46(topo, topo.counters(), pkt, {counter: 1})
 
 
 # What the host's own answer to a martian it was handed may move (its ICMP
@@ -84,10 +78,7 @@ def left_to_host46(topo, pkt, counter):
 
 
 def refused64(topo, pkt, counter):
-    c = topo.counters()
-    with topo.cap4() as cap4:
-        topo.send6(pkt)
-        none_on(lambda: c.expect({counter: 1}), (cap4, is_ip4(dst=SINK4)))
+    untranslated64(topo, topo.counters(), pkt, {counter: 1})
 
 
 # --- The translator's own addresses and its subnet's broadcast ---------------

@@ -121,6 +121,34 @@ def rig():
         r.close()
 
 
+def namespace_round(rig, charged, pktgen):
+    """RIG's xl added with traffic both ways (a new PKTGEN: new veth pairs
+    each time), then its namespace deleted with its veth ends."""
+    rig.add_xl()
+    charged.assert_live()
+    rig.pg = pktgen(rig.src)
+    rig.pg.start()
+    rig.wait_both_ways()
+    name = rig.xl.name
+    rig.xl.delete()     # the namespace goes with its veth ends
+    rig.xl = None
+    rig.pg.stop()
+    rig.pg = None
+    # The instance is gone with its namespace: nothing holds it.
+    assert not os.path.exists(os.path.join(ternlib.NETNS_RUN_DIR, name))
+
+
+def all_freed(charged, fresh_name):
+    """Namespaces are dismantled by a worker: wait for it, then check that
+    the instances were freed and a new namespace starts empty."""
+    charged.assert_freed()
+    fresh = Netns(fresh_name)
+    try:
+        assert fresh_instances(fresh) == []
+    finally:
+        fresh.delete()
+
+
 def test_instance_removed_and_added_under_traffic(rig):
     rig.add_xl()
     rig.pg = Pktgen(rig.src)
@@ -138,27 +166,8 @@ def test_namespace_deleted_under_traffic(rig, charged):
     it is returned (or kmemleak finds none of it left)."""
     rig.cli_prefix = charged.prefix
     for _ in range(6):
-        rig.add_xl()
-        charged.assert_live()
-        # New veth pairs each time: pktgen set up anew.
-        rig.pg = Pktgen(rig.src)
-        rig.pg.start()
-        rig.wait_both_ways()
-        name = rig.xl.name
-        rig.xl.delete()     # the namespace goes with its veth ends
-        rig.xl = None
-        rig.pg.stop()
-        rig.pg = None
-        # The instance is gone with its namespace: nothing holds it.
-        assert not os.path.exists(os.path.join(ternlib.NETNS_RUN_DIR, name))
-    # Namespaces are dismantled by a worker: wait for it, then check that
-    # the instances were freed and a new namespace starts empty.
-    charged.assert_freed()
-    fresh = Netns("lt-fresh")
-    try:
-        assert fresh_instances(fresh) == []
-    finally:
-        fresh.delete()
+        namespace_round(rig, charged, Pktgen)
+    all_freed(charged, "lt-fresh")
 
 
 # --- The same under NAT64 traffic ------------------------------------------
@@ -232,23 +241,8 @@ def test_nat64_instance_removed_and_added_under_traffic(nat_rig):
 def test_nat64_namespace_deleted_under_traffic(nat_rig, charged):
     nat_rig.cli_prefix = charged.prefix
     for _ in range(ROUNDS - 1):
-        nat_rig.add_xl()
-        charged.assert_live()
-        nat_rig.pg = NatPktgen(nat_rig.src)
-        nat_rig.pg.start()
-        nat_rig.wait_both_ways()
-        name = nat_rig.xl.name
-        nat_rig.xl.delete()
-        nat_rig.xl = None
-        nat_rig.pg.stop()
-        nat_rig.pg = None
-        assert not os.path.exists(os.path.join(ternlib.NETNS_RUN_DIR, name))
-    charged.assert_freed()
-    fresh = Netns("nt-fresh")
-    try:
-        assert fresh_instances(fresh) == []
-    finally:
-        fresh.delete()
+        namespace_round(nat_rig, charged, NatPktgen)
+    all_freed(charged, "nt-fresh")
 
 
 def _module_path():

@@ -23,8 +23,8 @@ from ternlib import (PAYLOAD, SINK4, SINK4_6, assert_ipv4, assert_ipv6, cli,
                      cli_json, cli_ok, embed, is_ip4, is_ip6)
 from ternlib.nat64 import (CLIENT, POOL4, POOL4_NET,  # noqa: F401
                            _nat64_module, in_pool4, nat, out46, out64,
-                           sessions, tcp4, tcp6, tcp_state, udp4, udp6,
-                           wait_until)
+                           sessions, static_bib, tcp4, tcp6, tcp_state,
+                           udp4, udp6, wait_until)
 
 OTHER4 = "203.0.113.77"         # a second IPv4 peer (on h4's link)
 
@@ -241,10 +241,7 @@ def test_static_bib_inbound_tcp(nat):
     """An IPv4 client reaches the IPv6 server through a static BIB entry
     (RFC 6146 3.5.2.2: V4 INIT, then ESTABLISHED with the server's SYN)."""
     a4 = str(POOL4_NET[2])
-    cli_ok(nat.xl, "-i", "n", "bib", "add", "%s#8080" % CLIENT,
-           "%s#2080" % a4, "--tcp")
-    nat.defer(lambda: cli_ok(nat.xl, "-i", "n", "bib", "remove",
-                             "%s#2080" % a4, "--tcp"))
+    static_bib(nat, "%s#8080" % CLIENT, "%s#2080" % a4, "--tcp")
     c = nat.counters()
     syn = IP(src=SINK4, dst=a4, ttl=64) / \
         TCP(sport=33333, dport=2080, flags="S", seq=77)
@@ -263,10 +260,7 @@ def test_static_bib_inbound_tcp(nat):
 def test_drop_externally_initiated_tcp(nat):
     nat.set("drop-externally-initiated-tcp", "true")
     a4 = str(POOL4_NET[2])
-    cli_ok(nat.xl, "-i", "n", "bib", "add", "%s#8081" % CLIENT,
-           "%s#2081" % a4, "--tcp")
-    nat.defer(lambda: cli_ok(nat.xl, "-i", "n", "bib", "remove",
-                             "%s#2081" % a4, "--tcp"))
+    static_bib(nat, "%s#8081" % CLIENT, "%s#2081" % a4, "--tcp")
     c = nat.counters()
     with nat.cap6() as cap:
         nat.send4(IP(src=SINK4, dst=a4) /

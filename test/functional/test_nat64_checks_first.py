@@ -38,6 +38,18 @@ def udp_bib(topo, sport):
     return f[IP].src, f[UDP].sport
 
 
+def icmp4_answer(nat, pkt, type_, code, counter, sessions):
+    """PKT from SINK4 is answered with ICMP TYPE_/CODE and counted as
+    COUNTER; SESSIONS sessions after. Returns the answer."""
+    c = nat.counters()
+    with nat.cap4() as cap4:
+        nat.send4(pkt)
+        e = cap4.one(is_icmp4(type_, code))
+    c.expect({counter: 1})
+    assert nat_sessions(nat) == sessions
+    return e
+
+
 # --- 4->6 ------------------------------------------------------------------
 
 
@@ -46,31 +58,21 @@ def test_ttl1_from_outside_makes_no_session(nat):
     port; with TTL 1 the packet gets Time Exceeded and opens nothing."""
     a4, p4 = udp_bib(nat, 41000)
     assert nat_sessions(nat) == 1
-    c = nat.counters()
     pkt = IP(src=SINK4, dst=a4, ttl=1) / UDP(sport=5555, dport=p4) / \
         Raw(b"x" * 8)
-    with nat.cap4() as cap4:
-        nat.send4(pkt)
-        e = cap4.one(is_icmp4(11, 0))
+    e = icmp4_answer(nat, pkt, 11, 0, "drop-ttl", sessions=1)
     assert (e[IPerror].dst, e[UDPerror].dport) == (a4, p4)
-    c.expect({"drop-ttl": 1})
-    assert nat_sessions(nat) == 1
 
 
 def test_source_route_refused_before_ttl(nat):
     """An unexpired loose source route cannot be translated: Source Route
     Failed (3/5), even at TTL 1, and no session."""
     a4, p4 = udp_bib(nat, 41002)
-    c = nat.counters()
     # LSRR: type 131, length 7, pointer 4 (unexpired), one address; NOP.
     lsrr = bytes([131, 7, 4, 192, 0, 2, 9, 1])
     pkt = ip4_packet(SINK4, a4, 17, udp_datagram(SINK4, a4, 5556, p4, b"x"),
                      ttl=1, options=lsrr)
-    with nat.cap4() as cap4:
-        nat.send4(pkt)
-        cap4.one(is_icmp4(3, 5))
-    c.expect({"drop-srcroute": 1})
-    assert nat_sessions(nat) == 1
+    icmp4_answer(nat, pkt, 3, 5, "drop-srcroute", sessions=1)
 
 
 def test_no_route_4to6_makes_no_session(nat):
@@ -79,13 +81,8 @@ def test_no_route_4to6_makes_no_session(nat):
     a4, p4 = udp_bib(nat, 41004)
     spec = ["unreachable", CLIENT + "/128"]
     nat.temp_route(nat.xl, *spec)
-    c = nat.counters()
     pkt = IP(src=SINK4, dst=a4, ttl=64) / UDP(sport=5557, dport=p4)
-    with nat.cap4() as cap4:
-        nat.send4(pkt)
-        cap4.one(is_icmp4(3, 1))
-    c.expect({"drop-no-route": 1})
-    assert nat_sessions(nat) == 1
+    icmp4_answer(nat, pkt, 3, 1, "drop-no-route", sessions=1)
 
 
 # --- 6->4 ------------------------------------------------------------------
@@ -140,13 +137,9 @@ def test_udp_to_pool4_port_of_host_address_is_nat64s(nat):
     """No BIB entry: RFC 6146 3.5.1 Host Unreachable from the NAT64, not
     the host's own Port Unreachable."""
     host_pool4(nat)
-    c = nat.counters()
-    with nat.cap4() as cap4:
-        nat.send4(IP(src=SINK4, dst=HOST4, ttl=64) /
-                  UDP(sport=5000, dport=15000) / Raw(b"x" * 8))
-        cap4.one(is_icmp4(3, 1))
-    c.expect({"drop-no-session": 1})
-    assert nat_sessions(nat) == 0
+    icmp4_answer(nat, IP(src=SINK4, dst=HOST4, ttl=64) /
+                 UDP(sport=5000, dport=15000) / Raw(b"x" * 8),
+                 3, 1, "drop-no-session", sessions=0)
 
 
 def test_tcp_syn_to_pool4_port_of_host_address_is_stored(nat):

@@ -13,11 +13,12 @@ import pytest
 from scapy.layers.inet import ICMP, IP
 from scapy.layers.inet6 import ICMPv6EchoRequest, IPv6
 
-from ternlib import (PAYLOAD, SINK4, SINK4_6, cli_ok, icmp4_message,
-                     icmp6_message, ip4_packet, ip6_packet, is_ip4, is_ip6,
-                     none_on, pseudo, udp_datagram, with_csum)
+from ternlib import (PAYLOAD, SINK4, SINK4_6, icmp4_message, icmp6_message,
+                     ip4_packet, ip6_packet, is_ip4, is_ip6, none_on, pseudo,
+                     udp_datagram, with_csum)
 from ternlib.nat64 import (CLIENT, POOL4_NET, _nat64_module,  # noqa: F401
-                           all_sessions, assert_empty, nat, out64, sessions)
+                           all_sessions, assert_empty, nat, out64, sessions,
+                           static_bib)
 
 A4 = str(POOL4_NET[1])      # a pool4 address (no session: nothing bound)
 
@@ -147,10 +148,7 @@ def test_udp_csum0_4to6_creates_no_session(nat):
     dropped (drop-udp-csum0: amend-udp-checksum-zero is off) before any
     session is made for it."""
     a4 = str(POOL4_NET[2])
-    cli_ok(nat.xl, "-i", "n", "bib", "add", "%s#6000" % CLIENT,
-           "%s#6000" % a4, "--udp")
-    nat.defer(lambda: cli_ok(nat.xl, "-i", "n", "bib", "remove",
-                             "%s#6000" % a4, "--udp"))
+    static_bib(nat, "%s#6000" % CLIENT, "%s#6000" % a4, "--udp")
     c = nat.counters()
     pkt = _p4(17, udp_datagram(SINK4, a4, 4000, 6000, PAYLOAD[:20],
                                checksum=False), dst=a4)

@@ -18,13 +18,12 @@ from scapy.packet import Raw
 
 import ternlib
 from ternlib import (PAYLOAD, SINK4, SINK4_6, H4_MAC, assert_frame4,
-                     assert_frame6, embed, fragment6_parts, frag6_header,
-                     ip4_packet, ip6_packet, ipv4_fields, is_ip4, is_ip6,
-                     reassemble, udp_datagram)
+                     assert_frame6, embed, fragment6_parts, ipv4_fields,
+                     is_ip4, is_ip6, reassemble, udp_datagram)
 from ternlib.netns import snmp
 from ternlib.nat64 import (CLIENT, POOL4_NET, _nat64_module,  # noqa: F401
-                           nat, out46, out64, sessions, tables, udp4, udp6,
-                           wait_until)
+                           frags4, frags6, nat, out46, out64, sessions,
+                           tables, udp4, udp6, wait_all, wait_until)
 
 OTHER4 = "203.0.113.77"         # a second IPv4 peer (on h4's link)
 DATA = PAYLOAD * 4
@@ -80,20 +79,6 @@ def test_icmp_error_about_icmp_error_6to4_dropped(nat):
 # --- 3.4, 4: fragments, out of order, kept at least 2 s ------------------------
 
 
-def frags6(datagram, cuts, ident, src=CLIENT, dst=SINK4_6):
-    bounds = [0] + list(cuts) + [len(datagram)]
-    return [ip6_packet(src, dst, 44, frag6_header(
-        17, a, b < len(datagram), ident) + datagram[a:b], hlim=64)
-        for a, b in zip(bounds, bounds[1:])]
-
-
-def frags4(datagram, cuts, ident, dst, src=SINK4):
-    bounds = [0] + list(cuts) + [len(datagram)]
-    return [ip4_packet(src, dst, 17, datagram[a:b], ttl=64, ident=ident,
-                       mf=b < len(datagram), offset=a)
-            for a, b in zip(bounds, bounds[1:])]
-
-
 def test_fragments_out_of_order_kept_6to4(nat):
     """The first datagram of a new flow as three IPv6 fragments, last
     first, the first one 2.5 s after the others (FRAGMENT_MIN is 2 s): one
@@ -108,9 +93,7 @@ def test_fragments_out_of_order_kept_6to4(nat):
         time.sleep(2.5)
         assert cap.matching(match) == []
         nat.send6(first)
-        frames = cap.wait(match, count=2)
-        cap.settle(0.3)
-        frames = cap.matching(match)
+        frames = wait_all(cap, match, 2)
     c.expect({"xlat-6to4": 1})
     s = sessions(nat, "udp")
     assert [x["port6"] for x in s] == [50300]
@@ -139,9 +122,7 @@ def test_fragments_out_of_order_kept_4to6(nat):
         time.sleep(2.5)
         assert cap.matching(match) == []
         nat.send4(first)
-        cap.wait(match, count=2)
-        cap.settle(0.3)
-        frames = cap.matching(match)
+        frames = wait_all(cap, match, 2)
     c.expect({"xlat-4to6": 1})
     parts = []
     for g in frames:

@@ -21,7 +21,8 @@ from scapy.packet import Raw
 
 import ternlib
 from ternlib import (PAYLOAD, SINK4, SINK4_6, assert_ipv4, assert_ipv6,
-                     cli_json, cli_ok, is_ip4, is_ip6)
+                     cli_json, is_ip4, is_ip6)
+from ternlib.nat64 import static_bib as add_static_bib
 from test_nat64 import (CLIENT, POOL4_NET, _nat64_module, nat,  # noqa: F401
                         out64, out46, tcp6, tcp_state)
 
@@ -29,10 +30,8 @@ A4 = str(POOL4_NET[3])
 
 
 def static_bib(topo, port6, port4):
-    cli_ok(topo.xl, "-i", "n", "bib", "add", "%s#%d" % (CLIENT, port6),
-           "%s#%d" % (A4, port4), "--tcp")
-    topo.defer(lambda: cli_ok(topo.xl, "-i", "n", "bib", "remove",
-                              "%s#%d" % (A4, port4), "--tcp"))
+    add_static_bib(topo, "%s#%d" % (CLIENT, port6), "%s#%d" % (A4, port4),
+                   "--tcp")
 
 
 def bib_tcp(topo):

@@ -24,13 +24,14 @@ import ternlib
 from ternlib import (H4, H4_MAC, H6_MAC, PAYLOAD, SINK4, SINK4_6, XL4,
                      XL4_MAC, XL6_MAC, Sender, assert_frame4, assert_frame6,
                      assert_ipv4, assert_ipv6, cli_ok, fragment6_parts,
-                     frag6_header, icmp6_message, inet_csum, ip4_packet,
-                     ip6_packet, ipv4_fields, is_ip4, is_ip6, kstats, pseudo,
-                     reassemble, run, udp_datagram)
+                     icmp6_message, inet_csum, ip6_packet, ipv4_fields,
+                     is_ip4, is_ip6, kstats, pseudo, reassemble, run,
+                     udp_datagram)
 from ternlib.nat64 import (CLIENT, _nat64_module, all_bib,  # noqa: F401
-                           all_sessions, assert_empty, in_pool4, nat, out46,
-                           out64, sessions, tables, tcp4, tcp6, tcp_state,
-                           udp4, udp6, wait_until)
+                           all_sessions, assert_empty, frags4, frags6,
+                           in_pool4, nat, out46, out64, sessions, tables,
+                           tcp4, tcp6, tcp_state, udp4, udp6, wait_all,
+                           wait_until)
 from test_conntrack import RULE, TOOLS
 
 
@@ -131,9 +132,7 @@ def test_10000_udp_flows_paired_pooling(nat):
     with nat.cap6() as cap:
         for s in sample:
             nat.send4(udp4(s["address4"], s["port4"], n=20))
-        cap.wait(match, count=50)
-        cap.settle(0.3)
-        frames = cap.matching(match)
+        frames = wait_all(cap, match, 50)
     assert sorted((f[UDP].sport, f[UDP].dport) for f in frames) == \
         sorted((4000, s["port6"]) for s in sample)
     for f in frames:
@@ -148,20 +147,6 @@ def test_10000_udp_flows_paired_pooling(nat):
 DATA = PAYLOAD * 4
 
 
-def frags6(datagram, cuts, ident, src=CLIENT, dst=SINK4_6):
-    bounds = [0] + list(cuts) + [len(datagram)]
-    return [ip6_packet(src, dst, 44, frag6_header(
-        17, a, b < len(datagram), ident) + datagram[a:b], hlim=64)
-        for a, b in zip(bounds, bounds[1:])]
-
-
-def frags4(datagram, cuts, ident, dst, src=SINK4):
-    bounds = [0] + list(cuts) + [len(datagram)]
-    return [ip4_packet(src, dst, 17, datagram[a:b], ttl=64, ident=ident,
-                       mf=b < len(datagram), offset=a)
-            for a, b in zip(bounds, bounds[1:])]
-
-
 def test_fragments_6to4_through_session(nat):
     """Three IPv6 fragments (504, 504 and 492 data bytes) of a datagram
     CLIENT#50000: one session; IPv4 fragments of 524, 524 and 512 bytes
@@ -174,9 +159,7 @@ def test_fragments_6to4_through_session(nat):
     with nat.cap4() as cap:
         for p in frags6(udp, [504, 1008], 0x7E57F00D):
             nat.send6(p)
-        cap.wait(match, count=3)
-        cap.settle(0.3)
-        frames = cap.matching(match)
+        frames = wait_all(cap, match, 3)
     c.expect({"xlat-6to4": 1})
     s = sessions(nat, "udp")
     assert len(s) == 1 and s[0]["port6"] == 50000
@@ -209,9 +192,7 @@ def test_fragments_4to6_through_session(nat):
     with nat.cap6() as cap:
         for p in frags4(udp, [512], 0xBEEF, a4):
             nat.send4(p)
-        cap.wait(match, count=2)
-        cap.settle(0.3)
-        frames = cap.matching(match)
+        frames = wait_all(cap, match, 2)
     c.expect({"xlat-4to6": 1})
     parts = []
     for g in frames:

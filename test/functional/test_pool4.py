@@ -15,6 +15,7 @@ import pytest
 import ternlib
 from genl import ATTR, nest, nla, prefix, enum
 from ternlib import POOL6, assert_error, cli, cli_json, cli_ok
+from ternlib import cli_refused as refused
 from ternlib.nsenter import in_netns
 
 # The CLI's own behaviour (parsing, output, messages): not run on the
@@ -37,14 +38,6 @@ def entry(kind, prefix_, **kw):
 
 def pool(ns):
     return cli_json(ns, "pool4", "list")
-
-
-def refused(ns, rc, message, *args):
-    """`tern ARGS` fails with exit RC and exactly `tern: MESSAGE`."""
-    r = cli(ns, *args)
-    line = assert_error(r, rc)
-    assert line == "tern: " + message
-    assert r.out == ""
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from scapy.layers.inet6 import IPv6
 from ternlib import (H4, H4_6, H6, H6_LINK, PAYLOAD, SINK4, SINK4_6, SINK6,
                      SINK6_4, XL4, XL6, check_checksums, cli_ok, embed,
                      icmp4_message, icmp6_message, ip4_packet, ip6_packet,
-                     is_ip4, is_ip6, none_on, udp_datagram)
+                     is_ip4, is_ip6, none_on, udp_datagram, xlat46, xlat64)
 
 REMOTE4 = "203.0.113.50"            # inner destination of 4->6 errors
 OTHER6 = embed("198.51.100.7")      # inner destination of 6->4 errors
@@ -79,18 +79,14 @@ def refused64(topo, pkt, counter):
 
 def passes46(topo, pkt, counter):
     c = topo.counters()
-    with topo.cap6() as cap6:
-        topo.send4(pkt)
-        f = cap6.one(is_ip6(src=H4_6, dst=SINK6, nh=58))
+    f = xlat46(topo, pkt, is_ip6(src=H4_6, dst=SINK6, nh=58))
     c.expect({counter: 1})
     return f
 
 
 def passes64(topo, pkt, counter):
     c = topo.counters()
-    with topo.cap4() as cap4:
-        topo.send6(pkt)
-        f = cap4.one(is_ip4(dst=SINK4, proto=1))
+    f = xlat64(topo, pkt, is_ip4(dst=SINK4, proto=1))
     c.expect({counter: 1})
     return f
 

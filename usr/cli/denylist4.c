@@ -56,14 +56,7 @@ static const char help_list[] =
 	"  -j, --json           print a JSON array of prefix strings\n"
 	"  -h, --help           show this help\n";
 
-static const char help_flush[] =
-	"Usage: tern [-i NAME] denylist4 flush\n"
-	"\n"
-	"Remove every prefix.\n"
-	"\n"
-	"Options:\n"
-	"  -i, --instance NAME  the instance (default: the only one)\n"
-	"  -h, --help           show this help\n";
+static const char help_flush[] = TABLE_HELP_FLUSH("denylist4", "prefix");
 
 static int put_prefix4(struct nl_msg *msg, const void *arg)
 {

@@ -65,14 +65,7 @@ static const char help_list[] =
 	"                       prefix6 and prefix4\n"
 	"  -h, --help           show this help\n";
 
-static const char help_flush[] =
-	"Usage: tern [-i NAME] eamt flush\n"
-	"\n"
-	"Remove every entry.\n"
-	"\n"
-	"Options:\n"
-	"  -i, --instance NAME  the instance (default: the only one)\n"
-	"  -h, --help           show this help\n";
+static const char help_flush[] = TABLE_HELP_FLUSH("eamt", "entry");
 
 /* The prefixes of a request: either may be absent (family 0). */
 struct eam_arg {

@@ -12,6 +12,7 @@
 #include "args.h"
 #include "nat64.h"
 #include "output.h"
+#include "tables.h"
 #include "tern_genl.h"
 
 /* A decimal port: digits only, 0..65535. */
@@ -101,9 +102,8 @@ int nat64_put_proto(struct nl_msg *msg, const void *arg)
 	return nla_put_u8(msg, TERN_A_PROTO, *proto) < 0 ? -1 : 0;
 }
 
-int nat64_args(const char *cmd, int argc, char **argv, struct tern_opts *opts,
-	       const char **pos, int max, int *npos, bool *json,
-	       uint8_t *proto)
+/* --tcp, --udp, --icmp into *@data (a uint8_t), as table_args_flags() asks. */
+static int proto_flag(const char *a, void *data)
 {
 	static const struct {
 		const char *opt;
@@ -113,41 +113,25 @@ int nat64_args(const char *cmd, int argc, char **argv, struct tern_opts *opts,
 		{ "--udp", IPPROTO_UDP },
 		{ "--icmp", IPPROTO_ICMP },
 	};
-	bool opts_done = false;
+	uint8_t *proto = data;
 	size_t p;
-	int i, r;
 
-	*npos = 0;
-	*proto = 0;
-	for (i = 0; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (opts_done || !args_is_option(a)) {
-			if (*npos >= max)
-				return args_unexpected(cmd, a);
-			pos[(*npos)++] = a;
-			continue;
-		}
-		if (!strcmp(a, "--")) {
-			opts_done = true;
-			continue;
-		}
-		if (json && args_is(a, "-j", "--json")) {
-			*json = true;
-			continue;
-		}
-		for (p = 0; p < ARRAY_SIZE(protos); p++)
-			if (!strcmp(a, protos[p].opt))
-				break;
-		if (p < ARRAY_SIZE(protos)) {
-			if (*proto && *proto != protos[p].proto)
-				return tern_usage("--tcp, --udp and --icmp are mutually exclusive");
-			*proto = protos[p].proto;
-			continue;
-		}
-		r = args_instance_or_unknown(cmd, argc, argv, &i, opts);
-		if (r)
-			return r;
-	}
+	for (p = 0; p < ARRAY_SIZE(protos); p++)
+		if (!strcmp(a, protos[p].opt))
+			break;
+	if (p == ARRAY_SIZE(protos))
+		return -1;
+	if (*proto && *proto != protos[p].proto)
+		return tern_usage("--tcp, --udp and --icmp are mutually exclusive");
+	*proto = protos[p].proto;
 	return TERN_EXIT_OK;
+}
+
+int nat64_args(const char *cmd, int argc, char **argv, struct tern_opts *opts,
+	       const char **pos, int max, int *npos, bool *json,
+	       uint8_t *proto)
+{
+	*proto = 0;
+	return table_args_flags(cmd, argc, argv, opts, pos, max, npos, json,
+				proto_flag, proto);
 }

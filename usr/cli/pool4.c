@@ -75,14 +75,7 @@ static const char help_list[] =
 	"                       \"udp\" or \"icmp\"), prefix, port-min, port-max, mark\n"
 	"  -h, --help           show this help\n";
 
-static const char help_flush[] =
-	"Usage: tern [-i NAME] pool4 flush\n"
-	"\n"
-	"Remove every entry.\n"
-	"\n"
-	"Options:\n"
-	"  -i, --instance NAME  the instance (default: the only one)\n"
-	"  -h, --help           show this help\n";
+static const char help_flush[] = TABLE_HELP_FLUSH("pool4", "entry");
 
 /* Sends @cmd about @a for protocol @i on @nl. Returns the exit status. */
 static int pool4_send(struct tern_nl *nl, uint8_t cmd, const char *instance,

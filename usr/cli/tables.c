@@ -10,8 +10,10 @@
 #include "output.h"
 #include "tables.h"
 
-int table_args(const char *cmd, int argc, char **argv, struct tern_opts *opts,
-	       const char **pos, int max, int *npos, bool *json)
+int table_args_flags(const char *cmd, int argc, char **argv,
+		     struct tern_opts *opts, const char **pos, int max,
+		     int *npos, bool *json,
+		     int (*flag)(const char *arg, void *data), void *data)
 {
 	bool opts_done = false;
 	int i, r;
@@ -28,6 +30,9 @@ int table_args(const char *cmd, int argc, char **argv, struct tern_opts *opts,
 			opts_done = true;
 		} else if (json && args_is(a, "-j", "--json")) {
 			*json = true;
+		} else if (flag && (r = flag(a, data)) >= 0) {
+			if (r)
+				return r;
 		} else {
 			r = args_instance_or_unknown(cmd, argc, argv, &i, opts);
 			if (r)
@@ -35,6 +40,13 @@ int table_args(const char *cmd, int argc, char **argv, struct tern_opts *opts,
 		}
 	}
 	return TERN_EXIT_OK;
+}
+
+int table_args(const char *cmd, int argc, char **argv, struct tern_opts *opts,
+	       const char **pos, int max, int *npos, bool *json)
+{
+	return table_args_flags(cmd, argc, argv, opts, pos, max, npos, json,
+				NULL, NULL);
 }
 
 bool table_help(int argc, char **argv, const char *help)

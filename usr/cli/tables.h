@@ -23,6 +23,26 @@
 int table_args(const char *cmd, int argc, char **argv, struct tern_opts *opts,
 	       const char **pos, int max, int *npos, bool *json);
 
+/*
+ * The same, and the command's own flags (options without a value): @flag
+ * is asked about each option that is not -j (-1: not one of them, else
+ * TERN_EXIT_OK or an exit status after reporting).
+ */
+int table_args_flags(const char *cmd, int argc, char **argv,
+		     struct tern_opts *opts, const char **pos, int max,
+		     int *npos, bool *json,
+		     int (*flag)(const char *arg, void *data), void *data);
+
+/* The help of "tern TABLE flush" ("eamt"), which removes every WHAT. */
+#define TABLE_HELP_FLUSH(table, what)					\
+	"Usage: tern [-i NAME] " table " flush\n"			\
+	"\n"								\
+	"Remove every " what ".\n"					\
+	"\n"								\
+	"Options:\n"							\
+	"  -i, --instance NAME  the instance (default: the only one)\n"	\
+	"  -h, --help           show this help\n"
+
 /* Prints @help if the arguments ask for it (or are "help"); true if so. */
 bool table_help(int argc, char **argv, const char *help);
 

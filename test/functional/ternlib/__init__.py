@@ -43,9 +43,9 @@ from .nsenter import (  # noqa: F401
     CLONE_NEWNET, MNT_DETACH, MS_BIND, NETNS_RUN_DIR, _genl_socks, genl_in,
     in_netns, unique_name)
 from .commands import (  # noqa: F401
-    Result, assert_error, cli, cli_json, cli_ok, globals_, instances, kstats,
-    module_loaded, remove_instances, require_command, require_global, run,
-    stats)
+    Result, assert_error, cli, cli_json, cli_ok, cli_refused, globals_,
+    instances, kstats, module_loaded, remove_instances, require_command,
+    require_global, run, stats)
 from .frames import (  # noqa: F401
     Capture, ETH_P_ALL, PACKET_OUTGOING, Sender, TcpdumpCapture, _describe,
     any_ip, is_ip4, is_ip6, none_on)
@@ -63,5 +63,6 @@ from .checks import (  # noqa: F401
     reassemble)
 from .counters import Counters  # noqa: F401
 from .topology import (  # noqa: F401
-    Topology, both_translated, nothing_out, xlat46, xlat64)
+    Topology, both_translated, nothing_out, untranslated46, untranslated64,
+    xlat46, xlat64)
 from .traffic import Thread, recv_all, sha256, tcp_exchange  # noqa: F401

@@ -129,6 +129,14 @@ def assert_error(r, rc, *words):
     return lines[0]
 
 
+def cli_refused(ns, rc, message, *args):
+    """`tern ARGS` fails with exit RC and exactly `tern: MESSAGE`."""
+    r = cli(ns, *args)
+    line = assert_error(r, rc)
+    assert line == "tern: " + message
+    assert r.out == ""
+
+
 def require_global(topo, key):
     """Skips the test when the CLI cannot show or set global KEY yet."""
     import pytest

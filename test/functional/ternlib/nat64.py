@@ -22,7 +22,7 @@ from scapy.packet import Raw
 from .commands import cli_json, cli_ok, globals_
 from .frames import is_ip4, is_ip6
 from .names import H6_MAC, POOL6, SINK4, SINK4_6
-from .packets import PAYLOAD
+from .packets import PAYLOAD, frag6_header, ip4_packet, ip6_packet
 from .topology import Topology
 
 POOL4 = "198.51.100.16/30"
@@ -112,6 +112,38 @@ def tcp4(f, flags, seq=5000, ack=0, src=SINK4):
     return IP(src=src, dst=f[IP].src, ttl=64) / \
         TCP(sport=80, dport=f[TCP].sport, flags=flags, seq=seq, ack=ack,
             window=1000)
+
+
+def static_bib(topo, t6, t4, proto):
+    """A static BIB entry T6 - T4 ("ADDR#PORT") of PROTO ("--tcp") in
+    instance "n", removed at the end of the test."""
+    cli_ok(topo.xl, "-i", "n", "bib", "add", t6, t4, proto)
+    topo.defer(lambda: cli_ok(topo.xl, "-i", "n", "bib", "remove", t4,
+                              proto))
+
+
+def wait_all(cap, match, count):
+    """The frames of CAP matching MATCH, once COUNT came and stragglers had
+    0.3 s more."""
+    cap.wait(match, count=count)
+    cap.settle(0.3)
+    return cap.matching(match)
+
+
+def frags6(datagram, cuts, ident, src=CLIENT, dst=SINK4_6):
+    """The UDP @datagram as IPv6 fragments cut at offsets @cuts."""
+    bounds = [0] + list(cuts) + [len(datagram)]
+    return [ip6_packet(src, dst, 44, frag6_header(
+        17, a, b < len(datagram), ident) + datagram[a:b], hlim=64)
+        for a, b in zip(bounds, bounds[1:])]
+
+
+def frags4(datagram, cuts, ident, dst, src=SINK4):
+    """The same as IPv4 fragments to @dst."""
+    bounds = [0] + list(cuts) + [len(datagram)]
+    return [ip4_packet(src, dst, 17, datagram[a:b], ttl=64, ident=ident,
+                       mf=b < len(datagram), offset=a)
+            for a, b in zip(bounds, bounds[1:])]
 
 
 def sessions(topo, proto):

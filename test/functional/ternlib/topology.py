@@ -203,6 +203,27 @@ def xlat46(topo, pkt, match=None):
         return cap.one(match or is_ip6(src=H4_6, dst=SINK6))
 
 
+def _untranslated(c, pkts, expected, match, send, cap):
+    with cap() as cap_:
+        for p in pkts if isinstance(pkts, list) else [pkts]:
+            send(p)
+        cap_.none(match, proof=lambda: c.expect(expected))
+
+
+def untranslated46(topo, c, pkts, expected, match=None):
+    """PKTS (a packet or a list) from h4 are not translated: once the
+    counters C moved by EXPECTED, nothing matching MATCH (default: to
+    SINK6) reaches h6."""
+    _untranslated(c, pkts, expected, match or is_ip6(dst=SINK6),
+                  topo.send4, topo.cap6)
+
+
+def untranslated64(topo, c, pkts, expected, match=None):
+    """The same from h6: nothing matching MATCH (default: to SINK4) at h4."""
+    _untranslated(c, pkts, expected, match or is_ip4(dst=SINK4),
+                  topo.send6, topo.cap4)
+
+
 def both_translated(topo):
     """A UDP datagram each way (udp6(), udp4()): each translated with the
     standard addresses and counted once."""
