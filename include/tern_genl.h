@@ -44,9 +44,10 @@
  * TERN_CMD_BIB_ADD        [INSTANCE], BIB (PROTO, ADDR6, PORT6, ADDR4,
  *                         PORT4): a static entry
  * TERN_CMD_BIB_DEL        [INSTANCE], BIB (PROTO and either side)
- * TERN_CMD_BIB_GET        dump, [INSTANCE], [PROTO]: one message per entry
- * TERN_CMD_SESSION_GET    dump, [INSTANCE], [PROTO]: one message per
- *                         session: SESSION
+ * TERN_CMD_BIB_GET        dump, [INSTANCE], [PROTO], [FILTER]: one message
+ *                         per entry
+ * TERN_CMD_SESSION_GET    dump, [INSTANCE], [PROTO], [FILTER]: one message
+ *                         per session: SESSION
  * TERN_CMD_SESSION_FLUSH  [INSTANCE], [PROTO]: dynamic state removed
  *                         (static BIB entries stay)
  *
@@ -174,6 +175,7 @@ enum tern_attr {
 	TERN_A_API_VERSION,	/* u32: TERN_GENL_API_VERSION */
 	TERN_A_CONFIG,		/* nested, enum tern_attr (CONFIG_APPLY) */
 	TERN_A_STATUS,		/* nested, enum tern_status_attr (INSTANCE_GET) */
+	TERN_A_FILTER,		/* nested, enum tern_filter_attr (BIB/SESSION_GET) */
 	__TERN_A_MAX
 };
 #define TERN_A_MAX (__TERN_A_MAX - 1)
@@ -305,6 +307,26 @@ enum tern_session_attr {
 	__TERN_SESSION_MAX
 };
 #define TERN_SESSION_MAX (__TERN_SESSION_MAX - 1)
+
+/*
+ * Which entries a BIB or session dump lists (TERN_A_FILTER): those that
+ * match every attribute given (and TERN_A_PROTO). ADDR4 and PORT4 are the
+ * entry's IPv4 transport address (from pool4, not the session's peer);
+ * PORT4 needs ADDR4. PREFIX6 holds the entry's IPv6 address (no bits set
+ * past its length). SUBSCRIBER is an IPv6 address: the entries of its
+ * subscriber, the prefix that max-sessions-per-subscriber counts (the
+ * entry's address cut to the subscriber-prefix-len in force when the
+ * entry was made; a static entry: its own address).
+ */
+enum tern_filter_attr {
+	TERN_FILTER_UNSPEC,
+	TERN_FILTER_ADDR4,	/* binary, 4 bytes */
+	TERN_FILTER_PORT4,	/* u16 */
+	TERN_FILTER_PREFIX6,	/* nested, enum tern_prefix_attr (IPv6) */
+	TERN_FILTER_SUBSCRIBER,	/* binary, 16 bytes */
+	__TERN_FILTER_MAX
+};
+#define TERN_FILTER_MAX (__TERN_FILTER_MAX - 1)
 
 /* NAT64 table sizes in STATS_GET replies (TERN_A_TABLES), u64 each. */
 enum tern_tables_attr {

@@ -400,6 +400,12 @@ int tern_sess_walk(struct tern_tables *t, u8 l4, struct tern_walk_pos *pos,
 		   void *arg);
 
 /*
+ * Is @addr in the subscriber of @b, the prefix its max-sessions-per-
+ * subscriber and max-ports-per-subscriber count (nat64/table_sub.c)?
+ */
+bool tern_bib_in_sub(const struct tern_bib *b, const struct in6_addr *addr);
+
+/*
  * Counts (exact for sessions and BIB entries), slab bytes in use, and the
  * bytes of the four hash arrays (they follow max-sessions).
  */

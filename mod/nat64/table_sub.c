@@ -33,6 +33,11 @@ static u32 tern_sub_key(const struct tern_tables *t, const struct tern_bib *b,
 	return tern_sub_hash(t, p, tern_bib_sub_plen(b));
 }
 
+bool tern_bib_in_sub(const struct tern_bib *b, const struct in6_addr *addr)
+{
+	return ipv6_prefix_equal(&b->t6.addr, addr, tern_bib_sub_plen(b));
+}
+
 static struct tern_sub *tern_sub_find(struct tern_tables *t, u32 h,
 				      const struct in6_addr *p, u8 plen)
 {

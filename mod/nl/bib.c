@@ -187,12 +187,19 @@ static int tern_nla_put_bib(struct sk_buff *skb, const struct tern_bib *b)
 	return 0;
 }
 
-/* One message per entry; non-zero when the skb is full. */
+/*
+ * One message per entry the filter lets through; non-zero when the skb is
+ * full or the stretch's budget spent.
+ */
 static int tern_bib_dump_one(const struct tern_bib *b, void *arg)
 {
 	struct tern_nl_walk *w = arg;
-	void *hdr = tern_nl_walk_msg(w);
+	int ret = tern_nl_walk_match(w, b);
+	void *hdr;
 
+	if (ret)
+		return ret < 0 ? ret : 0;
+	hdr = tern_nl_walk_msg(w);
 	if (!hdr)
 		return -EMSGSIZE;
 	if (tern_nla_put_bib(w->skb, b)) {

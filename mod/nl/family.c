@@ -73,10 +73,17 @@ static const struct nla_policy tern_bib_req_policy[TERN_A_BIB + 1] = {
 	[TERN_A_BIB] = NLA_POLICY_NESTED(tern_bib_policy),
 };
 
-/* Dumps and flushes of BIB entries or sessions: one protocol or all. */
+/* Flushes of sessions: one protocol or all. */
 static const struct nla_policy tern_nat64_proto_policy[TERN_A_PROTO + 1] = {
 	[TERN_A_INSTANCE] = { .type = NLA_NUL_STRING },
 	[TERN_A_PROTO] = NLA_POLICY_VALIDATE_FN(NLA_BINARY, tern_nla_validate_proto, 1),
+};
+
+/* Dumps of BIB entries or sessions: one protocol or all, and a filter. */
+static const struct nla_policy tern_nat64_dump_policy[TERN_A_FILTER + 1] = {
+	[TERN_A_INSTANCE] = { .type = NLA_NUL_STRING },
+	[TERN_A_PROTO] = NLA_POLICY_VALIDATE_FN(NLA_BINARY, tern_nla_validate_proto, 1),
+	[TERN_A_FILTER] = NLA_POLICY_NESTED(tern_filter_policy),
 };
 
 /* The version carries nothing; anyone may ask (it tells nothing private). */
@@ -229,13 +236,13 @@ static const struct genl_ops tern_genl_ops[] = {
 	{
 		.cmd = TERN_CMD_BIB_GET,
 		.dumpit = tern_nl_bib_dump,
-		TERN_OP_POLICY(tern_nat64_proto_policy),
+		TERN_OP_POLICY(tern_nat64_dump_policy),
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = TERN_CMD_SESSION_GET,
 		.dumpit = tern_nl_session_dump,
-		TERN_OP_POLICY(tern_nat64_proto_policy),
+		TERN_OP_POLICY(tern_nat64_dump_policy),
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{

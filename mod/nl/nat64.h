@@ -57,19 +57,43 @@ extern const struct nla_policy tern_bib_policy[TERN_BIB_MAX + 1];
 struct tern_instance *tern_nl_nat64(struct tern_net *tn, struct nlattr **attrs,
 				    struct netlink_ext_ack *extack);
 
+/* The policy of TERN_A_FILTER (nested, enum tern_filter_attr). */
+extern const struct nla_policy tern_filter_policy[TERN_FILTER_MAX + 1];
+
+/* What a dump's TERN_A_FILTER asks for (struct tern_nl_walk). */
+struct tern_nl_filter {
+	bool has4, has_port4, has6, has_sub;
+	u8 plen6;
+	__be32 addr4;
+	__be16 port4;
+	struct in6_addr prefix6;
+	struct in6_addr sub;
+};
+
 /*
  * A dump of BIB entries or sessions: one message per entry, protocol by
  * protocol (TCP, UDP, ICMP, or the one of TERN_A_PROTO), under
  * rcu_read_lock() only. Each part fills the skb and leaves its cursor in
  * cb->args: [0] the protocol's rank, [1] and [2] the struct tern_walk_pos.
  * @walk is tern_bib_walk() or tern_sess_walk() with its visitor: it
- * returns non-zero when the skb is full.
+ * returns non-zero when the skb is full (-EMSGSIZE) or when the walk has
+ * looked at @budget entries (-EAGAIN, tern_nl_walk_match()): a filtered
+ * dump that finds nothing for long drops the read lock, reschedules and
+ * goes on from there.
  */
 struct tern_nl_walk {
 	struct sk_buff *skb;
 	struct netlink_callback *cb;
 	u8 cmd;
+	u32 budget;
+	struct tern_nl_filter filter;
 };
+
+/*
+ * Whether a walk lists an entry of BIB entry @b: 0 yes, 1 no (the filter
+ * says no), -EAGAIN to stop (its budget spent; the entry is seen again).
+ */
+int tern_nl_walk_match(struct tern_nl_walk *w, const struct tern_bib *b);
 
 int tern_nl_nat64_dump(struct sk_buff *skb, struct netlink_callback *cb,
 		       u8 cmd,

@@ -47,12 +47,19 @@ static int tern_nla_put_session(struct sk_buff *skb,
 	return 0;
 }
 
-/* One message per session; non-zero when the skb is full. */
+/*
+ * One message per session the filter lets through; non-zero when the skb
+ * is full or the stretch's budget spent.
+ */
 static int tern_sess_dump_one(const struct tern_session *s, void *arg)
 {
 	struct tern_nl_walk *w = arg;
-	void *hdr = tern_nl_walk_msg(w);
+	int ret = tern_nl_walk_match(w, s->bib);
+	void *hdr;
 
+	if (ret)
+		return ret < 0 ? ret : 0;
+	hdr = tern_nl_walk_msg(w);
 	if (!hdr)
 		return -EMSGSIZE;
 	if (tern_nla_put_session(w->skb, s)) {

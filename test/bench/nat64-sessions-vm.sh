@@ -97,9 +97,9 @@ sysctl -qw net.core.netdev_max_backlog=$((chunk * 2))
 # --- measures ---------------------------------------------------------------
 now() { date +%s%N; }
 ms() { echo $((($2 - $1) / 1000000)); }
-tstat() {	# KEY: one value of tern stats --json
+tstat() {	# KEY: one value of tern stats --json (its groups merged)
 	nsx xl "$tern" stats --json | python3 -c \
-		'import json, sys; print(json.load(sys.stdin).get(sys.argv[1], 0))' "$1"
+		'import json, sys; print({k: v for g in json.load(sys.stdin).values() for k, v in g.items()}.get(sys.argv[1], 0))' "$1"
 }
 meminfo() { awk -v k="$1:" '$1 == k { printf "%.0f\n", $2 * 1024 }' /proc/meminfo; }
 # slab NAME: "objects object_size slab_size bytes_of_its_slabs" of a slab
@@ -194,9 +194,9 @@ read -r json_n json_lines < <(nsx xl "$tern" session list --udp --json |
 	python3 -c 'import json, sys; t = sys.stdin.read()
 print(len(json.loads(t)), t.count("\n"))')
 t0=$(now)
-text_lines=$(nsx xl "$tern" session list --udp | wc -l)
+text_lines=$(nsx xl "$tern" session list --udp | tail -n +2 | wc -l)
 list_text_ms=$(ms "$t0" "$(now)")
-line=$(nsx xl "$tern" session list --udp | head -1 || true)
+line=$(nsx xl "$tern" session list --udp | sed -n 2p || true)
 
 t0=$(now)
 nsx xl "$tern" instance remove big

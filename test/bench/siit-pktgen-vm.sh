@@ -158,7 +158,7 @@ xl_count_fwd() { nsx xl awk '$1 == "Ip6OutForwDatagrams" { print $2 }' /proc/net
 xl_count_ternb() { xl_count_tern; }
 xl_count_tern() {
 	nsx xl "$tern" stats --json | /usr/bin/python3 -c \
-		'import json, sys; print(json.load(sys.stdin).get("xlat-6to4", 0))'
+		'import json, sys; print(json.load(sys.stdin).get("translated", {}).get("xlat-6to4", 0))'
 }
 rx() { nsx sink cat /sys/class/net/eth0/statistics/rx_packets; }
 # Packets xl sent to sink that sink refused (its NAPI ring full).

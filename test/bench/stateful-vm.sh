@@ -162,7 +162,7 @@ sys_flush() {	# the tear-down command (see above)
 sys_sessions() {	# SYSTEM [EXPECTED]: the UDP session count, "-" if dear
 	case $1 in
 	tern-nat64) nsx xl "$tern" -i st stats --json | python3 -c \
-		'import json, sys; print(json.load(sys.stdin).get("sessions", 0))' ;;
+		'import json, sys; print(json.load(sys.stdin)["tables"].get("sessions", 0))' ;;
 	jool-nat64)	# a listing: not for more than 100000
 		if [ "${2:-0}" -le 100000 ]; then
 			nsx xl jool -i st session display --udp --numeric --csv \

@@ -111,7 +111,8 @@ class Genl:
 
     def request(self, family, cmd, attrs_=b"", version=1, dump=False,
                 reserved=0, extra_flags=0, between=None):
-        """Returns (errno, extack message or None, [reply messages]).
+        """Returns (errno, extack message or None, [reply messages]); a
+        dump's errno is the one its NLMSG_DONE carries (0: complete).
         RESERVED (genlmsghdr) and EXTRA_FLAGS (nlmsg_flags) make requests
         the kernel must refuse. BETWEEN() runs once, after the first part
         of a dump was read and before the kernel fills the next; self.intr
@@ -143,7 +144,17 @@ class Genl:
                 if typ == NLMSG_DONE:
                     if len(replies) > before:
                         self.parts += 1
-                    return 0, None, replies
+                    # The error that ended the dump, if any (and its
+                    # extack message, after the errno).
+                    err = -struct.unpack_from("=i", msg, 16)[0] \
+                        if length >= 20 else 0
+                    text = None
+                    if err and flags & NLM_F_ACK_TLVS:
+                        a = attrs(msg, 20, length)
+                        if NLMSGERR_ATTR_MSG in a:
+                            text = a[NLMSGERR_ATTR_MSG].rstrip(
+                                b"\0").decode()
+                    return err, text, replies
                 if typ != NLMSG_ERROR:
                     replies.append(msg)
                     continue

@@ -368,7 +368,7 @@ def test_stats_plain_matches_json(ns):
     ternlib.run(["ip", "-n", ns.name, "link", "set", "lo", "up"])
     ns.exec("ping", "-c", "2", "-i", "0.2", "-W", "1", "127.0.0.1",
             check=False)
-    plain = cli_ok(ns, "stats")
+    plain = cli_ok(ns, "stats", "--all")
     js = stats(ns)
     seen = {}
     for line in plain.splitlines():

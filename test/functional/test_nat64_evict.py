@@ -27,7 +27,7 @@ def _buckets(n):
 
 def test_outside_spray_evicted_for_new_inside_flow(nat):
     # The table was sized for the limit derived from RAM (max-sessions 0).
-    auto = cli_json(nat.xl, "-i", "n", "stats")["max-sessions"]
+    auto = cli_json(nat.xl, "-i", "n", "stats")["tables"]["max-sessions"]
     # Attempts at max-sessions 4 read 4096 chains each, from where the
     # last stopped: that many attempts read them all.
     attempts = _buckets(auto) // 4096 + 1
@@ -65,7 +65,7 @@ def test_outside_spray_evicted_for_new_inside_flow(nat):
     assert len(s & {(46000, p) for p in (5001, 5002, 5003)}) == 2
     # `tern stats` says what was evicted and why.
     out = cli_ok(nat.xl, "-i", "n", "stats")
-    assert re.search(r"^evict-unconfirmed: *[1-9]", out, re.M), out
+    assert re.search(r"^  evict-unconfirmed: *[1-9]", out, re.M), out
 
 
 def test_sessions_per_bib_from_ipv4_bounded(nat):

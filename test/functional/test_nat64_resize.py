@@ -19,7 +19,7 @@ PORTS = range(44000, 44020, 2)
 
 
 def stats(topo):
-    return cli_json(topo.xl, "-i", "n", "stats")
+    return cli_json(topo.xl, "-i", "n", "stats")["tables"]
 
 
 def bucket_bytes(sess_buckets):

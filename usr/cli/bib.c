@@ -25,7 +25,8 @@ static const char help_bib[] =
 	"                            add a static entry\n"
 	"  remove ADDR6#PORT|ADDR4#PORT --tcp|--udp|--icmp\n"
 	"                            remove the entry (and its sessions)\n"
-	"  list [--tcp|--udp|--icmp] [--json]\n"
+	"  list [--tcp|--udp|--icmp] [--ipv4 ADDR4[:PORT]] [--ipv6 PREFIX6]\n"
+	"       [--subscriber ADDR6] [--json]\n"
 	"                            show the entries\n"
 	"\n"
 	"A transport address is ADDR6#PORT, [ADDR6]:PORT, ADDR4#PORT or\n"
@@ -58,14 +59,22 @@ static const char help_remove[] =
 	"  -h, --help           show this help\n";
 
 static const char help_list[] =
-	"Usage: tern [-i NAME] bib list [--tcp|--udp|--icmp] [--json]\n"
+	"Usage: tern [-i NAME] bib list [--tcp|--udp|--icmp] [--ipv4 ADDR4[:PORT]]\n"
+	"       [--ipv6 PREFIX6] [--subscriber ADDR6] [--json]\n"
 	"\n"
 	"Show the entries (by default of every protocol: TCP, UDP, then ICMP),\n"
-	"one per line: PROTOCOL ADDR6#PORT ADDR4#PORT static|dynamic and the\n"
-	"number of its sessions.\n"
+	"one per line under a header, as the kernel sends them: PROTO IPV6 IPV4\n"
+	"static|dynamic and the number of its sessions. The filters are applied\n"
+	"by the kernel; given together, an entry must match them all.\n"
 	"\n"
 	"Options:\n"
 	"  --tcp, --udp, --icmp  only the entries of this protocol\n"
+	"  --ipv4 ADDR4[:PORT]  only those whose IPv4 transport address is\n"
+	"                       ADDR4 (and PORT)\n"
+	"  --ipv6 PREFIX6       only those whose IPv6 address is in PREFIX6 (an\n"
+	"                       address alone: /128)\n"
+	"  --subscriber ADDR6   only those of the subscriber of ADDR6 (the\n"
+	"                       prefix max-ports-per-subscriber counts)\n"
 	"  -i, --instance NAME  the instance (default: the only one)\n"
 	"  -j, --json           print a JSON array of objects with the keys\n"
 	"                       protocol, address6, port6, address4, port4,\n"
@@ -161,6 +170,7 @@ static int bib_remove(int argc, char **argv, struct tern_opts *opts)
 /* The entries are printed as they come: a long list is never held. */
 struct bib_list {
 	bool json;
+	size_t n;
 	struct json_stream js;
 };
 
@@ -177,7 +187,10 @@ static int list_reply(struct nlattr **tb, void *arg)
 	if (nat64_bib_parse(tb[TERN_A_BIB], &b) < 0)
 		return tern_fail("malformed reply from the kernel: bad BIB entry");
 	if (!list->json) {
-		printf("%-4s %-*s %-21s %-7s %u session%s\n",
+		if (!list->n++)
+			printf("%-5s %-*s %-21s %-7s %s\n", "PROTO", BIB_W6,
+			       "IPV6", "IPV4", "KIND", "SESSIONS");
+		printf("%-5s %-*s %-21s %-7s %u session%s\n",
 		       proto_name(b.proto), BIB_W6, taddr_str(&b.t6, a6),
 		       taddr_str(&b.t4, a4), b.is_static ? "static" : "dynamic",
 		       b.sessions, b.sessions == 1 ? "" : "s");
@@ -191,18 +204,21 @@ static int list_reply(struct nlattr **tb, void *arg)
 static int bib_list(int argc, char **argv, struct tern_opts *opts)
 {
 	struct bib_list list = { 0 };
-	uint8_t proto;
+	struct nat64_filter f;
 	int status, n;
 
 	if (table_help(argc, argv, help_list))
 		return TERN_EXIT_OK;
 	list.json = opts->json;
+	status = nat64_filter_args("bib list", &argc, argv, &f);
+	if (status)
+		return status;
 	status = nat64_args("bib list", argc, argv, opts, NULL, 0, &n,
-			    &list.json, &proto);
+			    &list.json, &f.proto);
 	if (status)
 		return status;
 	status = tern_nl_request(TERN_CMD_BIB_GET, true, opts->instance,
-				 nat64_put_proto, &proto, list_reply, &list);
+				 nat64_put_filter, &f, list_reply, &list);
 	/* Cut short after some elements: the array is closed all the same. */
 	if (list.json && (!status || list.js.n))
 		json_stream_end(&list.js);

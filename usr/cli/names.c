@@ -2,6 +2,8 @@
 /* tern CLI: the one definition of the API's user-visible names. */
 #include <stddef.h>
 
+#include "tern.h"
+
 #define TERN_NAMES_DEFINE
 #include "tern_names.h"
 
@@ -9,3 +11,10 @@
 #define TERN_GLOBALS_DEFINE
 #define TERN_CFG(field) 0
 #include "tern_globals.h"
+
+/*
+ * Every counter of enum tern_stat has its line in tern_stat_names (name,
+ * meaning, group), which ends with a NULL one.
+ */
+_Static_assert(ARRAY_SIZE(tern_stat_names) == TERN_STAT_MAX - TERN_STAT_PAD + 1,
+	       "a counter of enum tern_stat lacks its line in tern_stat_names (tern_names.h)");

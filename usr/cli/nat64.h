@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <netlink/msg.h>
 
+#include "prefix.h"
 #include "tern.h"
 
 /* A transport address (ICMP: the port is the query identifier). */
@@ -88,5 +89,30 @@ void nat64_session_json(struct json_object *o, const struct nat64_session *s);
 
 /* Adds TERN_A_PROTO *(uint8_t *)@arg unless 0 (a tern_nl_put_fn). */
 int nat64_put_proto(struct nl_msg *msg, const void *arg);
+
+/*
+ * The filters of bib list and session list (nat64_filter.c): the entries
+ * whose IPv4 side is ADDR4 (and PORT), whose IPv6 address is in PREFIX6,
+ * and of the subscriber of an IPv6 address; all those given (AND).
+ */
+struct nat64_filter {
+	uint8_t proto;			/* 0: every protocol */
+	bool has4, has_port4, has6, has_sub;
+	struct in_addr addr4;
+	uint16_t port4;
+	struct tern_prefix prefix6;
+	struct in6_addr sub;
+};
+
+/*
+ * Takes --ipv4 ADDR4[:PORT], --ipv6 PREFIX6 and --subscriber ADDR6 (each
+ * at most once) out of @argv (*@argc shrinks) into @f, zeroed first.
+ * Returns TERN_EXIT_OK or TERN_EXIT_USAGE after reporting.
+ */
+int nat64_filter_args(const char *cmd, int *argc, char **argv,
+		      struct nat64_filter *f);
+
+/* Adds TERN_A_PROTO and TERN_A_FILTER of @arg (a tern_nl_put_fn). */
+int nat64_put_filter(struct nl_msg *msg, const void *arg);
 
 #endif /* TERN_CLI_NAT64_H */

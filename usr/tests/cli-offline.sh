@@ -311,6 +311,69 @@ usage stats-unknown-option "unknown option '--frob'" stats --frob
 parses stats-plain stats
 parses stats-verbose stats -v
 parses stats-json stats --json
+parses stats-all stats --all
+parses stats-all-short-json stats -a -j
+
+# --- stats --explain: needs no module; every counter of the table of
+# include/tern_names.h once, with its meaning, under a group heading
+run stats --explain
+names=$(awk '/tern_stat_names\[\] = \{/ { t = 1 } t && /^\t\{ "/ { sub(/^\t\{ "/, ""); sub(/".*/, ""); print } t && /^\};/ { exit }' \
+	"$here/../../include/tern_names.h")
+shown=$(sed -n 's/^  \([a-z0-9-]*\)  *[^ ].*$/\1/p' <<<"$out" | sed '/^\(bib-entries\|sessions\|table-bytes\|max-sessions\|stored-syns\|bucket-bytes\)$/d')
+if [ "$rc" != 0 ] || [ -n "$err" ]; then
+	fail stats-explain "exit $rc, stderr: $err"
+elif [ -z "$names" ] || [ "$(sort <<<"$names")" != "$(sort <<<"$shown")" ]; then
+	fail stats-explain "counters shown differ from tern_names.h: $(diff <(sort <<<"$names") <(sort <<<"$shown") | tr '\n' ' ')"
+elif [ "$(grep -c '^[A-Z].*:$' <<<"$out")" != 8 ] ||
+     ! grep -qx 'Translated:' <<<"$out" ||
+     ! grep -qx 'Dropped (NAT64): no state, or state refused:' <<<"$out" ||
+     ! grep -qxE '  drop-ttl +Dropped: TTL or Hop Limit exceeded \(Time Exceeded sent\)' <<<"$out"; then
+	fail stats-explain "groups or lines: $out"
+else
+	ok stats-explain
+fi
+# Each counter under the heading of its group (two samples of each kind).
+group_of() {	# COUNTER: the heading it is under in --explain
+	awk -v c="$1" '/^[A-Z].*:$/ { h = $0 } $1 == c { print h }' <<<"$out"
+}
+if [ "$(group_of xlat-hairpin)" = "Translated:" ] &&
+   [ "$(group_of pass-local)" = "Passed on untranslated:" ] &&
+   [ "$(group_of drop-truncated)" = "Dropped: malformed or inconsistent:" ] &&
+   [ "$(group_of drop-special4)" = "Dropped: not to be translated:" ] &&
+   [ "$(group_of drop-no-route)" = "Dropped: could not be sent on:" ] &&
+   [ "$(group_of drop-subscriber-sessions)" = "Dropped (NAT64): no state, or state refused:" ] &&
+   [ "$(group_of tcp-probes)" = "Other outcomes and events:" ] &&
+   [ "$(group_of sessions)" = "NAT64 tables (shown whole):" ]; then
+	ok stats-explain-groups
+else
+	fail stats-explain-groups "$out"
+fi
+run -i t stats --explain --json
+if [ "$rc" = 0 ] && grep -qx 'Translated:' <<<"$out"; then ok stats-explain-any-options; else fail stats-explain-any-options "exit $rc: $err"; fi
+
+# --- bib list and session list filters (the kernel applies them)
+for c in "bib list" "session list"; do
+	n=${c% *}
+	# shellcheck disable=SC2086
+	{
+	parses "$n-filter-ipv4" $c --ipv4 192.0.2.7
+	parses "$n-filter-ipv4-port" $c --ipv4 192.0.2.7:40123
+	parses "$n-filter-ipv4-hash-port" $c --ipv4=192.0.2.7#40123
+	parses "$n-filter-ipv6-prefix" $c --ipv6 2001:db8:1:200::/56
+	parses "$n-filter-ipv6-address" $c --ipv6 2001:db8:1:200::1
+	parses "$n-filter-subscriber" $c --subscriber 2001:db8:1:200::1
+	parses "$n-filter-all" $c --udp --ipv4 192.0.2.7:1 --ipv6 ::/0 --subscriber :: -j
+	usage "$n-filter-ipv4-bad" "^tern: '$c': invalid --ipv4 '192.0.2' \\(expected ADDR4\\[:PORT\\]\\)$" $c --ipv4 192.0.2
+	usage "$n-filter-ipv4-v6" "^tern: '$c': invalid --ipv4 '\\[::1\\]:80' \\(expected ADDR4\\[:PORT\\]\\)$" $c --ipv4 '[::1]:80'
+	usage "$n-filter-ipv4-port-bad" "invalid --ipv4 '192.0.2.7:65536'" $c --ipv4 192.0.2.7:65536
+	usage "$n-filter-ipv6-len" "^tern: '$c': invalid --ipv6 '2001:db8::/129' \\(expected PREFIX6\\)$" $c --ipv6 2001:db8::/129
+	usage "$n-filter-ipv6-v4" "invalid --ipv6 '192.0.2.0/24'" $c --ipv6 192.0.2.0/24
+	usage "$n-filter-subscriber-prefix" "invalid --subscriber '2001:db8::/56' \\(expected ADDR6\\)" $c --subscriber 2001:db8::/56
+	usage "$n-filter-twice" "^tern: '$c': --ipv6 given more than once$" $c --ipv6 ::1 --ipv6 ::2
+	usage "$n-filter-no-value" "option '--subscriber' needs a value \\(ADDR6\\)" $c --subscriber
+	}
+done
+usage bib-add-no-filter "unknown option '--ipv4' for 'bib add'" bib add 2001:db8::2#80 192.0.2.1#80 --tcp --ipv4 192.0.2.1
 parses global-show-json global show -j
 parses instance-list instance list
 parses instance-list-json instance list --json
@@ -550,11 +613,24 @@ fi
 # without them
 usage_parses() {	# NAME USAGE
 	local form l
+	# stats --explain prints the counters' meanings, module or not.
+	if [[ $2 == *--explain* ]]; then
+		# shellcheck disable=SC2086
+		run $2
+		if [ "$rc" = 0 ] && [ -z "$err" ] && grep -q '^  xlat-6to4 ' "$tmp/out"; then
+			ok "$1-explain"
+		else
+			fail "$1-explain" "exit $rc, stderr: $err"
+		fi
+		return
+	fi
 	for form in all bare; do
 		l=$2
 		[ $form = bare ] && l=$(sed -E 's/ \[[^]]*\]//g' <<<"$l")
 		l=$(sed -E 's/[][()]//g; s/([^ |]+)(\|[^ |]+)+/\1/g' <<<"$l")
 		l=$(sed -E 's/ADDR6#PORT/2001:db8::2#80/g; s/ADDR4#PORT/192.0.2.1#80/g;
+			s/ADDR4:PORT/192.0.2.1:80/g; s/\bADDR6\b/2001:db8::2/g;
+			s/\bADDR4\b/192.0.2.1/g;
 			s/PREFIX6/2001:db8::\/120/g; s/PREFIX4/192.0.2.0\/24/g;
 			s/PREFIX/64:ff9b::\/96/g; s/\bADDR\b/192.0.2.1/g;
 			s/KEY VALUE/tos 1/; s/\bNAME\b/t/g; s/\bPORTS\b/1024-2047/g;
@@ -620,8 +696,10 @@ comp complete-options-first "--help --instance --json --version " --
 comp complete-verbs "add flush list remove " pool4 ""
 comp complete-verbs-after-i "add list remove " -i t instance ""
 comp complete-pool4-add-options "--help --icmp --mark --tcp --udp " pool4 add 192.0.2.0/24 --
-comp complete-stats-options "--help --json --verbose " -j stats --
-comp complete-bib-options "--help --icmp --json --tcp --udp " bib list --
+comp complete-stats-options "--all --explain --help --json --verbose " -j stats --
+comp complete-bib-options "--help --icmp --ipv4 --ipv6 --json --subscriber --tcp --udp " bib list --
+comp complete-session-options "--help --icmp --ipv4 --ipv6 --json --subscriber --tcp --udp " session list --
+comp complete-bib-add-options "--help --icmp --tcp --udp " bib add --
 comp complete-global-key "strict-wkp " global set stri
 comp complete-global-keys-all "$("$TERN" global set --help | sed -n '/^Keys:/,/^$/{s/^  \([a-z0-9-]*\) .*/\1/p}' | sort | tr '\n' ' ')" global set ""
 comp complete-global-bool "false true " global set enabled ""

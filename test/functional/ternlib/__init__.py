@@ -45,7 +45,7 @@ from .nsenter import (  # noqa: F401
 from .commands import (  # noqa: F401
     Result, assert_error, cli, cli_json, cli_ok, cli_refused, globals_,
     instances, kstats, module_loaded, remove_instances, require_command,
-    require_global, run, stats)
+    require_global, run, stats, stats_flat)
 from .frames import (  # noqa: F401
     Capture, ETH_P_ALL, PACKET_OUTGOING, Sender, TcpdumpCapture, _describe,
     any_ip, is_ip4, is_ip6, none_on)

@@ -85,8 +85,19 @@ def cli_json(ns, *args, changing=False):
 
 
 def stats(ns, instance=None):
+    """`tern stats --all --json` as one {name: value} dict: the counters of
+    every group, and the table sizes of a NAT64 instance."""
     pre = ("-i", instance) if instance else ()
-    return cli_json(ns, *pre, "stats")
+    return stats_flat(cli_json(ns, *pre, "stats", "--all"))
+
+
+def stats_flat(groups):
+    """{name: value} of `tern stats --json`'s {group: {name: value}}."""
+    flat = {}
+    for members in groups.values():
+        assert not set(flat) & set(members), groups
+        flat.update(members)
+    return flat
 
 
 def kstats(ns, instance=None):

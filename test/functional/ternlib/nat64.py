@@ -158,7 +158,7 @@ def tcp_state(topo, port6):
 
 def tables(topo):
     """`tern stats --json`'s table sizes: (sessions, bib-entries)."""
-    s = cli_json(topo.xl, "-i", "n", "stats")
+    s = cli_json(topo.xl, "-i", "n", "stats")["tables"]
     return s["sessions"], s["bib-entries"]
 
 
