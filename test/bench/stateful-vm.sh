@@ -366,7 +366,8 @@ slab_slack() {
 	local d o=0 per cp
 	for d; do
 		read -r per <"$d/objs_per_slab"
-		read -r cp <"$d/cpu_partial"
+		cp=0
+		[ ! -r "$d/cpu_partial" ] || read -r cp <"$d/cpu_partial"
 		o=$((o + $(nproc) * (2 * per + cp)))
 	done
 	echo $o
