@@ -22,6 +22,9 @@ sys_src6[tayga]=$NAT6 sys_dst4[tayga]=192.0.2.2
 avail() {
 	case $1 in
 	fwd) return 0 ;;
+	tern-*-alt)
+		[ -f "$alt_ko" ] && [ -f "$main_ko" ] ||
+			{ sys_note[$1]="no BENCH_ALT_KO module (or no $main_ko)"; return 1; } ;;
 	tern-*) [ -d /sys/module/tern ] || { sys_note[$1]="tern.ko not loaded"; return 1; } ;;
 	jool-siit*)
 		if ! modinfo jool_siit >/dev/null 2>&1 || ! command -v jool_siit >/dev/null; then
@@ -155,6 +158,25 @@ setup_jool-siit-eamt10k() {
 		{ say "jool-siit-eamt10k: not $EAMT_N EAMT entries"; return 1; }
 }
 teardown_jool-siit-eamt10k() { teardown_jool-siit; }
+
+# BENCH_ALT_KO (another tern.ko for this kernel, a module before a change
+# say): every Tern system S of BENCH_SYSTEMS named S-alt is S with that
+# module loaded in place of BENCH_MAIN_KO (default this tree's build, the
+# one the VM loaded), swapped at its setup and back at its teardown, so
+# that the two modules are measured in the same run, paired with
+# forwarding's windows alike.
+alt_ko=${BENCH_ALT_KO:-}
+main_ko=${BENCH_MAIN_KO:-$top/.build/$(uname -r)/mod/tern.ko}
+tern_load() { rmmod tern && insmod "$1"; }
+for s in ${systems:-}; do
+	case $s in
+	tern-*-alt)
+		b=${s%-alt}
+		sys_src6[$s]=${sys_src6[$b]:-} sys_dst4[$s]=${sys_dst4[$b]:-}
+		eval "setup_$s() { tern_load \"\$alt_ko\" || return 1; setup_$b; }"
+		eval "teardown_$s() { teardown_$b; tern_load \"\$main_ko\"; }" ;;
+	esac
+done
 
 # Tayga: user space, tun device "nat64" in xl, the process pinned to CPU 1
 # (where xl's receive work runs: the generators have CPU 0; without the
