@@ -13,16 +13,16 @@
 #                   received, ns: what a packet costs where all of xl's
 #                   receive work runs (and the sinks' drop, the same for
 #                   every system), a figure the generator does not bound
-# and every overload window (these and the paired ones below) is one line
-# of OUTDIR/raw.tsv: phase (main or pair) system direction flows rep,
-# the window's length (ns), offered (packets pktgen sent in it, and per
-# second), received (packets, and per second), CPU 1's busy ns and busy ns
-# per packet received.
 #   tcp_throughput  one iperf3 TCP connection h6 -> h4 (client on CPU 0,
 #                   server on CPU 1), Mbit/s
 #   rtt_median, rtt_min, rtt_max   ping h6 -> h4, ms
 # Directions 6to4, 4to6 and bidir (both generators at once; the figure is
 # the sum of both directions); flows 1 and BENCH_FLOWS.
+# Every overload window (these and the paired ones below) is also one
+# line of OUTDIR/raw.tsv: phase (main or pair) system direction flows rep,
+# the window's length (ns), offered (packets the generators sent in it,
+# and per second), received (packets, and per second), CPU 1's busy ns
+# and busy ns per packet received.
 #
 # Usage: bench-vm.sh OUTDIR
 # Settings: BENCH_SYSTEMS ("fwd tern-siit tern-siit-eamt1 tern-siit-eamt10k
