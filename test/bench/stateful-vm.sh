@@ -456,6 +456,7 @@ tput_teardown() {	# SYSTEM REP
 	t3=
 	if [ ${#dirs[@]} -gt 0 ] && slab_back $((base + slack)) "${dirs[@]}"; then
 		t3=$(now)
+		t_free=$((t3 - t1))	# t1 is reused below
 	fi
 	perf_off "$outdir/perf-teardown-$1-$2.txt" --no-children --sort sym --percent-limit 0.5
 	t_full=$((t2 - t1))
@@ -491,9 +492,8 @@ tput_teardown() {	# SYSTEM REP
 		"$(awk -v t=$net -v n="$filled" 'BEGIN { printf "%.0f", t ? n / (t / 1e9) : 0 }')" \
 		sessions/s
 	# To the last byte: 0 when the memory did not come back.
-	t_free=0 free_net=0
+	free_net=0
 	if [ -n "$t3" ]; then
-		t_free=$((t3 - t1))
 		free_net=$((t_free - t_empty))
 		((free_net > 0)) || free_net=$t_free
 	fi
