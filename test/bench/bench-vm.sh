@@ -18,10 +18,16 @@
 #   rtt_median, rtt_min, rtt_max   ping h6 -> h4, ms
 # Directions 6to4, 4to6 and bidir (both generators at once; the figure is
 # the sum of both directions); flows 1 and BENCH_FLOWS.
+# Every overload window (these and the paired ones below) is also one
+# line of OUTDIR/raw.tsv: phase (main or pair) system direction flows rep,
+# the window's length (ns), offered (packets the generators sent in it,
+# and per second), received (packets, and per second), CPU 1's busy ns
+# and busy ns per packet received.
 #
 # Usage: bench-vm.sh OUTDIR
-# Settings: BENCH_SYSTEMS ("fwd tern-siit tern-nat64 tern-siit-ipt jool-siit jool-nat64
-# tayga"), BENCH_REPS (3), BENCH_STEPS (3, binary search steps after the
+# Settings: BENCH_SYSTEMS ("fwd tern-siit tern-siit-eamt1 tern-siit-eamt10k
+# tern-nat64 tern-siit-ipt jool-siit jool-siit-eamt1 jool-siit-eamt10k
+# jool-nat64 tayga"), BENCH_REPS (3), BENCH_STEPS (3, binary search steps after the
 # first trial at the overload rate), BENCH_TRIAL (2, seconds of traffic
 # per trial), BENCH_SECONDS (3, overload window), BENCH_FLOWS (64),
 # BENCH_TCP_SECONDS (10), BENCH_PINGS (50), BENCH_TCP_REPS (7: TCP and
@@ -33,8 +39,9 @@
 # by CPU, command and symbol, in OUTDIR/perf.txt), BENCH_PERF_SYMOFF=RE
 # (with BENCH_PERF: samples by symbol+offset, for the symbols RE matches,
 # in OUTDIR/perf-symoff.txt; objdump -d of the module reads them),
-# BENCH_PAIR_SYSTEMS ("tern-siit tern-nat64 tern-siit-ipt"), BENCH_PAIR_REPS (5).
-# tern-siit-ipt is Tern SIIT in iptables mode (test/bench/systems.sh).
+# BENCH_PAIR_SYSTEMS (every system measured but fwd), BENCH_PAIR_REPS (5).
+# tern-siit-ipt is Tern SIIT in iptables mode, tern-siit-eamt1/-eamt10k
+# Tern SIIT with an EAMT of 1 and 10,000 entries (test/bench/systems.sh).
 #
 # Paired capacity (after the rest): for each system of BENCH_PAIR_SYSTEMS,
 # each direction and flow count, each of BENCH_PAIR_REPS repetitions, one
@@ -45,6 +52,9 @@
 #   capacity_vs_fwd pair_fwd_ns / pair_ns: the system's capacity against
 #                   forwarding's, measured seconds apart (what the
 #                   targets are judged on: the median of the pairs)
+#   added_ns        pair_ns - pair_fwd_ns: the cost the system adds to a
+#                   packet over forwarding it, ns (may be below 0 in a
+#                   pair when the host's speed changed between the two)
 set -euo pipefail
 outdir=$1
 # The generators busy CPU 0 and xl's receive work CPU 1: this script (and
@@ -55,13 +65,14 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=test/bench/lib-topo.sh
 . "$top/test/bench/lib-topo.sh"
 if [ -n "${BENCH_SMOKE:-}" ]; then
-	: "${BENCH_SYSTEMS:=fwd tern-siit tern-nat64 tern-siit-ipt}" "${BENCH_REPS:=1}"
+	: "${BENCH_SYSTEMS:=fwd tern-siit tern-siit-eamt1 tern-siit-eamt10k tern-nat64 tern-siit-ipt}"
+	: "${BENCH_REPS:=1}"
 	: "${BENCH_STEPS:=2}" "${BENCH_TRIAL:=0.5}" "${BENCH_SECONDS:=1}"
 	: "${BENCH_FLOWS:=16}" "${BENCH_TCP_SECONDS:=1}" "${BENCH_PINGS:=5}"
 	: "${BENCH_TCP_REPS:=1}" "${BENCH_PAIR_REPS:=1}"
 	pair_cells="6to4:1 4to6:$BENCH_FLOWS"
 fi
-systems=${BENCH_SYSTEMS:-fwd tern-siit tern-nat64 tern-siit-ipt jool-siit jool-nat64 tayga}
+systems=${BENCH_SYSTEMS:-fwd tern-siit tern-siit-eamt1 tern-siit-eamt10k tern-nat64 tern-siit-ipt jool-siit jool-siit-eamt1 jool-siit-eamt10k jool-nat64 tayga}
 reps=${BENCH_REPS:-3}
 tcp_reps=${BENCH_TCP_REPS:-7}
 steps=${BENCH_STEPS:-3}
@@ -77,6 +88,8 @@ warm=0.5
 tsv=$outdir/results.tsv
 mkdir -p "$outdir"
 [ -s "$tsv" ] || printf 'metric\tsystem\tdirection\tflows\trep\tvalue\tunit\n' >"$tsv"
+raw=$outdir/raw.tsv
+[ -s "$raw" ] || printf 'phase\tsystem\tdirection\tflows\trep\twindow_ns\toffered\toffered_pps\treceived\treceived_pps\tbusy_ns\tns_per_packet\n' >"$raw"
 
 cleanup() {
 	local ns
@@ -90,6 +103,15 @@ trap cleanup EXIT
 emit() {	# METRIC SYSTEM DIRECTION FLOWS REP VALUE UNIT
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >>"$tsv"
 	say "$1 $2 $3 flows=$4 rep=$5: $6 $7"
+}
+
+# raw PHASE SYSTEM DIRECTION FLOWS REP: the last overload window's line of
+# raw.tsv (what was offered and received, CPU 1's busy time).
+raw() {
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" \
+		"$ov_win" "$ov_sent" $((ov_sent * 1000000000 / ov_win)) \
+		"$ov_recv" $((ov_recv * 1000000000 / ov_win)) "$ov_busy" "$ov_ns" >>"$raw"
+	say "window $1 $2 $3 flows=$4 rep=$5: offered $ov_sent, received $ov_recv in $((ov_win / 1000000)) ms, CPU 1 busy $((ov_busy / 1000000)) ms, $ov_ns ns/packet"
 }
 
 modinfo pktgen >/dev/null || { say "no pktgen module for $(uname -r)"; exit 1; }
@@ -129,8 +151,9 @@ cpu1_idle() { awk '$1 == "cpu1" { print $5 + $6 }' /proc/stat; }
 clk_tck=$(getconf CLK_TCK)
 
 # overload DIR: pktgen as fast as it goes for secs; sets ov_rx (received,
-# pps, both directions summed), ov_tx (offered per generator, pps) and
-# ov_ns (CPU 1's busy ns per packet received).
+# pps, both directions summed), ov_tx (offered per generator, pps), ov_ns
+# (CPU 1's busy ns per packet received) and, for raw.tsv, ov_win (the
+# window, ns), ov_sent and ov_recv (packets) and ov_busy (ns).
 overload() {
 	local dir=$1 ns t0 t1 a0 b0 a1 b1 n i0 i1 busy
 	n=$(gens "$dir" | wc -w)
@@ -155,6 +178,7 @@ overload() {
 	((busy > 0)) || busy=0
 	ov_ns=0
 	((b1 > b0)) && ov_ns=$((busy / (b1 - b0)))
+	ov_win=$((t1 - t0)) ov_sent=$((a1 - a0)) ov_recv=$((b1 - b0)) ov_busy=$busy
 	[ -n "${BENCH_PERF:-}" ] || return 0
 	perf report -q -i /tmp/bench-perf.data --stdio --sort cpu,sym --percent-limit 0.3 \
 		2>/dev/null | grep . | sed "s/^/$cur $dir $ov_rx pps: /" >>"$outdir/perf.txt" || true
@@ -201,6 +225,7 @@ throughput() {
 	cur="$s $flows"
 	conf "$s" "$dir" "$flows"
 	overload "$dir"
+	raw main "$s" "$dir" "$flows" "$rep"
 	emit tput_overload "$s" "$dir" "$flows" "$rep" "$ov_rx" pps
 	# What pktgen could offer: a zero-loss rate as high is the generator's
 	# limit, not the system's.
@@ -319,9 +344,9 @@ measure() {
 	"teardown_$s" || say "rep $rep: teardown of $s failed"
 }
 
-# window SYSTEM DIR FLOWS: sets SYSTEM up (a NAT64 with its sessions), one
-# overload window of its packets, tears it down; sets ov_ns (0 when it
-# could not be set up).
+# window SYSTEM DIR FLOWS REP: sets SYSTEM up (a NAT64 with its sessions),
+# one overload window of its packets (a line of raw.tsv), tears it down;
+# sets ov_ns (0 when it could not be set up).
 window() {
 	local s=$1
 	ov_ns=0
@@ -330,6 +355,7 @@ window() {
 	cur="$s $3 (pair)"
 	conf "$s" "$2" "$3"
 	overload "$2"
+	raw pair "$s" "$2" "$3" "$4"
 	"teardown_$s" || say "teardown of $s failed"
 }
 
@@ -338,17 +364,18 @@ window() {
 pair() {
 	local s=$1 dir=$2 flows=$3 rep=$4 f_ns s_ns
 	if [ "$5" = 1 ]; then
-		window fwd "$dir" "$flows"; f_ns=$ov_ns
-		window "$s" "$dir" "$flows"; s_ns=$ov_ns
+		window fwd "$dir" "$flows" "$rep"; f_ns=$ov_ns
+		window "$s" "$dir" "$flows" "$rep"; s_ns=$ov_ns
 	else
-		window "$s" "$dir" "$flows"; s_ns=$ov_ns
-		window fwd "$dir" "$flows"; f_ns=$ov_ns
+		window "$s" "$dir" "$flows" "$rep"; s_ns=$ov_ns
+		window fwd "$dir" "$flows" "$rep"; f_ns=$ov_ns
 	fi
 	((f_ns > 0 && s_ns > 0)) || { say "pair $s $dir $flows rep $rep: no figure"; return 0; }
 	emit pair_fwd_ns "$s" "$dir" "$flows" "$rep" "$f_ns" ns
 	emit pair_ns "$s" "$dir" "$flows" "$rep" "$s_ns" ns
 	emit capacity_vs_fwd "$s" "$dir" "$flows" "$rep" \
 		"$(awk -v a="$f_ns" -v b="$s_ns" 'BEGIN { printf "%.3f", a / b }')" x
+	emit added_ns "$s" "$dir" "$flows" "$rep" $((s_ns - f_ns)) ns
 }
 
 say "$(uname -r), $(nproc) CPUs, tern.ko $(cat /sys/module/tern/srcversion 2>/dev/null || echo none)"
@@ -374,7 +401,8 @@ if [ -z "${pair_cells:-}" ]; then
 	done
 fi
 pairs=()
-for s in ${BENCH_PAIR_SYSTEMS:-tern-siit tern-nat64 tern-siit-ipt}; do
+for s in ${BENCH_PAIR_SYSTEMS:-${run[*]}}; do
+	[ "$s" = fwd ] && continue
 	for r in "${run[@]}"; do [ "$r" = "$s" ] && pairs+=("$s"); done
 done
 if [ ${#pairs[@]} -gt 0 ] && [[ " ${run[*]} " == *" fwd "* ]]; then

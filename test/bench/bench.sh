@@ -9,11 +9,15 @@
 # python3-matplotlib from Debian), builds tern.ko for 6.1 and the CLI.
 #
 # BENCH_SMOKE=1: the smoke run of `make check` (installs nothing; fwd, Tern
-# SIIT and Tern NAT64 plus what of Jool and Tayga is installed when
-# BENCH_SYSTEMS says so; one short trial per measurement); its results go
-# to .build/results/bench-smoke-KREL/ and it fails unless every metric has
-# a figure above 0 for every system, the Tern ones with their paired
-# capacity against forwarding (capacity_vs_fwd). Other settings: see
+# SIIT (pool6, EAMT of 1 and 10,000 entries, iptables mode) and Tern NAT64
+# plus what of Jool and Tayga is installed when BENCH_SYSTEMS says so; one
+# short trial per measurement); its results go to
+# .build/results/bench-smoke-KREL/ and it fails unless every metric has a
+# figure above 0 for every system, every system but forwarding with its
+# paired capacity against forwarding (capacity_vs_fwd) and added cost
+# (added_ns), every NAT64 system with its stateful figures (tear-down to
+# the last byte and the one-entry ratio among them), and raw.tsv logs
+# their overload windows (report.py --check). Other settings: see
 # bench-vm.sh.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -52,7 +56,8 @@ vars=()
 for v in BENCH_SMOKE BENCH_SYSTEMS BENCH_REPS BENCH_STEPS BENCH_TRIAL \
 	BENCH_SECONDS BENCH_FLOWS BENCH_TCP_SECONDS BENCH_PINGS BENCH_TCP_REPS \
 	BENCH_CONN_N BENCH_SESSIONS BENCH_TPUT_SECS BENCH_CHUNK BENCH_DIRS BENCH_PERF \
-	BENCH_ZL_SECS BENCH_ENTRY_PORTS; do
+	BENCH_ZL_SECS BENCH_ENTRY_PORTS BENCH_PAIR_SYSTEMS BENCH_PAIR_REPS \
+	BENCH_PERF_SYMOFF BENCH_PARTS BENCH_ALT_KO BENCH_MAIN_KO; do
 	[ -n "${!v:-}" ] && vars+=("$v=${!v}")
 done
 rc=0

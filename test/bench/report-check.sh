@@ -2,8 +2,11 @@
 # Host-only check of test/bench/report.py (make check): the table it makes
 # of the fixed report-test/results.tsv must be report-test/expected.md,
 # byte for byte; --check must pass on it and fail on a figure of 0, on
-# a system without one of the metrics every system must have and on a
-# Tern system without its paired capacity against forwarding.
+# a system without one of the metrics every system must have, on a system
+# without its paired capacity against forwarding or its added cost, on a
+# NAT64 system without a stateful figure (tear-down to the last byte, the
+# one-entry ratio) and on a missing or incomplete raw.tsv (the log of
+# every overload window).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
@@ -13,16 +16,26 @@ $py "$here/report.py" --no-plots "$here/report-test/results.tsv" "$tmp/a" >/dev/
 diff -u "$here/report-test/expected.md" "$tmp/a/results.md"
 echo "ok    report.py: the table of report-test/results.tsv is expected.md"
 # A complete smoke file: every MUST metric for both systems, the paired
-# capacity of the Tern one, all above 0.
+# figures of the Tern one (its added cost below 0: a difference may be),
+# all above 0; its raw.tsv beside it, with a window of each system in the
+# main part and in the pairs.
 {
 	printf 'metric\tsystem\tdirection\tflows\trep\tvalue\tunit\n'
 	printf 'capacity_vs_fwd\ttern-siit\t6to4\t1\t1\t0.8\tx\n'
+	printf 'added_ns\ttern-siit\t6to4\t1\t1\t-3\tns\n'
 	for s in fwd tern-siit; do
-		for m in tput_zero_loss tput_overload tcp_throughput rtt_median; do
+		for m in xl_ns_per_packet tput_zero_loss tput_overload tcp_throughput rtt_median; do
 			printf '%s\t%s\t6to4\t1\t1\t5\tx\n' $m $s
 		done
 	done
 } >"$tmp/ok.tsv"
+{
+	printf 'phase\tsystem\tdirection\tflows\trep\twindow_ns\toffered\toffered_pps\treceived\treceived_pps\tbusy_ns\tns_per_packet\n'
+	for w in main:fwd main:tern-siit pair:fwd pair:tern-siit; do
+		printf '%s\t%s\t6to4\t1\t1\t1000000000\t9\t9\t8\t8\t40\t5\n' "${w%:*}" "${w#*:}"
+	done
+} >"$tmp/raw.tsv"
+cp "$tmp/raw.tsv" "$tmp/raw.ok"
 $py "$here/report.py" --check --no-plots "$tmp/ok.tsv" "$tmp/b" >/dev/null
 echo "ok    report.py --check passes a complete file"
 sed '$s/\t5\tx$/\t0\tx/' "$tmp/ok.tsv" >"$tmp/zero.tsv"
@@ -40,6 +53,42 @@ if $py "$here/report.py" --check --no-plots "$tmp/nopair.tsv" "$tmp/g" >/dev/nul
 	echo "FAIL  report.py --check passed a Tern system without capacity_vs_fwd"; exit 1
 fi
 echo "ok    report.py --check fails on a Tern system without capacity_vs_fwd"
+grep -v '^added_ns' "$tmp/ok.tsv" >"$tmp/noadd.tsv"
+if $py "$here/report.py" --check --no-plots "$tmp/noadd.tsv" "$tmp/h" >/dev/null 2>&1; then
+	echo "FAIL  report.py --check passed a paired system without added_ns"; exit 1
+fi
+echo "ok    report.py --check fails on a paired system without added_ns"
+# A NAT64 system: every stateful figure, each one missing in turn fails.
+{
+	cat "$tmp/ok.tsv"
+	for m in tput_zero_loss tput_overload tcp_throughput rtt_median capacity_vs_fwd \
+		added_ns conn_rate conn_real tput_sessions teardown_seconds \
+		teardown_free_seconds tput_one_entry one_entry_ratio; do
+		printf '%s\ttern-nat64\t6to4\t1\t1\t5\tx\n' $m
+	done
+} >"$tmp/nat.tsv"
+printf 'pair\ttern-nat64\t6to4\t1\t1\t1000000000\t9\t9\t8\t8\t40\t5\n' >>"$tmp/raw.tsv"
+$py "$here/report.py" --check --no-plots "$tmp/nat.tsv" "$tmp/i" >/dev/null
+echo "ok    report.py --check passes a complete NAT64 system"
+for m in teardown_free_seconds one_entry_ratio; do
+	grep -v "^$m	tern-nat64" "$tmp/nat.tsv" >"$tmp/nat-$m.tsv"
+	if $py "$here/report.py" --check --no-plots "$tmp/nat-$m.tsv" "$tmp/j" >/dev/null 2>&1; then
+		echo "FAIL  report.py --check passed a NAT64 system without $m"; exit 1
+	fi
+	echo "ok    report.py --check fails on a NAT64 system without $m"
+done
+cp "$tmp/raw.ok" "$tmp/raw.tsv"
+grep -v '^pair	fwd' "$tmp/raw.ok" >"$tmp/raw.tsv"
+if $py "$here/report.py" --check --no-plots "$tmp/ok.tsv" "$tmp/k" >/dev/null 2>&1; then
+	echo "FAIL  report.py --check passed a raw.tsv without forwarding's paired window"; exit 1
+fi
+echo "ok    report.py --check fails on a raw.tsv without forwarding's paired window"
+rm "$tmp/raw.tsv"
+if $py "$here/report.py" --check --no-plots "$tmp/ok.tsv" "$tmp/l" >/dev/null 2>&1; then
+	echo "FAIL  report.py --check passed results without raw.tsv"; exit 1
+fi
+echo "ok    report.py --check fails without raw.tsv"
+cp "$tmp/raw.ok" "$tmp/raw.tsv"
 # tput_zero_loss may be 0 in a cell (no loss-free rate found there), not in
 # every cell of a system; a flag may be 0.
 {

@@ -17,12 +17,20 @@ bar chart per metric (median per system, min-max as error bars) and, from
 the metrics tput_sessions and tput_sessions_zero_loss, throughput against
 the number of sessions.
 
+raw.tsv beside RESULTS.TSV (bench-vm.sh's log of every overload window:
+phase system direction flows rep window_ns offered offered_pps received
+received_pps busy_ns ns_per_packet) is counted in results.md.
+
 --check (the smoke run of make check): fails unless every system of the
-file has a figure for every metric of MUST, every Tern system (tern-*) one
-of capacity_vs_fwd (its paired windows with forwarding ran: the figure
-the targets are judged on), and every figure is above 0
-(flags, unit "flag", aside; tput_zero_loss and xl_ns_per_packet above 0
-in one cell of every system at least; tput_sessions_zero_loss may be 0).
+file has a figure for every metric of MUST, every system but forwarding
+the paired ones of MUST_PAIRED (capacity_vs_fwd, the figure the targets
+are judged on, and added_ns), every NAT64 system (*-nat64) the stateful
+ones of MUST_NAT64, and every figure is above 0 (flags, unit "flag", and
+added_ns, a difference, aside; tput_zero_loss and xl_ns_per_packet above
+0 in one cell of every system at least; tput_sessions_zero_loss may be
+0); and raw.tsv must be there with a window received in (received > 0)
+of every system in the main part (xl_ns_per_packet) and of every paired
+system and forwarding in the pairs.
 """
 import csv
 import os
@@ -30,9 +38,11 @@ import sys
 import textwrap
 
 KNOWN = ["tput_zero_loss", "tput_overload", "tput_offered", "xl_ns_per_packet",
-         "capacity_vs_fwd", "pair_fwd_ns", "pair_ns",
+         "capacity_vs_fwd", "added_ns", "pair_fwd_ns", "pair_ns",
          "tcp_throughput",
-         "rtt_median", "rtt_min", "rtt_max", "conn_rate", "teardown_rate",
+         "rtt_median", "rtt_min", "rtt_max", "conn_rate", "conn_real",
+         "teardown_rate", "teardown_free_rate", "teardown_seconds",
+         "teardown_free_seconds",
          "tput_sessions", "tput_sessions_zero_loss",
          "tput_one_entry", "one_entry_ratio"]
 TITLES = {
@@ -47,6 +57,10 @@ TITLES = {
                        "xl_ns_per_packet over the system's, from overload "
                        "windows next to each other (the targets are judged "
                        "on the median)",
+    "added_ns": "Cost added over forwarding, paired: the system's "
+                "xl_ns_per_packet less forwarding's in the same pair "
+                "(median of the pairs; the ratios are of these medians: "
+                "Tern's added cost over Jool's per mode)",
     "pair_fwd_ns": "Forwarding's xl_ns_per_packet in the pairs with the "
                    "system",
     "pair_ns": "The system's xl_ns_per_packet in its pairs with forwarding",
@@ -55,7 +69,19 @@ TITLES = {
     "rtt_min": "ICMP echo RTT, minimum",
     "rtt_max": "ICMP echo RTT, maximum",
     "conn_rate": "NAT64 connection establishment rate",
-    "teardown_rate": "NAT64 connection tear-down rate",
+    "conn_real": "NAT64 real phase: replies that came back per session "
+                 "made",
+    "teardown_rate": "NAT64 connection tear-down rate, until the flush "
+                     "command returned",
+    "teardown_free_rate": "NAT64 connection tear-down rate, until the "
+                          "slab memory of the tables was back to its "
+                          "count before the fill",
+    "teardown_seconds": "NAT64 tear-down time, until the flush command "
+                        "returned (less the same command on an empty "
+                        "table)",
+    "teardown_free_seconds": "NAT64 tear-down time, until the slab memory "
+                             "of the tables was back (less the same "
+                             "command on an empty table)",
     "tput_sessions": "Throughput with established sessions (flows = sessions)",
     "tput_sessions_zero_loss": "Zero-loss throughput with established "
                                "sessions (binary search)",
@@ -67,17 +93,27 @@ TITLES = {
 }
 # Throughput against the number of sessions: plotted as lines.
 SESSION_PLOTS = ["tput_sessions", "tput_sessions_zero_loss"]
-SYSTEMS = ["fwd", "tern-siit", "tern-nat64", "tern-siit-ipt", "jool-siit",
-           "jool-nat64", "tayga"]
+SYSTEMS = ["fwd", "tern-siit", "tern-siit-eamt1", "tern-siit-eamt10k",
+           "tern-nat64", "tern-siit-ipt", "jool-siit", "jool-siit-eamt1",
+           "jool-siit-eamt10k", "jool-nat64", "tayga"]
 DIRS = ["6to4", "4to6", "bidir"]
 MUST = ["tput_zero_loss", "tput_overload", "tcp_throughput", "rtt_median"]
-# What every Tern system of the file must have besides (bench-vm.sh pairs
-# each with forwarding; forwarding and the references have none).
-MUST_TERN = ["capacity_vs_fwd"]
+# What every system but forwarding must have besides (bench-vm.sh pairs
+# each with forwarding).
+MUST_PAIRED = ["capacity_vs_fwd", "added_ns"]
+# What every NAT64 system must have (test/bench/stateful-vm.sh).
+MUST_NAT64 = ["conn_rate", "conn_real", "tput_sessions", "teardown_seconds",
+              "teardown_free_seconds", "tput_one_entry", "one_entry_ratio"]
+# Differences: any sign.
+ANY_SIGN = ["added_ns"]
 # (numerator, denominator) pairs of the ratio columns
-RATIOS = [("tern-siit", "fwd"), ("tern-nat64", "fwd"),
+RATIOS = [("tern-siit", "fwd"), ("tern-siit-eamt1", "fwd"),
+          ("tern-siit-eamt10k", "fwd"), ("tern-nat64", "fwd"),
           ("tern-siit-ipt", "fwd"), ("tern-siit-ipt", "tern-siit"),
-          ("tern-siit", "jool-siit"), ("tern-nat64", "jool-nat64")]
+          ("tern-siit-eamt1", "tern-siit"),
+          ("tern-siit", "jool-siit"), ("tern-siit-eamt1", "jool-siit-eamt1"),
+          ("tern-siit-eamt10k", "jool-siit-eamt10k"),
+          ("tern-nat64", "jool-nat64")]
 
 
 def load(path):
@@ -222,11 +258,48 @@ SOME_POSITIVE = ["tput_zero_loss", "xl_ns_per_packet"]
 MAY_BE_ZERO = ["tput_sessions_zero_loss"]
 
 
-def check(rows, data):
+def load_raw(path):
+    """The lines of raw.tsv, or None when there is none."""
+    if not os.path.exists(path):
+        return None
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f, delimiter="\t"))
+
+
+RAW_COLS = ["phase", "system", "direction", "flows", "rep", "window_ns",
+            "offered", "offered_pps", "received", "received_pps", "busy_ns",
+            "ns_per_packet"]
+
+
+def check_raw(raw, rows):
+    """What raw.tsv lacks: a window received in, per system and phase."""
+    if raw is None:
+        return ["no raw.tsv beside the results"]
+    bad = []
+    if raw and list(raw[0].keys()) != RAW_COLS:
+        return ["raw.tsv: columns %s, not %s" % (list(raw[0].keys()),
+                                                 RAW_COLS)]
+    want = {("main", r["system"]) for r in rows
+            if r["metric"] == "xl_ns_per_packet"}
+    paired = {r["system"] for r in rows if r["metric"] == "capacity_vs_fwd"}
+    want |= {("pair", s) for s in paired}
+    if paired:
+        want.add(("pair", "fwd"))
+    for phase, s in sorted(want):
+        if not any(w["phase"] == phase and w["system"] == s and
+                   int(w["received"]) > 0 and int(w["offered"]) > 0
+                   for w in raw):
+            bad.append("raw.tsv: no %s window of %s received in" % (phase, s))
+    return bad
+
+
+def check(rows, data, raw):
     bad = []
     systems = {r["system"] for r in rows}
     for s in sorted(systems):
-        for m in MUST + (MUST_TERN if s.startswith("tern-") else []):
+        must = MUST + (MUST_PAIRED if s != "fwd" else []) + \
+            (MUST_NAT64 if s.endswith("-nat64") else [])
+        for m in must:
             if not any(s in c for c in data.get(m, {}).values()):
                 bad.append("no %s for %s" % (m, s))
     # A zero-loss search may find no rate without loss in a cell (one
@@ -240,13 +313,14 @@ def check(rows, data):
                 bad.append("no %s above 0 for %s" % (m, s))
     for r in rows:
         # A flag (conn_gen_bound: the generator set the figure) may be 0.
-        if r["unit"] == "flag" or r["metric"] in SOME_POSITIVE + MAY_BE_ZERO:
+        if r["unit"] == "flag" or \
+           r["metric"] in SOME_POSITIVE + MAY_BE_ZERO + ANY_SIGN:
             continue
         if not r["value"] > 0:
             bad.append("%s %s %s flows %s rep %s: %s" % (
                 r["metric"], r["system"], r["direction"], r["flows"],
                 r["rep"], r["value"]))
-    return bad
+    return bad + check_raw(raw, rows)
 
 
 def main(argv):
@@ -256,6 +330,8 @@ def main(argv):
         sys.exit("usage: report.py [--check] [--no-plots] RESULTS.TSV OUTDIR")
     tsv, outdir = args
     rows = load(tsv)
+    raw = load_raw(os.path.join(os.path.dirname(os.path.abspath(tsv)),
+                                "raw.tsv"))
     data, units = group(rows)
     os.makedirs(outdir, exist_ok=True)
     out = ["# Tern benchmark", ""]
@@ -269,6 +345,9 @@ def main(argv):
             out.append("")
     out += ["Each cell: the median of the repetitions and (min-max); "
             "ratios are of the medians.", ""]
+    if raw is not None:
+        out += ["Every overload window (offered, received, CPU 1's busy "
+                "time): raw.tsv, %d windows." % len(raw), ""]
     for metric in order(data, KNOWN):
         out += table(metric, data[metric], units[metric]) + [""]
     if "--no-plots" not in opts:
@@ -281,7 +360,7 @@ def main(argv):
         f.write("\n".join(out).rstrip() + "\n")
     print("\n".join(out))
     if "--check" in opts:
-        bad = check(rows, data)
+        bad = check(rows, data, raw)
         for b in bad:
             print("report: " + b, file=sys.stderr)
         if bad:

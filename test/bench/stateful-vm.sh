@@ -48,7 +48,14 @@
 #    session flush; pool4 flush without --quick flushes the BIB, and the
 #    sessions with it, in the same request), minus the time of the same
 #    command on the emptied table (the paper's "net" deletion time);
-#    teardown_rate = S / that.
+#    teardown_rate = S / that. Tear-down is done when the memory is back,
+#    not when the command returns (Tern frees its peer records after an RCU
+#    grace period, a system may free in the background): from the start of
+#    the same flush until the objects in use in the system's slab caches
+#    (Tern: tern_session, tern_bib, tern_peer; Jool 4.1.9: session_nodes,
+#    bib_nodes) are back to their count before the fill, polled every
+#    10 ms, less the same empty-table time: teardown_free_seconds, and
+#    teardown_free_rate = S / that.
 # 5. one_entry: the 4->6 rate to one BIB entry with 1 and with 65535
 #    sessions of one IPv4 peer, and their ratio (test/bench/
 #    stateful-entry.sh).
@@ -327,6 +334,54 @@ conn_real() {	# SYSTEM REP
 }
 
 # --- 3. throughput over established sessions, 4. tear-down ----------------------
+# slab_caches SYSTEM: the slab caches of its session and BIB tables.
+slab_caches() {
+	case $1 in
+	tern-nat64) echo tern_session tern_bib tern_peer ;;
+	jool-nat64) echo session_nodes bib_nodes ;;
+	esac
+}
+# slab_dirs SYSTEM: their directories in /sys/kernel/slab, each once. SLUB
+# merges a cache with others of the same size and flags (the name is then
+# a link to the merged cache, ":0000056" say): its counts include the
+# other users', which the baseline takes in.
+slab_dirs() {
+	local c
+	for c in $(slab_caches "$1"); do
+		[ -e "/sys/kernel/slab/$c/objects" ] && readlink -f "/sys/kernel/slab/$c"
+	done | sort -u
+}
+# slab_used DIRS...: objects in use (SLUB's "objects": its slabs' objects
+# less the free ones on the node's partial lists), summed.
+slab_used() {
+	local d n o=0
+	for d; do read -r n _ <"$d/objects"; o=$((o + n)); done
+	echo $o
+}
+# slab_slack DIRS...: objects SLUB still counts as used once they are all
+# free: those of each CPU's active slab and per-CPU partial slabs (up to
+# cpu_partial free objects, then their slabs): per CPU, two slabs and
+# cpu_partial objects.
+slab_slack() {
+	local d o=0 per cp
+	for d; do
+		read -r per <"$d/objs_per_slab"
+		cp=0
+		[ ! -r "$d/cpu_partial" ] || read -r cp <"$d/cpu_partial"
+		o=$((o + $(nproc) * (2 * per + cp)))
+	done
+	echo $o
+}
+# slab_back LIMIT DIRS...: waits until slab_used DIRS is LIMIT at most;
+# fails after 300 s.
+slab_back() {
+	local lim=$1 end=$(($(now) + 300000000000))
+	shift
+	while (($(slab_used "$@") > lim)); do
+		(($(now) < end)) || return 1
+		sleep 0.01
+	done
+}
 fill_to() {	# SYSTEM FROM TO: flows FROM..TO made (new sessions)
 	local first n c0 got tries
 	sysctl -qw net.core.netdev_max_backlog=$((chunk * 2))
@@ -359,8 +414,11 @@ zero_loss() {
 	emit tput_sessions_zero_loss "$1" 6to4 "$2" "$3" "$found" pps
 }
 tput_teardown() {	# SYSTEM REP
-	local filled=0 s c0 c1 c2 t1 t2 pid pps t_full t_empty net i offered
+	local filled=0 s c0 c1 c2 t1 t2 t3 pid pps t_full t_empty net i offered
+	local dirs base slack used t_free free_net
 	sys_up "$1"
+	mapfile -t dirs < <(slab_dirs "$1")
+	base=$(slab_used "${dirs[@]}") slack=$(slab_slack "${dirs[@]}")
 	for s in $sizes; do
 		fill_to "$1" $((filled + 1)) "$s"
 		filled=$s
@@ -391,10 +449,25 @@ tput_teardown() {	# SYSTEM REP
 		emit tput_offered "$1" 6to4 "$s" "$2" "$offered" pps
 		zero_loss "$1" "$s" "$2" "$offered"
 	done
+	used=$(slab_used "${dirs[@]}")
 	perf_on -a
 	t1=$(now); sys_flush "$1"; t2=$(now)
+	slab_used "${dirs[@]}" >/tmp/st-slab-at-return
+	t3=
+	if [ ${#dirs[@]} -gt 0 ] && slab_back $((base + slack)) "${dirs[@]}"; then
+		t3=$(now)
+		t_free=$((t3 - t1))	# t1 is reused below
+	fi
 	perf_off "$outdir/perf-teardown-$1-$2.txt" --no-children --sort sym --percent-limit 0.5
 	t_full=$((t2 - t1))
+	if [ -n "$t3" ]; then
+		i="back $(((t3 - t1) / 1000)) us after the flush began"
+	else
+		i="NOT back in 300 s (or no slab cache of $1 found)"
+	fi
+	say "$1: slab objects in use (${dirs[*]}): $base before the fill," \
+		"$used before the flush, $(cat /tmp/st-slab-at-return) when it" \
+		"returned, $(slab_used "${dirs[@]}") now (done at $base + $slack): $i"
 	say "$1: after flush: sessions $(sys_sessions "$1")"
 	# The same command on the emptied table, three times: the least is
 	# the overhead (process start, netlink round trip) subtracted.
@@ -417,6 +490,17 @@ tput_teardown() {	# SYSTEM REP
 		"$(awk -v t=$net 'BEGIN { printf "%.6f", t / 1e9 }')" s
 	emit teardown_rate "$1" 6to4 "$filled" "$2" \
 		"$(awk -v t=$net -v n="$filled" 'BEGIN { printf "%.0f", t ? n / (t / 1e9) : 0 }')" \
+		sessions/s
+	# To the last byte: 0 when the memory did not come back.
+	free_net=0
+	if [ -n "$t3" ]; then
+		free_net=$((t_free - t_empty))
+		((free_net > 0)) || free_net=$t_free
+	fi
+	emit teardown_free_seconds "$1" 6to4 "$filled" "$2" \
+		"$(awk -v t=$free_net 'BEGIN { printf "%.6f", t / 1e9 }')" s
+	emit teardown_free_rate "$1" 6to4 "$filled" "$2" \
+		"$(awk -v t=$free_net -v n="$filled" 'BEGIN { printf "%.0f", t ? n / (t / 1e9) : 0 }')" \
 		sessions/s
 }
 

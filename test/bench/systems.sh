@@ -11,14 +11,22 @@
 tern=${TERN:-$top/usr/cli/tern}
 declare -A sys_src6 sys_dst4 sys_note
 for s in fwd tern-siit tern-siit-ipt jool-siit; do sys_src6[$s]=$SIIT6 sys_dst4[$s]=$SIIT4; done
+# SIIT with an EAMT: the IPv6 host's NAT64-side address has an entry of its
+# own (EAMT_HOST6 <-> 198.51.100.2); the IPv4 host stays in pool6 form.
+for s in tern-siit-eamt1 tern-siit-eamt10k jool-siit-eamt1 jool-siit-eamt10k; do
+	sys_src6[$s]=$NAT6 sys_dst4[$s]=$SIIT4
+done
 for s in tern-nat64 jool-nat64; do sys_src6[$s]=$NAT6 sys_dst4[$s]=192.0.2.1; done
 sys_src6[tayga]=$NAT6 sys_dst4[tayga]=192.0.2.2
 
 avail() {
 	case $1 in
 	fwd) return 0 ;;
+	tern-*-alt)
+		[ -f "$alt_ko" ] && [ -f "$main_ko" ] ||
+			{ sys_note[$1]="no BENCH_ALT_KO module (or no $main_ko)"; return 1; } ;;
 	tern-*) [ -d /sys/module/tern ] || { sys_note[$1]="tern.ko not loaded"; return 1; } ;;
-	jool-siit)
+	jool-siit*)
 		if ! modinfo jool_siit >/dev/null 2>&1 || ! command -v jool_siit >/dev/null; then
 			sys_note[$1]="no jool_siit module for $(uname -r) or no jool_siit CLI (test/compare/install-jool.sh; Jool 4.1.9 builds only for 6.1)"
 			return 1
@@ -98,6 +106,81 @@ teardown_jool-nat64() {
 	nsx xl jool instance remove bench >/dev/null
 	modprobe -r jool
 }
+
+# SIIT with an EAMT (RFC 7757), pool6 as tern-siit: eamt1 has one entry,
+# the IPv6 host's (NAT6/128 <-> SIIT4/32); eamt10k has 10,000, the host's
+# and 9,999 others (2001:db8:e0::N/128 <-> 100.64.N/32, none the traffic
+# uses), given at once (tern config apply, jool_siit file handle: 10,000
+# CLI calls would take minutes under emulation). The traffic is the same
+# as tern-siit's but for the IPv6 host's address: 6->4 its source, 4->6
+# its destination, go through the EAMT; the IPv4 host through pool6 after
+# an EAMT miss.
+EAMT_N=10000
+# eamt_json FORMAT N: the JSON of an instance "bench" with N entries, for
+# tern (config apply) or jool (file handle).
+eamt_json() {
+	/usr/bin/python3 - "$1" "$2" "$POOL6" "$NAT6" "$SIIT4" <<'EOT'
+import json, sys
+fmt, n, pool6, host6, host4 = sys.argv[1], int(sys.argv[2]), *sys.argv[3:]
+pairs = [(host6 + "/128", host4 + "/32")]
+for i in range(1, n):
+    pairs.append(("2001:db8:e0::%x/128" % i,
+                  "100.64.%d.%d/32" % (i >> 8, i & 255)))
+if fmt == "tern":
+    doc = {"instances": [{"name": "bench", "type": "siit", "pool6": pool6,
+                          "eamt": [{"prefix6": a, "prefix4": b}
+                                   for a, b in pairs]}]}
+else:
+    doc = {"instance": "bench", "framework": "netfilter",
+           "global": {"pool6": pool6},
+           "eamt": [{"ipv6 prefix": a, "ipv4 prefix": b} for a, b in pairs]}
+json.dump(doc, sys.stdout)
+EOT
+}
+setup_tern-siit-eamt1() {
+	setup_tern-siit || return 1
+	nsx xl "$tern" -i bench eamt add "$NAT6/128" "$SIIT4/32" >/dev/null || return 1
+}
+teardown_tern-siit-eamt1() { teardown_tern-siit; }
+setup_tern-siit-eamt10k() {
+	eamt_json tern $EAMT_N >/tmp/bench-eamt.json || return 1
+	nsx xl "$tern" config apply /tmp/bench-eamt.json >/dev/null || return 1
+	[ "$(nsx xl "$tern" -i bench eamt list | grep -c /128)" = $EAMT_N ] ||
+		{ say "tern-siit-eamt10k: not $EAMT_N EAMT entries"; return 1; }
+}
+teardown_tern-siit-eamt10k() { teardown_tern-siit; }
+setup_jool-siit-eamt1() {
+	setup_jool-siit || return 1
+	nsx xl jool_siit -i bench eamt add "$NAT6/128" "$SIIT4/32" >/dev/null || return 1
+}
+teardown_jool-siit-eamt1() { teardown_jool-siit; }
+setup_jool-siit-eamt10k() {
+	modprobe jool_siit || return 1
+	eamt_json jool $EAMT_N >/tmp/bench-eamt.json || return 1
+	nsx xl jool_siit file handle /tmp/bench-eamt.json >/dev/null || return 1
+	[ "$(nsx xl jool_siit -i bench eamt display --csv --no-headers | grep -c /128)" = $EAMT_N ] ||
+		{ say "jool-siit-eamt10k: not $EAMT_N EAMT entries"; return 1; }
+}
+teardown_jool-siit-eamt10k() { teardown_jool-siit; }
+
+# BENCH_ALT_KO (another tern.ko for this kernel, a module before a change
+# say): every Tern system S of BENCH_SYSTEMS named S-alt is S with that
+# module loaded in place of BENCH_MAIN_KO (default this tree's build, the
+# one the VM loaded), swapped at its setup and back at its teardown, so
+# that the two modules are measured in the same run, paired with
+# forwarding's windows alike.
+alt_ko=${BENCH_ALT_KO:-}
+main_ko=${BENCH_MAIN_KO:-$top/.build/$(uname -r)/mod/tern.ko}
+tern_load() { rmmod tern && insmod "$1"; }
+for s in ${systems:-}; do
+	case $s in
+	tern-*-alt)
+		b=${s%-alt}
+		sys_src6[$s]=${sys_src6[$b]:-} sys_dst4[$s]=${sys_dst4[$b]:-}
+		eval "setup_$s() { tern_load \"\$alt_ko\" || return 1; setup_$b; }"
+		eval "teardown_$s() { teardown_$b; tern_load \"\$main_ko\"; }" ;;
+	esac
+done
 
 # Tayga: user space, tun device "nat64" in xl, the process pinned to CPU 1
 # (where xl's receive work runs: the generators have CPU 0; without the
