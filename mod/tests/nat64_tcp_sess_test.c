@@ -144,7 +144,12 @@ struct kt_racer {
 	int id;
 };
 
-/* Both threads wait for each other. */
+/*
+ * Both threads wait for each other. The wait lets the scheduler in: both
+ * CPUs run a racer, and on a kernel without preemption a pure spin would
+ * keep RCU's grace-period kthread off its CPU while the other vCPU is
+ * descheduled by the host (an RCU stall report under emulation).
+ */
 static void kt_race_barrier(struct kt_race *r)
 {
 	int gen = atomic_read(&r->gen);
@@ -156,8 +161,10 @@ static void kt_race_barrier(struct kt_race *r)
 		atomic_inc(&r->gen);
 		return;
 	}
-	while (atomic_read_acquire(&r->gen) == gen)
+	while (atomic_read_acquire(&r->gen) == gen) {
 		cpu_relax();
+		cond_resched();
+	}
 }
 
 /* Between rounds, by thread 0 alone: checks, then sets up the next. */
