@@ -171,6 +171,12 @@ const struct tern_stat_name tern_stat_names[] = {
 	{ "drop-bib-sessions-from-ipv4",
 	  "Dropped (NAT64): new flow from IPv4 refused, max-sessions-per-bib-from-ipv4 reached",
 	  TERN_STAT_DROP_BIB_SESS4 },
+	{ "drop-det-outside-space",
+	  "Dropped (NAT64): new flow refused, deterministic mode and its source outside det-space",
+	  TERN_STAT_DROP_DET_OUTSIDE },
+	{ "drop-det-block-full",
+	  "Dropped (NAT64): new flow refused, deterministic mode and every port of its subscriber's block taken",
+	  TERN_STAT_DROP_DET_FULL },
 	{ NULL, NULL, 0 }
 };
 #else
