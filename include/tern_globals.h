@@ -160,7 +160,7 @@ const struct tern_global_meta tern_globals[] = {
 	  .off = TERN_CFG(det_block),
 	  .help = "NAT64: deterministic mode: ports per subscriber (0: as many as fit)" },
 	{ .key = "det-port-key", .attr = TERN_G_DET_PORT_KEY,
-	  .kind = TERN_KIND_U32, .def = 0, .max = 0xffffffff,
+	  .kind = TERN_KIND_U32, .def = 0, .max = 4294967295,
 	  .off = TERN_CFG(det_port_key),
 	  .help = "NAT64: deterministic mode: key of the port choice in a block (same on every box)" },
 	{ .key = NULL }
