@@ -49,7 +49,7 @@ static const char help_main[] =
 	"  monitor [--json]\n"
 	"  config apply FILE...\n"
 	"  config show\n"
-	"  det lookup [--config FILE] ADDR4#PORT|ADDR6[/LEN]\n"
+	"  det lookup [--config FILE] [--tcp|--udp|--icmp] [--json] ADDR4#PORT|ADDR6[/LEN]\n"
 	"\n"
 	"Options:\n"
 	"  -i, --instance NAME  instance for every command but 'instance' (default:\n"
