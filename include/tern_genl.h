@@ -400,6 +400,9 @@ enum tern_global {
 	TERN_G_TCP_NOSYN_BIB,		/* u8 0/1: TCP without session */
 	TERN_G_MAX_BIB_SESS4,		/* u32, 1..65535 */
 	TERN_G_MAX_STATIC_BIB,		/* u32 */
+	TERN_G_DET_SPACE,		/* nested prefix (IPv6); empty: off */
+	TERN_G_DET_BLOCK_SIZE,		/* u32 ports, 0..65536; 0: derived */
+	TERN_G_DET_PORT_KEY,		/* u32: key of the port choice */
 	__TERN_G_MAX
 };
 #define TERN_G_MAX (__TERN_G_MAX - 1)
@@ -464,6 +467,8 @@ enum tern_stat {
 	TERN_STAT_EVICT_UNCONFIRMED,	/* not a packet: early drop */
 	TERN_STAT_EVICT_EXPIRED,	/* not a packet: early drop */
 	TERN_STAT_DROP_BIB_SESS4,	/* max-sessions-per-bib-from-ipv4 */
+	TERN_STAT_DROP_DET_OUTSIDE,	/* deterministic: outside det-space */
+	TERN_STAT_DROP_DET_FULL,	/* deterministic: port block full */
 	__TERN_STAT_MAX
 };
 #define TERN_STAT_MAX (__TERN_STAT_MAX - 1)

@@ -151,6 +151,18 @@ const struct tern_global_meta tern_globals[] = {
 	  .kind = TERN_KIND_U32, .max = 1U << 20, .def = 65536,
 	  .off = TERN_CFG(max_static_bib),
 	  .help = "NAT64: most static BIB entries (bib add)" },
+	{ .key = "det-space", .attr = TERN_G_DET_SPACE,
+	  .kind = TERN_KIND_PREFIX6_OPT, .off = TERN_CFG(det_space),
+	  .aux = TERN_CFG(det_space_set),
+	  .help = "NAT64: deterministic mode (RFC 7422): the subscribers' IPv6 space; none: off" },
+	{ .key = "det-block-size", .attr = TERN_G_DET_BLOCK_SIZE,
+	  .kind = TERN_KIND_U32, .max = 65536, .def = 0,
+	  .off = TERN_CFG(det_block),
+	  .help = "NAT64: deterministic mode: ports per subscriber (0: as many as fit)" },
+	{ .key = "det-port-key", .attr = TERN_G_DET_PORT_KEY,
+	  .kind = TERN_KIND_U32, .def = 0, .max = 4294967295,
+	  .off = TERN_CFG(det_port_key),
+	  .help = "NAT64: deterministic mode: key of the port choice in a block (same on every box)" },
 	{ .key = NULL }
 };
 #else

@@ -210,6 +210,12 @@ const struct tern_stat_name tern_stat_names[] = {
 	{ "drop-bib-sessions-from-ipv4",
 	  "Dropped (NAT64): new flow from IPv4 refused, max-sessions-per-bib-from-ipv4 reached",
 	  TERN_STAT_DROP_BIB_SESS4, TERN_SG_DROP_NAT64 },
+	{ "drop-det-outside-space",
+	  "Dropped (NAT64): new flow refused, deterministic mode and its source outside det-space",
+	  TERN_STAT_DROP_DET_OUTSIDE, TERN_SG_DROP_NAT64 },
+	{ "drop-det-block-full",
+	  "Dropped (NAT64): new flow refused, deterministic mode and every port of its subscriber's block taken",
+	  TERN_STAT_DROP_DET_FULL, TERN_SG_DROP_NAT64 },
 	{ NULL, NULL, 0, TERN_SG_NONE }
 };
 #else

@@ -63,6 +63,11 @@ struct tern_config {
 	u32 max_static_bib;		/* static BIB entries */
 	bool log_bib;			/* events (nat64/events.c) */
 	bool log_sessions;
+	/* Deterministic NAT64 (RFC 7422, nat64/det.c). */
+	bool det_space_set;
+	struct tern_prefix6 det_space;
+	u32 det_block;			/* 0: derived */
+	u32 det_port_key;
 };
 
 struct tern_instance {

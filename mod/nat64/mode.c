@@ -12,6 +12,7 @@
 #include <linux/ip.h>
 #include <linux/tcp.h>
 #include <net/ipv6.h>
+#include "nat64/det.h"
 #include "nat64/nat64.h"
 #include "nat64/mode_err.h"
 #include "nat64/pool4.h"
@@ -112,10 +113,13 @@ static struct tern_session *tern_nat64_new6(struct tern_xlat *x, u8 l4,
 		.mark = x->mark,
 		.l4 = l4,
 	};
+	struct tern_det_pick det;
 	struct tern_limits lim;
 	struct tern_session *s;
 	struct tern_tcp_step st = { 0 };
 	unsigned long timeout;
+	tern_pick4_fn fn = tern_pick4;
+	void *arg = &pick;
 
 	if (l4 == TERN_L4_TCP) {
 		st = tern_tcp_next(TERN_TCP_CLOSED, true,
@@ -133,11 +137,24 @@ static struct tern_session *tern_nat64_new6(struct tern_xlat *x, u8 l4,
 		tern_nat64_error(x, ICMPV6_DEST_UNREACH, ICMPV6_ADDR_UNREACH);
 		return NULL;
 	}
+	/* Deterministic mode (RFC 7422): the subscriber's block only. */
+	if (x->cfg->det_space_set) {
+		*why = tern_det_prepare(&det, x->cfg, pool, l4, src);
+		if (*why) {
+			tern_nat64_error(x, ICMPV6_DEST_UNREACH,
+					 ICMPV6_ADDR_UNREACH);
+			return NULL;
+		}
+		fn = tern_det_pick4;
+		arg = &det;
+	}
 	tern_nat64_limits(inst, x->cfg, &lim);
 	s = tern_sess_add6(inst->nat64->tables, l4, src, remote, &lim,
-			   tern_pick4, &pick, st.state, timeout);
+			   fn, arg, st.state, timeout);
 	if (IS_ERR(s)) {
 		*why = tern_nat64_add_err(PTR_ERR(s));
+		if (*why == TERN_STAT_DROP_POOL4_FULL && x->cfg->det_space_set)
+			*why = TERN_STAT_DROP_DET_FULL;
 		tern_nat64_error(x, ICMPV6_DEST_UNREACH, ICMPV6_ADDR_UNREACH);
 		return NULL;
 	}

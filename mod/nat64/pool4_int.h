@@ -4,7 +4,8 @@
 
 /*
  * Inside a pool4 snapshot: shared by its builder (nat64/pool4.c) and the
- * port selection that reads it (nat64/ports.c). Nobody else looks in.
+ * port selection that reads it (nat64/ports.c, and nat64/det.c for the
+ * deterministic mode). Nobody else looks in.
  */
 
 #include <linux/rcupdate.h>
@@ -20,5 +21,20 @@ struct tern_pool4 {
 	u32 *cum;		/* cum[i]: addresses of by_pick[0..i), n + 1 */
 	struct tern_pool4_entry e[];	/* by address; then by_pick, cum */
 };
+
+/* The entries of @l4 and @mark: by_pick[*lo .. *hi). */
+void tern_pick_run(const struct tern_pool4 *p, u8 l4, u32 mark, u32 *lo,
+		   u32 *hi);
+/* The position in by_pick[lo..hi) of the entry holding address @slot. */
+u32 tern_pick_entry(const struct tern_pool4 *p, u32 lo, u32 hi, u32 slot);
+/* Candidate @attempt from offset @h among @n: sequential from @h. */
+u32 tern_pick_nth(u64 h, unsigned int attempt, u32 n);
+/*
+ * Candidate @attempt from offset @h among the ports of [@min, @max] of
+ * the class (0-1023, 1024-65535) of @p6 if the range has some, and of
+ * these the ones of its parity if there are some; how many they are.
+ */
+u16 tern_pick_port(u16 min, u16 max, u16 p6, u64 h, unsigned int attempt);
+u32 tern_pick_port_count(u16 min, u16 max, u16 p6);
 
 #endif /* _TERN_NAT64_POOL4_INT_H */

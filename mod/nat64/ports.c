@@ -14,8 +14,8 @@
  * table of counters, the function being pure.
  */
 /* The entries of @l4 and @mark: by_pick[*lo .. *hi). */
-static void tern_pick_run(const struct tern_pool4 *p, u8 l4, u32 mark,
-			  u32 *lo, u32 *hi)
+void tern_pick_run(const struct tern_pool4 *p, u8 l4, u32 mark, u32 *lo,
+		   u32 *hi)
 {
 	u32 a = 0, b = p->n, c;
 
@@ -45,8 +45,7 @@ static void tern_pick_run(const struct tern_pool4 *p, u8 l4, u32 mark,
 }
 
 /* The position in by_pick[lo..hi) of the entry holding address @slot. */
-static u32 tern_pick_entry(const struct tern_pool4 *p, u32 lo, u32 hi,
-			   u32 slot)
+u32 tern_pick_entry(const struct tern_pool4 *p, u32 lo, u32 hi, u32 slot)
 {
 	u32 v = p->cum[lo] + slot;
 
@@ -62,7 +61,7 @@ static u32 tern_pick_entry(const struct tern_pool4 *p, u32 lo, u32 hi,
 }
 
 /* Candidate @attempt from offset @h among @n: sequential from @h. */
-static u32 tern_pick_nth(u64 h, unsigned int attempt, u32 n)
+u32 tern_pick_nth(u64 h, unsigned int attempt, u32 n)
 {
 	return (do_div(h, n) + (u64)attempt) % n;
 }
@@ -72,8 +71,7 @@ static u32 tern_pick_nth(u64 h, unsigned int attempt, u32 n)
  * the class of @p6 if the range has some, and of these the ones of its
  * parity if there are some.
  */
-static u16 tern_pick_port(u16 min, u16 max, u16 p6, u64 h,
-			  unsigned int attempt)
+u16 tern_pick_port(u16 min, u16 max, u16 p6, u64 h, unsigned int attempt)
 {
 	u32 lo = min, hi = max, first, n;
 
@@ -86,6 +84,18 @@ static u16 tern_pick_port(u16 min, u16 max, u16 p6, u64 h,
 		return lo + tern_pick_nth(h, attempt, hi - lo + 1);
 	n = (hi - first) / 2 + 1;
 	return first + 2 * tern_pick_nth(h, attempt, n);
+}
+
+u32 tern_pick_port_count(u16 min, u16 max, u16 p6)
+{
+	u32 lo = min, hi = max, first;
+
+	if (p6 < 1024 && lo < 1024)
+		hi = min_t(u32, hi, 1023);
+	else if (p6 >= 1024 && hi >= 1024)
+		lo = max_t(u32, lo, 1024);
+	first = lo + ((p6 ^ lo) & 1);
+	return first > hi ? hi - lo + 1 : (hi - first) / 2 + 1;
 }
 
 bool tern_pick4(void *arg, const struct tern_ta6 *t6, unsigned int attempt,

@@ -11,6 +11,7 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 #include "core/instance.h"
+#include "nat64/det.h"
 #include "nat64/pool4.h"
 #include "siit/denylist4.h"
 #include "siit/eamt.h"
@@ -108,6 +109,7 @@ static int tern_cfg_pool4(struct net *net, struct tern_cfg_inst *ci,
 {
 	const struct tern_pool4_entry *v = ci->pool4.v, *c;
 	struct tern_pool4 *p = NULL, *np;
+	char msg[TERN_EXTACK_LEN];
 	u32 i;
 
 	for (i = 0; i < ci->pool4.n; i++) {
@@ -119,6 +121,11 @@ static int tern_cfg_pool4(struct net *net, struct tern_cfg_inst *ci,
 	}
 	if (i == ci->pool4.n) {
 		ci->pool4t = p;
+		if (ci->type == TERN_TYPE_NAT64 &&
+		    tern_det_validate(ci->cfg, p, msg, sizeof(msg))) {
+			tern_cfg_fmt(net, extack, "%s", msg);
+			return -EINVAL;
+		}
 		return 0;
 	}
 	tern_pool4_free(p);

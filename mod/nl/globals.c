@@ -12,6 +12,7 @@
 #include <net/netlink.h>
 #include "nl/globals.h"
 #include "core/instance.h"
+#include "nat64/det.h"
 #include "nat64/nat64.h"
 #include "nl/common.h"
 #include "nl/netlink.h"
@@ -365,6 +366,7 @@ int tern_nl_global_set(struct sk_buff *skb, struct genl_info *info)
 {
 	struct tern_net *tn = tern_net(genl_info_net(info));
 	struct tern_instance *inst;
+	char msg[TERN_EXTACK_LEN];
 	struct tern_config *cfg;
 	int ret;
 
@@ -385,6 +387,12 @@ int tern_nl_global_set(struct sk_buff *skb, struct genl_info *info)
 	/* NAT64: the IPv4 peers are the addresses pool6 embeds. */
 	if (!ret && inst->type == TERN_TYPE_NAT64 && !cfg->pool6_set) {
 		NL_SET_ERR_MSG(info->extack, "a NAT64 instance needs pool6");
+		ret = -EINVAL;
+	}
+	if (!ret && inst->type == TERN_TYPE_NAT64 &&
+	    tern_det_validate(cfg, rcu_dereference_protected(inst->pool4, true),
+			      msg, sizeof(msg))) {
+		tern_extack_fmt(tn, info->extack, "%s", msg);
 		ret = -EINVAL;
 	}
 	if (!ret) {

@@ -10,6 +10,7 @@
 #include <net/sock.h>
 #include "core/instance.h"
 #include "fw/xt.h"
+#include "nat64/det.h"
 #include "nl/common.h"
 #include "nl/globals.h"
 #include "nl/netlink.h"
@@ -18,6 +19,7 @@ int tern_nl_instance_add(struct sk_buff *skb, struct genl_info *info)
 {
 	struct net *net = genl_info_net(info);
 	struct tern_net *tn = tern_net(net);
+	char msg[TERN_EXTACK_LEN];
 	struct tern_config cfg;
 	const char *name;
 	u8 type, framework = TERN_FW_NETFILTER;
@@ -64,6 +66,12 @@ int tern_nl_instance_add(struct sk_buff *skb, struct genl_info *info)
 	}
 
 	mutex_lock(&tn->lock);
+	if (type == TERN_TYPE_NAT64 &&
+	    tern_det_validate(&cfg, NULL, msg, sizeof(msg))) {
+		tern_extack_fmt(tn, info->extack, "%s", msg);
+		mutex_unlock(&tn->lock);
+		return -EINVAL;
+	}
 	ret = tern_instance_add(net, name, type, framework, &cfg, info->extack);
 	mutex_unlock(&tn->lock);
 	return ret;

@@ -11,6 +11,7 @@
 #include <net/genetlink.h>
 #include "core/instance.h"
 #include "nat64/nat64.h"
+#include "nat64/det.h"
 #include "nat64/pool4.h"
 #include "siit/prefix.h"
 #include "nl/common.h"
@@ -172,6 +173,7 @@ static int tern_nl_pool4_change(struct genl_info *info, bool add)
 	struct tern_net *tn = tern_net(genl_info_net(info));
 	const struct tern_pool4_entry *c = NULL;
 	struct tern_pool4_clash clash;
+	char msg[TERN_EXTACK_LEN];
 	struct tern_pool4 *p, *old;
 	struct tern_instance *inst;
 	struct tern_pool4_entry e;
@@ -203,7 +205,13 @@ static int tern_nl_pool4_change(struct genl_info *info, bool add)
 	old = tern_protected(tn, inst->pool4);
 	p = add ? tern_pool4_add(old, &e, &c) : tern_pool4_del(old, &e, ports);
 	ret = PTR_ERR_OR_ZERO(p);
-	if (ret) {
+	if (!ret && tern_det_validate(rcu_dereference_protected(inst->cfg,
+								true),
+				      p, msg, sizeof(msg))) {
+		tern_extack_fmt(tn, info->extack, "%s", msg);
+		tern_pool4_free(p);
+		ret = -EINVAL;
+	} else if (ret) {
 		tern_pool4_errmsg(tn, info->extack, ret, &e, c);
 	} else {
 		tern_pool4_publish(tn, inst, p);

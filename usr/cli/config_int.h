@@ -55,6 +55,8 @@ int cfg_check_keys(const struct put_ctx *c, struct json_object *o,
 /* String member @key of @o; NULL if absent (reported if @needed) or bad. */
 const char *cfg_str(const struct put_ctx *c, struct json_object *o,
 		    const char *key, bool needed, int *err);
+/* "MIN-MAX" or "PORT" (a string or a number) of a file: 0 or -1. */
+int cfg_ports_of(struct json_object *v, uint16_t *pmin, uint16_t *pmax);
 /* The lists of an instance of type @type (config_list.c). */
 int cfg_put_list(struct put_ctx *c, struct json_object *inst, int type);
 
@@ -73,5 +75,7 @@ size_t cfg_count(struct json_object *root);
 
 /* tern config show: every instance of the namespace as a file would. */
 int cfg_show(void);
+/* The same as a JSON object; NULL with *@status after reporting. */
+struct json_object *cfg_running(int *status);
 
 #endif /* TERN_CLI_CONFIG_INT_H */

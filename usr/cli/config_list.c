@@ -17,8 +17,7 @@
 #include "prefix.h"
 #include "tern.h"
 
-/* "MIN-MAX" or "PORT" (a string or a number). */
-static int ports_of(struct json_object *v, uint16_t *pmin, uint16_t *pmax)
+int cfg_ports_of(struct json_object *v, uint16_t *pmin, uint16_t *pmax)
 {
 	unsigned long a, b;
 	const char *s;
@@ -159,7 +158,7 @@ static int put_pool4(struct put_ctx *c, struct json_object *o, size_t i)
 	}
 	if (!mask)
 		mask = (1U << POOL4_PROTOS) - 1;
-	if (ports && ports_of(ports, &pmin, &pmax) < 0)
+	if (ports && cfg_ports_of(ports, &pmin, &pmax) < 0)
 		return cfg_bad(c, ports, "pool4 entry %zu: \"ports\" is \"MIN-MAX\" or a port, 0..65535",
 			       i + 1);
 	if (mark && (!json_object_is_type(mark, json_type_int) ||

@@ -255,7 +255,7 @@ static int show_instance(struct json_object *o)
 	return err ?: list(o, "bib", name, TERN_CMD_BIB_GET, bib_reply);
 }
 
-int cfg_show(void)
+struct json_object *cfg_running(int *status)
 {
 	struct json_object *root = json_object_new_object();
 	struct json_object *insts = json_object_new_array();
@@ -268,9 +268,23 @@ int cfg_show(void)
 				      NULL, inst_reply, insts);
 	for (i = 0; !err && i < json_object_array_length(insts); i++)
 		err = show_instance(json_object_array_get_idx(insts, i));
+	*status = err;
 	if (!err)
-		puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-						    JSON_C_TO_STRING_NOSLASHESCAPE));
+		return root;
 	json_object_put(root);
-	return err;
+	return NULL;
+}
+
+int cfg_show(void)
+{
+	struct json_object *root;
+	int err;
+
+	root = cfg_running(&err);
+	if (!root)
+		return err;
+	puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+					    JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(root);
+	return TERN_EXIT_OK;
 }

@@ -50,6 +50,7 @@ static const char help_main[] =
 	"  monitor [--json]\n"
 	"  config apply FILE...\n"
 	"  config show\n"
+	"  det lookup [--config FILE] [--tcp|--udp|--icmp] [--json] ADDR4#PORT|ADDR6[/LEN]\n"
 	"\n"
 	"Options:\n"
 	"  -i, --instance NAME  instance for every command but 'instance' (default:\n"
@@ -113,6 +114,8 @@ static int dispatch(int argc, char **argv, struct tern_opts *opts)
 		return cmd_pool4(argc - 1, argv + 1, opts);
 	if (!strcmp(cmd, "config"))
 		return cmd_config(argc - 1, argv + 1, opts);
+	if (!strcmp(cmd, "det"))
+		return cmd_det(argc - 1, argv + 1, opts);
 	if (!strcmp(cmd, "monitor"))
 		return cmd_monitor(argc - 1, argv + 1, opts);
 	if (!strcmp(cmd, "help")) {

@@ -30,5 +30,6 @@ int cmd_session(int argc, char **argv, struct tern_opts *opts);
 int cmd_pool4(int argc, char **argv, struct tern_opts *opts);
 int cmd_monitor(int argc, char **argv, struct tern_opts *opts);
 int cmd_config(int argc, char **argv, struct tern_opts *opts);
+int cmd_det(int argc, char **argv, struct tern_opts *opts);
 
 #endif /* TERN_CLI_TERN_H */

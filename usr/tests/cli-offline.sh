@@ -627,6 +627,9 @@ usage_parses() {	# NAME USAGE
 	for form in all bare; do
 		l=$2
 		[ $form = bare ] && l=$(sed -E 's/ \[[^]]*\]//g' <<<"$l")
+		# det lookup --config reads a file, not the module: its own
+		# checks are below.
+		l=${l/ \[--config FILE\]/}
 		l=$(sed -E 's/[][()]//g; s/([^ |]+)(\|[^ |]+)+/\1/g' <<<"$l")
 		l=$(sed -E 's/ADDR6#PORT/2001:db8::2#80/g; s/ADDR4#PORT/192.0.2.1#80/g;
 			s/ADDR4:PORT/192.0.2.1:80/g; s/\bADDR6\b/2001:db8::2/g;
@@ -652,7 +655,7 @@ for c in "instance add" "instance list" "instance remove" "global show" \
 	 "denylist4 add" "denylist4 remove" "denylist4 list" "denylist4 flush" \
 	 "address query" "bib add" "bib remove" "bib list" "session list" \
 	 "session flush" "pool4 add" "pool4 remove" "pool4 list" \
-	 "pool4 flush" monitor "config apply" "config show"; do
+	 "pool4 flush" monitor "config apply" "config show" "det lookup"; do
 	# shellcheck disable=SC2086
 	run $c --help
 	# "Usage: tern ..." and its continuation lines, up to the blank line
@@ -661,6 +664,71 @@ for c in "instance add" "instance list" "instance remove" "global show" \
 		    END { print u }' "$tmp/out")
 	usage_parses "cmd-usage" "$line"
 done
+
+# --- tern det lookup --config: the deterministic mapping from a file, no
+# module (docs/config.md has the formula these numbers follow)
+cat >"$tmp/det.json" <<'EOF'
+{"instances": [{"name": "n", "type": "nat64", "pool6": "64:ff9b::/96",
+  "globals": {"det-space": "2001:db8:100::/40", "subscriber-prefix-len": 56},
+  "pool4": [{"prefix": "192.0.2.4/30"},
+            {"prefix": "198.51.100.7", "protocols": ["icmp"]}]}]}
+EOF
+# det_out NAME WANT ARGS...: exit 0, stdout WANT, nothing on stderr
+det_out() {
+	local name=$1 want=$2
+	shift 2
+	run det lookup --config "$tmp/det.json" "$@"
+	if [ "$rc" = 0 ] && [ "$out" = "$want" ] && [ -z "$err" ]; then
+		ok "$name"
+	else
+		fail "$name" "exit $rc, stdout: $out, stderr: $err"
+	fi
+}
+# det_err NAME RC MESSAGE ARGS...: exit RC, the one line MESSAGE
+det_err() {
+	local name=$1 want_rc=$2 msg=$3
+	shift 3
+	run det lookup "$@"
+	if [ "$rc" = "$want_rc" ] && [ "$err" = "tern: $msg" ] && [ -z "$out" ]; then
+		ok "$name"
+	else
+		fail "$name" "exit $rc, stdout: $out, stderr: $err"
+	fi
+}
+# 65536 subscribers; TCP/UDP: 4 addresses x blocks of 3 ports from 1024;
+# ICMP: 5 addresses x blocks of 4 identifiers from 0. 2001:db8:101:200::
+# is subscriber 0x0102 = 258: address 258 mod 4 = 2, block 258 div 4 = 64.
+det_out det-lookup-prefix "tcp 2001:db8:101:200::/56 192.0.2.6 1216-1218
+udp 2001:db8:101:200::/56 192.0.2.6 1216-1218
+icmp 2001:db8:101:200::/56 192.0.2.7 204-207" 2001:db8:101:200::/56
+det_out det-lookup-address-inside "tcp 2001:db8:101:200::/56 192.0.2.6 1216-1218" \
+	2001:db8:101:2ff:1::1 --tcp
+det_out det-lookup-ipv4-back "tcp 2001:db8:101:200::/56 192.0.2.6 1216-1218
+udp 2001:db8:101:200::/56 192.0.2.6 1216-1218
+icmp 2001:db8:105:f200::/56 192.0.2.6 1216-1219" 192.0.2.6#1218
+det_out det-lookup-ipv4-colon "icmp 2001:db8:101:200::/56 192.0.2.7 204-207" \
+	192.0.2.7:207 --icmp
+det_out det-lookup-json '[{"protocol":"udp","subscriber":"2001:db8:100:100::/56","index":1,"address4":"192.0.2.5","port-first":1024,"port-last":1026}]' \
+	192.0.2.5#1024 --udp --json
+det_err det-outside-space 1 "2001:db8:200::/56 is outside det-space" \
+	--config "$tmp/det.json" 2001:db8:200::/56
+det_err det-no-block 1 "no subscriber's block holds 192.0.2.9#1027" \
+	--config "$tmp/det.json" 192.0.2.9#1027
+det_err det-shorter 2 "2001:db8:100::/48 is shorter than a subscriber (/56)" \
+	--config "$tmp/det.json" 2001:db8:100::/48
+det_err det-not-taddr 2 "det lookup: '192.0.2.1' is not ADDR4#PORT, ADDR4:PORT or an IPv6 address or prefix" \
+	--config "$tmp/det.json" 192.0.2.1
+sed 's|"subscriber-prefix-len": 56|&, "det-block-size": 4|' "$tmp/det.json" >"$tmp/det-short.json"
+det_err det-unsatisfiable 1 "det: 65536 subscribers > tcp: 4 addrs x 16128 blocks of 4" \
+	--config "$tmp/det-short.json" 2001:db8:101:200::/56
+sed 's|"det-space": "2001:db8:100::/40", ||' "$tmp/det.json" >"$tmp/det-off.json"
+det_err det-off 1 'instance "n": deterministic mode is off (no det-space)' \
+	-i n --config "$tmp/det-off.json" 2001:db8:101:200::/56
+det_err det-no-instance 1 "$tmp/det-off.json: no instance has det-space" \
+	--config "$tmp/det-off.json" 2001:db8:101:200::/56
+sed 's|/40|/20|' "$tmp/det.json" >"$tmp/det-long.json"
+det_err det-too-many-bits 1 "det-space /20, subscriber-prefix-len 56: need 0 to 32 bits" \
+	--config "$tmp/det-long.json" 2001:db8:101:200::/56
 
 # --- --version without the module
 run --version
@@ -690,7 +758,10 @@ comp() {	# NAME WANT WORDS...: completing the last of WORDS offers WANT
 	[ ${#COMPREPLY[@]} = 0 ] || got=$(printf '%s\n' "${COMPREPLY[@]}" | sort | tr '\n' ' ')
 	if [ "$got" = "$want" ]; then ok "$name"; else fail "$name" "offered '$got', want '$want'"; fi
 }
-comp complete-commands "address bib config denylist4 eamt global instance monitor pool4 session stats " ""
+comp complete-commands "address bib config denylist4 det eamt global instance monitor pool4 session stats " ""
+comp complete-det-lookup-options "--config --help --icmp --json --tcp --udp " det lookup --
+echo '{}' >"$tmp/comp-det.json"
+comp complete-det-config-file "$tmp/comp-det.json " det lookup --config "$tmp/comp-d"
 comp complete-command-prefix "instance " ins
 comp complete-options-first "--help --instance --json --version " --
 comp complete-verbs "add flush list remove " pool4 ""

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Deterministic NAT64 (RFC 7422) over a pool4 snapshot: a subscriber's
+ * address and port block from include/tern_det.h, the port inside the
+ * block as RFC 6056 asks, with a key from the configuration.
+ */
+
+#include <linux/kernel.h>
+#include "nat64/det.h"
+#include "nat64/pool4.h"
+#include "nat64/pool4_int.h"
+
+static const char *const tern_det_l4_name[TERN_L4_N] = {
+	[TERN_L4_TCP] = "TCP", [TERN_L4_UDP] = "UDP", [TERN_L4_ICMP] = "ICMP",
+};
+
+/* The shape's lengths and block size, from the settings alone. */
+static void tern_det_shape_cfg(const struct tern_config *cfg,
+			       struct tern_det_shape *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->space_len = cfg->det_space.len;
+	d->sub_len = min_t(u32, cfg->sub_prefix_len, 128);
+	d->block = cfg->det_block;
+}
+
+/* The entries of @l4 and mark 0: by_pick[*lo .. *hi). */
+static bool tern_det_run(const struct tern_pool4 *p, u8 l4, u32 *lo, u32 *hi)
+{
+	if (!p)
+		return false;
+	tern_pick_run(p, l4, 0, lo, hi);
+	return *lo < *hi;
+}
+
+bool tern_det_shape_of(const struct tern_config *cfg,
+		       const struct tern_pool4 *p, u8 l4,
+		       struct tern_det_shape *d)
+{
+	const struct tern_pool4_entry *e;
+	u32 lo, hi;
+
+	tern_det_shape_cfg(cfg, d);
+	if (!tern_det_run(p, l4, &lo, &hi))
+		return false;
+	e = &p->e[p->by_pick[lo]];
+	d->n_addrs = p->cum[hi] - p->cum[lo];
+	d->pmin = e->pmin;
+	d->pmax = e->pmax;
+	return true;
+}
+
+int tern_det_validate(const struct tern_config *cfg,
+		      const struct tern_pool4 *p, char *msg, size_t size)
+{
+	struct tern_det_shape d;
+	u32 i, lo, hi, l4;
+
+	if (!cfg->det_space_set)
+		return 0;
+	tern_det_shape_cfg(cfg, &d);
+	d.n_addrs = 1;
+	d.pmax = 65535;
+	if (tern_det_check(&d) == TERN_DET_E_LEN) {
+		snprintf(msg, size,
+			 "det-space /%u, subscriber-prefix-len %u: need 0 to 32 bits",
+			 d.space_len, d.sub_len);
+		return -EINVAL;
+	}
+	for (i = 0; i < tern_pool4_count(p); i++) {
+		if (p->e[i].mark) {
+			snprintf(msg, size,
+				 "deterministic mode: pool4 entries of mark 0 only (not %u)",
+				 p->e[i].mark);
+			return -EINVAL;
+		}
+	}
+	for (l4 = 0; l4 < TERN_L4_N; l4++) {
+		const struct tern_pool4_entry *e, *f;
+
+		if (!tern_det_run(p, l4, &lo, &hi))
+			continue;
+		e = &p->e[p->by_pick[lo]];
+		for (i = lo + 1; i < hi; i++) {
+			f = &p->e[p->by_pick[i]];
+			if (f->pmin == e->pmin && f->pmax == e->pmax)
+				continue;
+			snprintf(msg, size,
+				 "deterministic mode: %s pool4 ports %u-%u and %u-%u differ",
+				 tern_det_l4_name[l4], e->pmin, e->pmax,
+				 f->pmin, f->pmax);
+			return -EINVAL;
+		}
+		tern_det_shape_of(cfg, p, l4, &d);
+		switch (tern_det_check(&d)) {
+		case TERN_DET_OK:
+			continue;
+		case TERN_DET_E_BLOCK:
+			snprintf(msg, size,
+				 "det-block-size %u is more than the %u %s ports",
+				 d.block, tern_det_ports(&d),
+				 tern_det_l4_name[l4]);
+			return -EINVAL;
+		default:
+			snprintf(msg, size,
+				 "det: %llu subscribers > %s: %u addrs x %u blocks of %u",
+				 tern_det_subs(&d), tern_det_l4_name[l4],
+				 d.n_addrs, tern_det_blocks(&d),
+				 tern_det_block(&d));
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int tern_det_prepare(struct tern_det_pick *dp, const struct tern_config *cfg,
+		     const struct tern_pool4 *p, u8 l4,
+		     const struct tern_ta6 *t6)
+{
+	const struct tern_pool4_entry *e;
+	struct tern_det_shape d;
+	u32 lo, hi, k, slot, first;
+
+	if (!tern_det_shape_of(cfg, p, l4, &d))
+		return TERN_STAT_DROP_NO_POOL4;
+	if (!tern_det_in_space(&d, cfg->det_space.addr.s6_addr,
+			       t6->addr.s6_addr))
+		return TERN_STAT_DROP_DET_OUTSIDE;
+	if (tern_det_check(&d) != TERN_DET_OK)
+		return TERN_STAT_DROP_DET_FULL;
+	tern_det_map(&d, tern_det_index(&d, t6->addr.s6_addr), &slot, &first);
+	tern_det_run(p, l4, &lo, &hi);
+	k = tern_pick_entry(p, lo, hi, slot);
+	e = &p->e[p->by_pick[k]];
+	dp->addr = htonl(ntohl(e->prefix.addr) + (p->cum[lo] + slot -
+						   p->cum[k]));
+	dp->first = first;
+	dp->size = tern_det_block(&d);
+	dp->l4 = l4;
+	dp->pref = l4 == TERN_L4_ICMP ? 0 :
+		   tern_pick_port_count(first, first + dp->size - 1,
+					ntohs(t6->port));
+	dp->probes = min_t(u32, dp->pref + dp->size, TERN_PICK_PROBES);
+	/* Any fixed value: the point is that every box has the same. */
+	dp->key.key[0] = (u64)cfg->det_port_key << 32 | 0x7465726e;
+	dp->key.key[1] = 0x6465742d706f7274ULL;
+	return 0;
+}
+
+bool tern_det_pick4(void *arg, const struct tern_ta6 *t6, unsigned int attempt,
+		    struct tern_ta4 *t4)
+{
+	const struct tern_det_pick *dp = arg;
+	u32 last = dp->first + dp->size - 1;
+	struct {
+		struct in6_addr a6;
+		__be32 a4;
+		__be16 port6;
+		u8 l4;
+		u8 zero;
+	} __aligned(SIPHASH_ALIGNMENT) in;
+	u64 h;
+
+	if (attempt >= dp->probes)
+		return false;
+	memset(&in, 0, sizeof(in));
+	in.a6 = t6->addr;
+	in.a4 = dp->addr;
+	in.port6 = t6->port;
+	in.l4 = dp->l4;
+	h = siphash(&in, sizeof(in), &dp->key);
+	t4->addr = dp->addr;
+	if (attempt < dp->pref)
+		t4->port = htons(tern_pick_port(dp->first, last,
+						ntohs(t6->port), h, attempt));
+	else
+		t4->port = htons(dp->first +
+				 tern_pick_nth(h, attempt - dp->pref,
+					       dp->size));
+	return true;
+}
