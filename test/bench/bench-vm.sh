@@ -65,7 +65,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=test/bench/lib-topo.sh
 . "$top/test/bench/lib-topo.sh"
 if [ -n "${BENCH_SMOKE:-}" ]; then
-	: "${BENCH_SYSTEMS:=fwd tern-siit tern-siit-eamt1 tern-siit-eamt10k tern-nat64 tern-siit-ipt}"
+	: "${BENCH_SYSTEMS:=fwd tern-siit tern-siit-eamt1 tern-nat64 tern-siit-ipt}"
 	: "${BENCH_REPS:=1}"
 	: "${BENCH_STEPS:=2}" "${BENCH_TRIAL:=0.5}" "${BENCH_SECONDS:=1}"
 	: "${BENCH_FLOWS:=16}" "${BENCH_TCP_SECONDS:=1}" "${BENCH_PINGS:=5}"
