@@ -40,7 +40,8 @@
 # (with BENCH_PERF: samples by symbol+offset, for the symbols RE matches,
 # in OUTDIR/perf-symoff.txt; objdump -d of the module reads them),
 # BENCH_PAIR_SYSTEMS (every system measured but fwd), BENCH_PAIR_REPS (5).
-# tern-siit-ipt is Tern SIIT in iptables mode, tern-siit-eamt1/-eamt10k
+# tern-siit-ipt is Tern SIIT in iptables mode (tern-siit-iptl: with
+# iptables-legacy; tern-siit-ipt0: a rule without -i), tern-siit-eamt1/-eamt10k
 # Tern SIIT with an EAMT of 1 and 10,000 entries (test/bench/systems.sh).
 #
 # Paired capacity (after the rest): for each system of BENCH_PAIR_SYSTEMS,

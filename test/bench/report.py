@@ -94,7 +94,8 @@ TITLES = {
 # Throughput against the number of sessions: plotted as lines.
 SESSION_PLOTS = ["tput_sessions", "tput_sessions_zero_loss"]
 SYSTEMS = ["fwd", "tern-siit", "tern-siit-eamt1", "tern-siit-eamt10k",
-           "tern-nat64", "tern-siit-ipt", "jool-siit", "jool-siit-eamt1",
+           "tern-nat64", "tern-siit-ipt", "tern-siit-iptl",
+           "tern-siit-ipt0", "jool-siit", "jool-siit-eamt1",
            "jool-siit-eamt10k", "jool-nat64", "tayga"]
 DIRS = ["6to4", "4to6", "bidir"]
 MUST = ["tput_zero_loss", "tput_overload", "tcp_throughput", "rtt_median"]
@@ -110,6 +111,7 @@ ANY_SIGN = ["added_ns"]
 RATIOS = [("tern-siit", "fwd"), ("tern-siit-eamt1", "fwd"),
           ("tern-siit-eamt10k", "fwd"), ("tern-nat64", "fwd"),
           ("tern-siit-ipt", "fwd"), ("tern-siit-ipt", "tern-siit"),
+          ("tern-siit-iptl", "tern-siit"), ("tern-siit-ipt0", "tern-siit"),
           ("tern-siit-eamt1", "tern-siit"),
           ("tern-siit", "jool-siit"), ("tern-siit-eamt1", "jool-siit-eamt1"),
           ("tern-siit-eamt10k", "jool-siit-eamt10k"),

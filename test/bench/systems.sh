@@ -10,7 +10,7 @@
 
 tern=${TERN:-$top/usr/cli/tern}
 declare -A sys_src6 sys_dst4 sys_note
-for s in fwd tern-siit tern-siit-ipt jool-siit; do sys_src6[$s]=$SIIT6 sys_dst4[$s]=$SIIT4; done
+for s in fwd tern-siit tern-siit-ipt tern-siit-iptl tern-siit-ipt0 jool-siit; do sys_src6[$s]=$SIIT6 sys_dst4[$s]=$SIIT4; done
 # SIIT with an EAMT: the IPv6 host's NAT64-side address has an entry of its
 # own (EAMT_HOST6 <-> 198.51.100.2); the IPv4 host stays in pool6 form.
 for s in tern-siit-eamt1 tern-siit-eamt10k jool-siit-eamt1 jool-siit-eamt10k; do
@@ -72,6 +72,29 @@ teardown_tern-siit-ipt() {
 	nsx xl nft delete table ip mangle 2>/dev/null
 	teardown_tern-siit
 }
+
+# The same with iptables-legacy (ipt_do_table compares interface names in
+# place), and with nft but a rule without a match (all of a link's
+# traffic is the instance's in the bench anyway): what the framework and
+# the match cost, beside tern-siit-ipt.
+setup_tern-siit-iptl() {
+	nsx xl "$tern" instance add bench --siit --pool6 "$POOL6" --iptables >/dev/null || return 1
+	xt_env ip6tables-legacy -t mangle -A PREROUTING -i v6 -j TERN --instance bench || return 1
+	xt_env iptables-legacy -t mangle -A PREROUTING -i v4 -j TERN --instance bench || return 1
+}
+teardown_tern-siit-iptl() {
+	xt_env ip6tables-legacy -t mangle -F PREROUTING
+	xt_env iptables-legacy -t mangle -F PREROUTING
+	# A legacy table keeps its hooks while its module is loaded.
+	modprobe -r ip6table_mangle iptable_mangle 2>/dev/null
+	teardown_tern-siit
+}
+setup_tern-siit-ipt0() {
+	nsx xl "$tern" instance add bench --siit --pool6 "$POOL6" --iptables >/dev/null || return 1
+	xt_env ip6tables -t mangle -A PREROUTING -j TERN --instance bench || return 1
+	xt_env iptables -t mangle -A PREROUTING -j TERN --instance bench || return 1
+}
+teardown_tern-siit-ipt0() { teardown_tern-siit-ipt; }
 
 setup_tern-nat64() {
 	nsx xl "$tern" instance add bench --nat64 --pool6 "$POOL6" >/dev/null || return 1
