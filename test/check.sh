@@ -56,7 +56,7 @@ for k in "${kernels[@]}"; do
 done
 
 step "CLI build"
-(cd usr && autoreconf -fi && ./configure -q && make -s) >"$log/cli.log" 2>&1
+(cd usr && autoreconf -fi && ./configure -q && make -s && make -s -C cli tern-api-next) >"$log/cli.log" 2>&1
 record "build tern CLI (autotools, libnl-genl-3)" $? "$log/cli.log"
 
 step "CLI offline checks"

@@ -166,8 +166,9 @@ out:
 	return ret;
 }
 
-static int tern_nla_put_bib(struct sk_buff *skb, const struct tern_bib *b)
+static int tern_nla_put_bib(struct sk_buff *skb, const void *obj)
 {
+	const struct tern_bib *b = obj;
 	struct nlattr *nest = nla_nest_start(skb, TERN_A_BIB);
 
 	if (!nest)
@@ -193,21 +194,7 @@ static int tern_nla_put_bib(struct sk_buff *skb, const struct tern_bib *b)
  */
 static int tern_bib_dump_one(const struct tern_bib *b, void *arg)
 {
-	struct tern_nl_walk *w = arg;
-	int ret = tern_nl_walk_match(w, b);
-	void *hdr;
-
-	if (ret)
-		return ret < 0 ? ret : 0;
-	hdr = tern_nl_walk_msg(w);
-	if (!hdr)
-		return -EMSGSIZE;
-	if (tern_nla_put_bib(w->skb, b)) {
-		genlmsg_cancel(w->skb, hdr);
-		return -EMSGSIZE;
-	}
-	genlmsg_end(w->skb, hdr);
-	return 0;
+	return tern_nl_walk_emit(arg, b, tern_nla_put_bib, b);
 }
 
 static int tern_bib_dump_walk(struct tern_tables *t, u8 l4,

@@ -128,14 +128,6 @@ static bool tern_nl_filter_match(const struct tern_nl_filter *f,
  */
 #define TERN_NL_DUMP_BUDGET	4096
 
-int tern_nl_walk_match(struct tern_nl_walk *w, const struct tern_bib *b)
-{
-	if (!w->budget)
-		return -EAGAIN;
-	w->budget--;
-	return tern_nl_filter_match(&w->filter, b) ? 0 : 1;
-}
-
 struct tern_instance *tern_nl_nat64(struct tern_net *tn, struct nlattr **attrs,
 				    struct netlink_ext_ack *extack)
 {
@@ -155,16 +147,29 @@ struct tern_instance *tern_nl_nat64(struct tern_net *tn, struct nlattr **attrs,
 	return inst;
 }
 
-void *tern_nl_walk_msg(struct tern_nl_walk *w)
+int tern_nl_walk_emit(struct tern_nl_walk *w, const struct tern_bib *b,
+		      int (*put)(struct sk_buff *skb, const void *obj),
+		      const void *obj)
 {
 	void *hdr;
 
+	if (!w->budget)
+		return -EAGAIN;
+	w->budget--;
+	if (!tern_nl_filter_match(&w->filter, b))
+		return 0;
 	hdr = genlmsg_put(w->skb, NETLINK_CB(w->cb->skb).portid,
 			  w->cb->nlh->nlmsg_seq, &tern_genl_family,
 			  NLM_F_MULTI, w->cmd);
-	if (hdr)
-		genl_dump_check_consistent(w->cb, hdr);
-	return hdr;
+	if (!hdr)
+		return -EMSGSIZE;
+	genl_dump_check_consistent(w->cb, hdr);
+	if (put(w->skb, obj)) {
+		genlmsg_cancel(w->skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(w->skb, hdr);
+	return 0;
 }
 
 /*

@@ -77,7 +77,7 @@ struct tern_nl_filter {
  * cb->args: [0] the protocol's rank, [1] and [2] the struct tern_walk_pos.
  * @walk is tern_bib_walk() or tern_sess_walk() with its visitor: it
  * returns non-zero when the skb is full (-EMSGSIZE) or when the walk has
- * looked at @budget entries (-EAGAIN, tern_nl_walk_match()): a filtered
+ * looked at @budget entries (-EAGAIN, tern_nl_walk_emit()): a filtered
  * dump that finds nothing for long drops the read lock, reschedules and
  * goes on from there.
  */
@@ -89,19 +89,20 @@ struct tern_nl_walk {
 	struct tern_nl_filter filter;
 };
 
-/*
- * Whether a walk lists an entry of BIB entry @b: 0 yes, 1 no (the filter
- * says no), -EAGAIN to stop (its budget spent; the entry is seen again).
- */
-int tern_nl_walk_match(struct tern_nl_walk *w, const struct tern_bib *b);
-
 int tern_nl_nat64_dump(struct sk_buff *skb, struct netlink_callback *cb,
 		       u8 cmd,
 		       int (*walk)(struct tern_tables *t, u8 l4,
 				   struct tern_walk_pos *pos,
 				   struct tern_nl_walk *w));
 
-/* Starts the message of one entry of a dump; NULL when the skb is full. */
-void *tern_nl_walk_msg(struct tern_nl_walk *w);
+/*
+ * One entry of a walk, @obj of BIB entry @b (the entry or one of its
+ * sessions): its message, filled by @put(skb, @obj), if the filter lets
+ * @b through. 0 to go on; -EMSGSIZE when the skb is full, -EAGAIN when
+ * the stretch's budget is spent (the entry is seen again next time).
+ */
+int tern_nl_walk_emit(struct tern_nl_walk *w, const struct tern_bib *b,
+		      int (*put)(struct sk_buff *skb, const void *obj),
+		      const void *obj);
 
 #endif /* _TERN_NL_NAT64_H */

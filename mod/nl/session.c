@@ -22,9 +22,9 @@ static u32 tern_sess_expires_ms(const struct tern_session *s)
 	return left > 0 ? jiffies_to_msecs(left) : 0;
 }
 
-static int tern_nla_put_session(struct sk_buff *skb,
-				const struct tern_session *s)
+static int tern_nla_put_session(struct sk_buff *skb, const void *obj)
 {
+	const struct tern_session *s = obj;
 	const struct tern_bib *b = s->bib;
 	struct nlattr *nest = nla_nest_start(skb, TERN_A_SESSION);
 
@@ -53,21 +53,7 @@ static int tern_nla_put_session(struct sk_buff *skb,
  */
 static int tern_sess_dump_one(const struct tern_session *s, void *arg)
 {
-	struct tern_nl_walk *w = arg;
-	int ret = tern_nl_walk_match(w, s->bib);
-	void *hdr;
-
-	if (ret)
-		return ret < 0 ? ret : 0;
-	hdr = tern_nl_walk_msg(w);
-	if (!hdr)
-		return -EMSGSIZE;
-	if (tern_nla_put_session(w->skb, s)) {
-		genlmsg_cancel(w->skb, hdr);
-		return -EMSGSIZE;
-	}
-	genlmsg_end(w->skb, hdr);
-	return 0;
+	return tern_nl_walk_emit(arg, s->bib, tern_nla_put_session, s);
 }
 
 static int tern_sess_dump_walk(struct tern_tables *t, u8 l4,

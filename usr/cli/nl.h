@@ -17,11 +17,14 @@ struct tern_nl;
 
 /*
  * The netlink API this CLI speaks: TERN_GENL_API_VERSION, unless a build
- * for the tests says otherwise (-DTERN_GENL_API_VERSION_OVERRIDE=N: a CLI
- * of another API, to see that a mismatch is refused).
+ * for the tests says otherwise (-DTERN_GENL_API_VERSION_OVERRIDE=N, or
+ * -DTERN_CLI_API_NEXT for the next one: a CLI of another API, to see that
+ * a mismatch is refused).
  */
 #ifdef TERN_GENL_API_VERSION_OVERRIDE
 #define TERN_CLI_API_VERSION	TERN_GENL_API_VERSION_OVERRIDE
+#elif defined(TERN_CLI_API_NEXT)
+#define TERN_CLI_API_VERSION	(TERN_GENL_API_VERSION + 1)
 #else
 #define TERN_CLI_API_VERSION	TERN_GENL_API_VERSION
 #endif
