@@ -14,6 +14,7 @@
 #include <linux/ip.h>
 #include <linux/tcp.h>
 #include <net/ipv6.h>
+#include "core/stats.h"
 #include "nat64/det.h"
 #include "nat64/nat64.h"
 #include "nat64/mode.h"
@@ -100,6 +101,19 @@ int tern_nat64_dest6(struct tern_xlat *x, const struct in6_addr *daddr)
 	return 0;
 }
 
+/*
+ * Deterministic mode with tcp-nosyn-with-bib: a TCP segment from IPv6
+ * that is not a SYN and has no session and no BIB entry is of a flow
+ * another box with the same configuration had (failover): its session is
+ * rebuilt, on the BIB entry the deterministic pick gives (the port the
+ * other box picked, barring a collision), in V6 REBUILT with lifetime
+ * TCP_TRANS (nat64/tcp.c: ESTABLISHED once the IPv4 side answers).
+ */
+static bool tern_nat64_rebuilds(const struct tern_config *cfg)
+{
+	return cfg->det_space_set && cfg->tcp_nosyn_bib;
+}
+
 /* A new session from the IPv6 side (RFC 6146 3.5.1.1, 3.5.2.2, 3.5.3). */
 static struct tern_session *tern_nat64_new6(struct tern_xlat *x, u8 l4,
 					    const struct tern_ta6 *src,
@@ -121,11 +135,16 @@ static struct tern_session *tern_nat64_new6(struct tern_xlat *x, u8 l4,
 	unsigned long timeout;
 	tern_pick4_fn fn = tern_pick4;
 	void *arg = &pick;
+	bool rebuilt = false;
 
 	if (l4 == TERN_L4_TCP) {
 		st = tern_tcp_next(TERN_TCP_CLOSED, true,
 				   tern_tcp_flags_of(x->id.tcp_flags));
-		if (!st.ok) {
+		if (!st.ok && tern_nat64_rebuilds(x->cfg)) {
+			st.state = TERN_TCP_V6_REBUILT;
+			st.timer = TERN_TCPT_TRANS;
+			rebuilt = true;
+		} else if (!st.ok) {
 			*why = TERN_STAT_DROP_TCP_NOSYN;
 			return NULL;
 		}
@@ -159,6 +178,8 @@ static struct tern_session *tern_nat64_new6(struct tern_xlat *x, u8 l4,
 		tern_nat64_error(x, ICMPV6_DEST_UNREACH, ICMPV6_ADDR_UNREACH);
 		return NULL;
 	}
+	if (rebuilt)
+		tern_stats_inc(inst->stats, TERN_STAT_TCP_REBUILT);
 	x->fresh = s;
 	return s;
 }
