@@ -290,6 +290,7 @@ enum tern_tcp_state {
 	TERN_TCP_V6_FIN_RCV,
 	TERN_TCP_V4_FIN_V6_FIN_RCV,
 	TERN_TCP_TRANS,
+	TERN_TCP_V6_REBUILT,	/* Tern: rebuilt from a non-SYN (det mode) */
 	__TERN_TCP_STATE_MAX
 };
 
@@ -410,8 +411,9 @@ enum tern_global {
 /*
  * Counters, nested in TERN_A_STATS as u64 each. Every packet that reaches
  * a hook of an instance bumps exactly one of them but EVENTS_DROPPED,
- * which counts events, TCP_PROBES, packets Tern sends of its own, and the
- * EVICT_* ones, sessions removed to make room. Names in tern_names.h.
+ * which counts events, TCP_PROBES, packets Tern sends of its own, the
+ * EVICT_* ones, sessions removed to make room, and TCP_REBUILT, sessions
+ * made for a packet that XLAT_64 counts too. Names in tern_names.h.
  */
 enum tern_stat {
 	TERN_STAT_UNSPEC,
@@ -469,6 +471,7 @@ enum tern_stat {
 	TERN_STAT_DROP_BIB_SESS4,	/* max-sessions-per-bib-from-ipv4 */
 	TERN_STAT_DROP_DET_OUTSIDE,	/* deterministic: outside det-space */
 	TERN_STAT_DROP_DET_FULL,	/* deterministic: port block full */
+	TERN_STAT_TCP_REBUILT,		/* not a packet: TCP sessions rebuilt */
 	__TERN_STAT_MAX
 };
 #define TERN_STAT_MAX (__TERN_STAT_MAX - 1)

@@ -216,6 +216,9 @@ const struct tern_stat_name tern_stat_names[] = {
 	{ "drop-det-block-full",
 	  "Dropped (NAT64): new flow refused, deterministic mode and every port of its subscriber's block taken",
 	  TERN_STAT_DROP_DET_FULL, TERN_SG_DROP_NAT64 },
+	{ "tcp-rebuilt",
+	  "Not a packet outcome (NAT64): TCP sessions rebuilt in deterministic mode with tcp-nosyn-with-bib from an IPv6 segment that was not a SYN (a flow another box had: failover)",
+	  TERN_STAT_TCP_REBUILT, TERN_SG_OTHER },
 	{ NULL, NULL, 0, TERN_SG_NONE }
 };
 #else

@@ -4,7 +4,9 @@
  * The IPv4 peer is the address pool6 embeds (RFC 6052); the IPv6 host gets
  * a transport address of pool4, bound in the BIB. A packet of a known
  * session costs two lookups under RCU and at most one store (its expiry);
- * only the first packet of a flow locks buckets and allocates.
+ * only the first packet of a flow locks buckets and allocates. Here: the
+ * helpers of both sides (nat64/mode.h), the IPv6 side and the ops; the
+ * IPv4 side is in nat64/mode4.c.
  */
 
 #include <linux/icmp.h>
@@ -12,8 +14,10 @@
 #include <linux/ip.h>
 #include <linux/tcp.h>
 #include <net/ipv6.h>
+#include "core/stats.h"
 #include "nat64/det.h"
 #include "nat64/nat64.h"
+#include "nat64/mode.h"
 #include "nat64/mode_err.h"
 #include "nat64/pool4.h"
 #include "nat64/tcp.h"
@@ -22,21 +26,21 @@
 #include "xlat/mode.h"
 
 /* TERN_TCPF_* of a TCP header's flags byte (its 14th). */
-static u8 tern_tcp_flags_of(u8 b)
+u8 tern_tcp_flags_of(u8 b)
 {
 	return (b & 0x02 ? TERN_TCPF_SYN : 0) | (b & 0x01 ? TERN_TCPF_FIN : 0) |
 	       (b & 0x04 ? TERN_TCPF_RST : 0);
 }
 
 /* How long a session of @l4 lives idle (TCP: by its state machine). */
-static unsigned long tern_nat64_timeout(const struct tern_config *cfg, u8 l4)
+unsigned long tern_nat64_timeout(const struct tern_config *cfg, u8 l4)
 {
 	return (l4 == TERN_L4_UDP ? cfg->udp_timeout : cfg->icmp_timeout) *
 	       (unsigned long)HZ;
 }
 
 /* The ICMP error RFC 6146 names for a refusal (sent by the driver). */
-static void tern_nat64_error(struct tern_xlat *x, u8 type, u8 code)
+void tern_nat64_error(struct tern_xlat *x, u8 type, u8 code)
 {
 	x->err = true;
 	x->err_type = type;
@@ -44,7 +48,7 @@ static void tern_nat64_error(struct tern_xlat *x, u8 type, u8 code)
 }
 
 /* A refusal of the tables, as the counter of its cause. */
-static int tern_nat64_add_err(long err)
+int tern_nat64_add_err(long err)
 {
 	switch (err) {
 	case -ENOSPC:
@@ -66,8 +70,7 @@ static int tern_nat64_add_err(long err)
  * state machine of RFC 6146 3.5.2.2 moves it on (nat64/tcp_sess.c).
  * Returns 0 or why the segment is dropped.
  */
-static int tern_nat64_tcp(struct tern_xlat *x, struct tern_session *s,
-			  bool from6)
+int tern_nat64_tcp(struct tern_xlat *x, struct tern_session *s, bool from6)
 {
 	if (!tern_tcp_sess_step(x->inst->nat64->tables, x->cfg, s, from6,
 				tern_tcp_flags_of(x->id.tcp_flags)))
@@ -80,8 +83,7 @@ static int tern_nat64_tcp(struct tern_xlat *x, struct tern_session *s,
  * session. With tcp-nosyn-with-bib, the caller translates it through the
  * BIB entry of its flow if there is one, and the state stays CLOSED.
  */
-static bool tern_nat64_nosyn_bib(const struct tern_xlat *x, int l4,
-				 bool from6)
+bool tern_nat64_nosyn_bib(const struct tern_xlat *x, int l4, bool from6)
 {
 	return l4 == TERN_L4_TCP && x->cfg->tcp_nosyn_bib &&
 	       !tern_tcp_next(TERN_TCP_CLOSED, from6,
@@ -97,6 +99,19 @@ int tern_nat64_dest6(struct tern_xlat *x, const struct in6_addr *daddr)
 		return TERN_STAT_PASS_NO_MAPPING;
 	x->dvia = TERN_VIA_POOL6;
 	return 0;
+}
+
+/*
+ * Deterministic mode with tcp-nosyn-with-bib: a TCP segment from IPv6
+ * that is not a SYN and has no session and no BIB entry is of a flow
+ * another box with the same configuration had (failover): its session is
+ * rebuilt, on the BIB entry the deterministic pick gives (the port the
+ * other box picked, barring a collision), in V6 REBUILT with lifetime
+ * TCP_TRANS (nat64/tcp.c: ESTABLISHED once the IPv4 side answers).
+ */
+static bool tern_nat64_rebuilds(const struct tern_config *cfg)
+{
+	return cfg->det_space_set && cfg->tcp_nosyn_bib;
 }
 
 /* A new session from the IPv6 side (RFC 6146 3.5.1.1, 3.5.2.2, 3.5.3). */
@@ -120,11 +135,16 @@ static struct tern_session *tern_nat64_new6(struct tern_xlat *x, u8 l4,
 	unsigned long timeout;
 	tern_pick4_fn fn = tern_pick4;
 	void *arg = &pick;
+	bool rebuilt = false;
 
 	if (l4 == TERN_L4_TCP) {
 		st = tern_tcp_next(TERN_TCP_CLOSED, true,
 				   tern_tcp_flags_of(x->id.tcp_flags));
-		if (!st.ok) {
+		if (!st.ok && tern_nat64_rebuilds(x->cfg)) {
+			st.state = TERN_TCP_V6_REBUILT;
+			st.timer = TERN_TCPT_TRANS;
+			rebuilt = true;
+		} else if (!st.ok) {
 			*why = TERN_STAT_DROP_TCP_NOSYN;
 			return NULL;
 		}
@@ -158,6 +178,8 @@ static struct tern_session *tern_nat64_new6(struct tern_xlat *x, u8 l4,
 		tern_nat64_error(x, ICMPV6_DEST_UNREACH, ICMPV6_ADDR_UNREACH);
 		return NULL;
 	}
+	if (rebuilt)
+		tern_stats_inc(inst->stats, TERN_STAT_TCP_REBUILT);
 	x->fresh = s;
 	return s;
 }
@@ -276,168 +298,6 @@ static bool tern_nat64_local4(const struct tern_xlat *x, __be32 daddr)
 static void tern_nat64_unwind(struct tern_xlat *x)
 {
 	tern_sess_forget(x->inst->nat64->tables, x->fresh);
-}
-
-/* Only what pool4 holds is the mode's. */
-int tern_nat64_dest4(struct tern_xlat *x, __be32 daddr)
-{
-	if (!tern_pool4_has_addr(rcu_dereference(x->inst->pool4), daddr))
-		return TERN_STAT_PASS_NO_MAPPING;
-	x->dvia = TERN_VIA_POOL6;
-	return 0;
-}
-
-/*
- * Address-dependent filtering (RFC 4787) of a packet from @raddr to BIB
- * entry @b: 0 if it may pass (a session of @b knows the address).
- */
-static int tern_nat64_adf(struct tern_xlat *x, u8 l4,
-			  const struct tern_bib *b, __be32 raddr)
-{
-	if (x->cfg->adf &&
-	    !tern_sess_known4(x->inst->nat64->tables, l4, &b->t4, raddr)) {
-		tern_nat64_error(x, ICMP_DEST_UNREACH, ICMP_PKT_FILTERED);
-		return TERN_STAT_DROP_FILTERED;
-	}
-	return 0;
-}
-
-/*
- * A new session from the IPv4 side, on BIB entry @b: endpoint-independent
- * filtering (RFC 4787), or with address-dependent filtering only for a
- * peer address one of its sessions knows (any port); a TCP
- * SYN opens it (V4 INIT) unless drop-externally-initiated-tcp.
- */
-static struct tern_session *tern_nat64_new4(struct tern_xlat *x, u8 l4,
-					    struct tern_bib *b,
-					    const struct tern_ta4 *remote,
-					    int *why)
-{
-	struct tern_instance *inst = x->inst;
-	struct tern_tcp_step st = { 0 };
-	struct tern_limits lim;
-	struct tern_session *s;
-	unsigned long timeout;
-
-	*why = tern_nat64_adf(x, l4, b, remote->addr);
-	if (*why)
-		return NULL;
-	if (l4 == TERN_L4_TCP) {
-		st = tern_tcp_next(TERN_TCP_CLOSED, false,
-				   tern_tcp_flags_of(x->id.tcp_flags));
-		if (!st.ok) {
-			*why = TERN_STAT_DROP_TCP_NOSYN;
-			return NULL;
-		}
-		if (x->cfg->drop_ext_tcp) {
-			*why = TERN_STAT_DROP_EXT_TCP;
-			return NULL;
-		}
-		timeout = tern_tcp_timeout(x->cfg, st.timer);
-	} else {
-		timeout = tern_nat64_timeout(x->cfg, l4);
-	}
-	tern_nat64_limits(inst, x->cfg, &lim);
-	s = tern_sess_add4(inst->nat64->tables, b, remote, &lim, st.state,
-			   timeout);
-	if (IS_ERR(s)) {
-		*why = tern_nat64_add_err(PTR_ERR(s));
-		return NULL;
-	}
-	x->fresh = s;
-	return s;
-}
-
-/*
- * RFC 6146 3.5.2.2: an IPv4 SYN to no BIB entry (@b NULL), or with
- * address-dependent filtering to one no session of which knows the peer
- * @raddr (handled as if there were no BIB entry), waits for a
- * simultaneous open from the IPv6 side (->keep4()), unless
- * drop-externally-initiated-tcp drops it.
- */
-static bool tern_nat64_may_store(const struct tern_xlat *x,
-				 const struct tern_bib *b, __be32 raddr)
-{
-	struct tern_tcp_step st;
-
-	if (x->cfg->drop_ext_tcp)
-		return false;
-	st = tern_tcp_next(TERN_TCP_CLOSED, false,
-			   tern_tcp_flags_of(x->id.tcp_flags));
-	if (!st.ok)
-		return false;
-	return !b || (x->cfg->adf &&
-		      !tern_sess_known4(x->inst->nat64->tables, TERN_L4_TCP,
-					&b->t4, raddr));
-}
-
-static int tern_nat64_keep4(struct tern_xlat *x, struct sk_buff *skb)
-{
-	const struct iphdr *iph = ip_hdr(skb);
-	struct tern_ta4 local = { .addr = iph->daddr, .port = x->id.port[1] };
-	struct tern_ta4 remote = { .addr = iph->saddr, .port = x->id.port[0] };
-	int ret;
-
-	ret = tern_syn_store(&x->inst->nat64->syns, x->cfg->max_stored_syns,
-			     &local, &remote, skb);
-	if (ret == -ENOSPC)
-		return TERN_STAT_DROP_SYN_STORE_FULL;
-	return ret ? TERN_STAT_DROP_NOMEM : TERN_STAT_SYN_STORED;
-}
-
-int tern_nat64_source4(struct tern_xlat *x, __be32 saddr,
-			      __be32 daddr)
-{
-	struct tern_tables *t = x->inst->nat64->tables;
-	struct tern_ta4 local = { .addr = daddr, .port = x->id.port[1] };
-	struct tern_ta4 remote = { .addr = saddr, .port = x->id.port[0] };
-	struct tern_session *s;
-	struct tern_bib *b = NULL;
-	int l4, why = 0;
-
-	l4 = tern_l4_of(x->p.proto);
-	/* An ICMP error: from any IPv4 address, pool6 embeds it. */
-	if (x->q.valid) {
-		tern_rfc6052_4to6(&x->cfg->pool6, saddr, &x->a6[0]);
-		return 0;
-	}
-	if (!x->id.valid || l4 < 0)
-		return TERN_STAT_DROP_NO_SESSION;
-	if (l4 == TERN_L4_ICMP)
-		remote.port = 0;
-	s = tern_sess_find4(t, l4, &local, &remote);
-	if (s) {
-		tern_sess_seen(s, false);
-		if (l4 == TERN_L4_TCP)
-			why = tern_nat64_tcp(x, s, false);
-		else
-			tern_sess_refresh(s, tern_nat64_timeout(x->cfg, l4));
-	} else {
-		b = tern_bib_find4(t, l4, &local);
-		if (l4 == TERN_L4_TCP && tern_nat64_may_store(x, b, saddr))
-			return TERN_STAT_SYN_STORED;
-		/* RFC 6146 3.5.1: UDP to no BIB entry: Host Unreachable. */
-		if (!b && l4 == TERN_L4_UDP)
-			tern_nat64_error(x, ICMP_DEST_UNREACH,
-					 ICMP_HOST_UNREACH);
-		if (!b)
-			return TERN_STAT_DROP_NO_SESSION;
-		if (tern_nat64_nosyn_bib(x, l4, false))
-			why = tern_nat64_adf(x, l4, b, remote.addr);
-		else
-			s = tern_nat64_new4(x, l4, b, &remote, &why);
-	}
-	if (why)
-		return why;
-	if (s)
-		b = s->bib;
-	tern_rfc6052_4to6(&x->cfg->pool6, saddr, &x->a6[0]);
-	x->a6[1] = b->t6.addr;
-	x->svia = TERN_VIA_POOL6;
-	x->nat = true;
-	x->nport[0] = l4 == TERN_L4_ICMP ? b->t6.port : x->id.port[0];
-	x->nport[1] = b->t6.port;
-	return 0;
 }
 
 const struct tern_mode_ops tern_nat64_mode = {

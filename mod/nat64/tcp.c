@@ -140,6 +140,25 @@ static const struct tern_tcp_step tern_tcp_table[__TERN_TCP_STATE_MAX][TERN_TCPE
 		[TERN_TCPE_V4_RST]	= GO(TRANS, KEEP),
 		[TERN_TCPE_V4_OTHER]	= GO(ESTABLISHED, EST),
 	},
+	/*
+	 * Tern, not RFC 6146: made (lifetime TCP_TRANS) by an IPv6 segment
+	 * other than a SYN of a flow another box had (deterministic mode,
+	 * tcp-nosyn-with-bib; nat64/mode.c). The IPv6 side alone proves
+	 * nothing: its segments pass and leave the lifetime; the IPv4 side
+	 * answering shows the connection alive: ESTABLISHED.
+	 */
+	[TERN_TCP_V6_REBUILT] = {
+		/* A new handshake on the same addresses: as from CLOSED. */
+		[TERN_TCPE_V6_SYN]	= GO(V6_INIT, TRANS),
+		[TERN_TCPE_V6_FIN]	= GO(V6_REBUILT, KEEP),
+		[TERN_TCPE_V6_RST]	= GO(V6_REBUILT, KEEP),
+		[TERN_TCPE_V6_OTHER]	= GO(V6_REBUILT, KEEP),
+		/* An answer: as in ESTABLISHED (a SYN: the SYN+ACK). */
+		[TERN_TCPE_V4_SYN]	= GO(ESTABLISHED, EST),
+		[TERN_TCPE_V4_FIN]	= GO(V4_FIN_RCV, KEEP),
+		[TERN_TCPE_V4_RST]	= GO(TRANS, TRANS),
+		[TERN_TCPE_V4_OTHER]	= GO(ESTABLISHED, EST),
+	},
 };
 
 static unsigned int tern_tcp_event(bool from6, u8 flags)
@@ -232,6 +251,7 @@ const char *tern_tcp_state_name(u8 state)
 		[TERN_TCP_V6_FIN_RCV] = "V6 FIN RCV",
 		[TERN_TCP_V4_FIN_V6_FIN_RCV] = "V4 FIN + V6 FIN RCV",
 		[TERN_TCP_TRANS] = "TRANS",
+		[TERN_TCP_V6_REBUILT] = "V6 REBUILT",
 	};
 
 	return state < ARRAY_SIZE(names) && names[state] ? names[state] : "?";

@@ -251,6 +251,7 @@ static void probe_other_states_removed(struct kunit *test)
 	static const u8 states[] = {
 		TERN_TCP_V4_INIT, TERN_TCP_V6_INIT, TERN_TCP_V4_FIN_RCV,
 		TERN_TCP_V6_FIN_RCV, TERN_TCP_V4_FIN_V6_FIN_RCV, TERN_TCP_TRANS,
+		TERN_TCP_V6_REBUILT,
 	};
 	struct kt_probe *f = test->priv;
 	struct tern_session *s;

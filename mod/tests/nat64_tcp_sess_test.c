@@ -359,6 +359,7 @@ static void tcp_sess_expired_gone(struct kunit *test)
 	static const u8 gone[] = {
 		TERN_TCP_V4_INIT, TERN_TCP_V6_INIT, TERN_TCP_V4_FIN_RCV,
 		TERN_TCP_V6_FIN_RCV, TERN_TCP_V4_FIN_V6_FIN_RCV, TERN_TCP_TRANS,
+		TERN_TCP_V6_REBUILT,
 	};
 	struct kt_sess *f = test->priv;
 	struct tern_session *s;

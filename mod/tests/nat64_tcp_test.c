@@ -140,6 +140,21 @@ static const struct tcp_row tcp_rows[] = {
 	GO(TRANS, V6, RST, TRANS, KEEP),
 	GO(TRANS, V4, RST, TRANS, KEEP),
 	GO(TRANS, V4, RST | SYN, TRANS, KEEP),
+
+	/*
+	 * Tern: V6 REBUILT (deterministic mode's failover). IPv6 segments
+	 * pass and leave the lifetime (TCP_TRANS from the rebuild): a stray
+	 * ACK does not get TCP_EST. A V6 SYN is a new handshake: V6 INIT.
+	 */
+	GO(V6_REBUILT, V6, SYN, V6_INIT, TRANS),
+	GO(V6_REBUILT, V6, FIN, V6_REBUILT, KEEP),
+	GO(V6_REBUILT, V6, RST, V6_REBUILT, KEEP),
+	GO(V6_REBUILT, V6, ANY, V6_REBUILT, KEEP),
+	/* V6 REBUILT: the IPv4 side answers: as from ESTABLISHED. */
+	GO(V6_REBUILT, V4, SYN, ESTABLISHED, EST),
+	GO(V6_REBUILT, V4, FIN, V4_FIN_RCV, KEEP),
+	GO(V6_REBUILT, V4, RST, TRANS, TRANS),
+	GO(V6_REBUILT, V4, ANY, ESTABLISHED, EST),
 };
 
 static const char *tcp_flags_name(u8 flags)

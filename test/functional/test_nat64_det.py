@@ -13,14 +13,15 @@ computed from the running configuration and, offline, from the file
 import ipaddress
 import json
 
-from scapy.layers.inet import IP, UDP
-from scapy.layers.inet6 import ICMPv6DestUnreach
+from scapy.layers.inet import IP, TCP, UDP
+from scapy.layers.inet6 import ICMPv6DestUnreach, IPv6
+from scapy.packet import Raw
 
 from ternlib import assert_error, cli, cli_json, cli_ok
 from ternlib.frames import is_ip4, is_ip6
-from ternlib.names import H6_MAC, SINK4
-from ternlib.nat64 import (_nat64_module, nat, out64,  # noqa: F401
-                           udp6)
+from ternlib.names import H6_MAC, SINK4, SINK4_6
+from ternlib.nat64 import (_nat64_module, all_bib, all_sessions,  # noqa
+                           nat, out46, out64, tcp_state, udp6)
 
 SPACE = "2001:db8:6::/120"
 SUBS = ["2001:db8:6::1", "2001:db8:6::2", "2001:db8:6::5",
@@ -145,3 +146,79 @@ def test_det_unsatisfiable_config_refused(nat, tmp_path):
     assert r.rc == 1 and "det: 268435456 subscribers > TCP" in r.err, r.err
     g = cli_json(nat.xl, "-i", "n", "global", "show")
     assert g["det-space"] == SPACE
+
+
+# Failover (docs/deterministic.md): a TCP segment that is not a SYN, of a
+# flow another box had, rebuilds the session with the other box's port.
+REB = "2001:db8:6::5"
+DATA = b"rebuilt-flow-data"
+
+
+def _seg6(flags, seq=2000, ack=7000, data=b""):
+    return IPv6(src=REB, dst=SINK4_6, hlim=64) / \
+        TCP(sport=45000, dport=80, flags=flags, seq=seq, ack=ack,
+            window=1000) / Raw(data)
+
+
+def _same_config_new_instance(topo, tmp_path):
+    """Instance "n" replaced by a new one from its own configuration (a
+    standby box: the same settings, no state, another random key)."""
+    conf = tmp_path / "standby.json"
+    conf.write_text(cli_ok(topo.xl, "config", "show"))
+    cli_ok(topo.xl, "instance", "remove", "n")
+    cli_ok(topo.xl, "config", "apply", str(conf))
+    assert all_bib(topo) == [] and all_sessions(topo) == []
+
+
+def test_det_tcp_rebuilt_from_ipv6_with_the_first_boxs_port(nat, tmp_path):
+    _det_on(nat, sources=[REB])
+    nat.set("tcp-nosyn-with-bib", "true")
+    addr, first, last = _expected(REB)
+    # The flow's SYN on the first box: its IPv4 transport address.
+    syn = out64(nat, _seg6("S", seq=1999, ack=0))
+    t4 = (syn[IP].src, syn[TCP].sport)
+    assert t4[0] == addr and first <= t4[1] <= last
+    _same_config_new_instance(nat, tmp_path)
+    c = nat.counters()
+    # From IPv4 first: nothing to rebuild from, dropped and counted.
+    with nat.cap6() as cap6:
+        nat.send4(IP(src=SINK4, dst=t4[0], ttl=64) /
+                  TCP(sport=80, dport=t4[1], flags="A", seq=7000, ack=2000,
+                      window=1000))
+        cap6.none(is_ip6(dst=REB),
+                  proof=lambda: c.expect({"drop-no-session": 1}))
+    # The standby sees the flow's next IPv6 segment: data, an ACK.
+    f = out64(nat, _seg6("PA", data=DATA))
+    assert (f[IP].src, f[TCP].sport) == t4
+    assert (f[IP].dst, f[TCP].dport, f[IP].ttl) == (SINK4, 80, 63)
+    assert (f[TCP].seq, f[TCP].ack, str(f[TCP].flags)) == (2000, 7000, "PA")
+    assert bytes(f[TCP].payload) == DATA
+    c.expect({"drop-no-session": 1, "xlat-6to4": 1, "tcp-rebuilt": 1})
+    bib = all_bib(nat)
+    assert [(b["address6"], b["port6"], b["address4"], b["port4"])
+            for b in bib] == [(REB, 45000, t4[0], t4[1])]
+    assert tcp_state(nat, 45000) == ["V6_REBUILT"]
+    # More IPv6 segments leave it so; the server's answer passes and
+    # makes it ESTABLISHED.
+    out64(nat, _seg6("A", seq=2000 + len(DATA)))
+    assert tcp_state(nat, 45000) == ["V6_REBUILT"]
+    r = out46(nat, IP(src=SINK4, dst=t4[0], ttl=64) /
+              TCP(sport=80, dport=t4[1], flags="A", seq=7000,
+                  ack=2000 + len(DATA), window=1000),
+              match=is_ip6(dst=REB))
+    assert (r[IPv6].src, r[TCP].sport, r[TCP].dport) == (SINK4_6, 80, 45000)
+    assert (r[TCP].seq, r[TCP].ack, str(r[TCP].flags)) == \
+        (7000, 2000 + len(DATA), "A")
+    assert tcp_state(nat, 45000) == ["ESTABLISHED"]
+    c.expect({"drop-no-session": 1, "xlat-6to4": 2, "xlat-4to6": 1,
+              "tcp-rebuilt": 1})
+
+
+def test_det_no_rebuild_without_tcp_nosyn_with_bib(nat):
+    _det_on(nat, sources=[REB])
+    c = nat.counters()
+    with nat.cap4() as cap4:
+        nat.send6(_seg6("PA", data=DATA))
+        cap4.none(is_ip4(dst=SINK4),
+                  proof=lambda: c.expect({"drop-tcp-nosyn": 1}))
+    assert all_sessions(nat) == [] and all_bib(nat) == []

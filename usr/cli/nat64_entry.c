@@ -22,6 +22,7 @@ static const char *const tcp_states[__TERN_TCP_STATE_MAX] = {
 	[TERN_TCP_V6_FIN_RCV] = "V6_FIN_RCV",
 	[TERN_TCP_V4_FIN_V6_FIN_RCV] = "V4_FIN_V6_FIN_RCV",
 	[TERN_TCP_TRANS] = "TRANS",
+	[TERN_TCP_V6_REBUILT] = "V6_REBUILT",
 };
 
 const char *tcp_state_name(uint8_t state)
