@@ -52,7 +52,7 @@ int main(int argc, char **argv)
 	const char *ifname = NULL, *mac = NULL, *s4 = NULL, *d4 = NULL;
 	unsigned long count = 0, ports = 0, rate = 0, sent = 0, refused = 0;
 	unsigned long dport = 0, i;
-	int open_loop = 0, nowait = 0, fd, c;
+	int open_loop = 0, nowait = 0, stop = 0, fd, c;
 	uint8_t dmac[6], smac[6];
 	struct in_addr src, dst;
 	double secs = 0, t0;
@@ -90,10 +90,11 @@ int main(int argc, char **argv)
 	}
 
 	t0 = now();
-	while (sent < count) {
+	while (sent < count && !stop) {
 		unsigned long n = count - sent < BATCH ? count - sent : BATCH;
-		int r;
+		unsigned long done = 0;
 
+		/* Built once per batch, as in gen6.c. */
 		for (i = 0; i < n; i++) {
 			unsigned long k = (sent + i) % ports;
 			uint16_t port = 1 + k * STRIDE % ports;
@@ -102,24 +103,29 @@ int main(int argc, char **argv)
 				   dst.s_addr, htons(port), htons(dport),
 				   PAYLOAD);
 		}
-		r = sendmmsg(fd, msg, n, nowait ? MSG_DONTWAIT : 0);
-		if (r < 0) {
-			if (errno != ENOBUFS && errno != EAGAIN)
-				die("sendmmsg");
-			r = 0;
-		}
-		if (open_loop && (unsigned long)r < n) {
-			r++;
-			refused++;
-		}
-		sent += r;
-		if (secs > 0 && now() - t0 >= secs)
-			break;
-		if (rate) {
-			double ahead = (double)sent / rate - (now() - t0);
+		while (done < n && !stop) {
+			int r = sendmmsg(fd, msg + done, n - done,
+					 nowait ? MSG_DONTWAIT : 0);
 
-			if (ahead > 0)
-				usleep(ahead * 1e6);
+			if (r < 0) {
+				if (errno != ENOBUFS && errno != EAGAIN)
+					die("sendmmsg");
+				r = 0;
+			}
+			if (open_loop && done + r < n) {
+				r++;
+				refused++;
+			}
+			done += r;
+			sent += r;
+			if (secs > 0 && now() - t0 >= secs)
+				stop = 1;
+			if (rate && !stop) {
+				double ahead = (double)sent / rate - (now() - t0);
+
+				if (ahead > 0)
+					usleep(ahead * 1e6);
+			}
 		}
 	}
 	/* The last two fields: the time, "s". */

@@ -5,8 +5,9 @@
 # a system without one of the metrics every system must have, on a system
 # without its paired capacity against forwarding or its added cost, on a
 # NAT64 system without a stateful figure (tear-down to the last byte, the
-# one-entry ratio) and on a missing or incomplete raw.tsv (the log of
-# every overload window).
+# one-entry ratio, whether the generator set a figure: the flags and
+# offered/received ratios) and on a missing or incomplete raw.tsv (the log
+# of every overload window, and of a NAT64 system's stateful windows).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
@@ -63,19 +64,39 @@ echo "ok    report.py --check fails on a paired system without added_ns"
 	cat "$tmp/ok.tsv"
 	for m in tput_zero_loss tput_overload tcp_throughput rtt_median capacity_vs_fwd \
 		added_ns conn_rate conn_real tput_sessions teardown_seconds \
-		teardown_free_seconds tput_one_entry one_entry_ratio; do
+		teardown_free_seconds tput_one_entry one_entry_ratio \
+		tput_offered tput_sessions_zero_loss conn_offered_ratio \
+		tput_sessions_offered_ratio; do
 		printf '%s\ttern-nat64\t6to4\t1\t1\t5\tx\n' $m
 	done
+	for m in conn_gen_bound tput_sessions_gen_bound \
+		tput_sessions_zero_loss_gen_bound; do
+		printf '%s\ttern-nat64\t6to4\t1\t1\t0\tflag\n' $m
+	done
 } >"$tmp/nat.tsv"
-printf 'pair\ttern-nat64\t6to4\t1\t1\t1000000000\t9\t9\t8\t8\t40\t5\n' >>"$tmp/raw.tsv"
+# Its stateful windows: a conn step, a tput_sessions window, a zero-loss
+# trial, each with what was offered and received.
+for p in pair conn sessions zl; do
+	printf '%s\ttern-nat64\t6to4\t1\t1\t1000000000\t9\t9\t8\t8\t40\t5\n' $p >>"$tmp/raw.tsv"
+done
 $py "$here/report.py" --check --no-plots "$tmp/nat.tsv" "$tmp/i" >/dev/null
 echo "ok    report.py --check passes a complete NAT64 system"
-for m in teardown_free_seconds one_entry_ratio; do
+for m in teardown_free_seconds one_entry_ratio conn_gen_bound conn_offered_ratio \
+	tput_sessions_gen_bound tput_sessions_offered_ratio \
+	tput_sessions_zero_loss_gen_bound; do
 	grep -v "^$m	tern-nat64" "$tmp/nat.tsv" >"$tmp/nat-$m.tsv"
 	if $py "$here/report.py" --check --no-plots "$tmp/nat-$m.tsv" "$tmp/j" >/dev/null 2>&1; then
 		echo "FAIL  report.py --check passed a NAT64 system without $m"; exit 1
 	fi
 	echo "ok    report.py --check fails on a NAT64 system without $m"
+done
+cp "$tmp/raw.tsv" "$tmp/raw.nat"
+for p in conn sessions zl; do
+	grep -v "^$p	tern-nat64" "$tmp/raw.nat" >"$tmp/raw.tsv"
+	if $py "$here/report.py" --check --no-plots "$tmp/nat.tsv" "$tmp/m" >/dev/null 2>&1; then
+		echo "FAIL  report.py --check passed a NAT64 system without a $p window in raw.tsv"; exit 1
+	fi
+	echo "ok    report.py --check fails on a NAT64 system without a $p window in raw.tsv"
 done
 cp "$tmp/raw.ok" "$tmp/raw.tsv"
 grep -v '^pair	fwd' "$tmp/raw.ok" >"$tmp/raw.tsv"

@@ -25,12 +25,20 @@ received_pps busy_ns ns_per_packet) is counted in results.md.
 file has a figure for every metric of MUST, every system but forwarding
 the paired ones of MUST_PAIRED (capacity_vs_fwd, the figure the targets
 are judged on, and added_ns), every NAT64 system (*-nat64) the stateful
-ones of MUST_NAT64, and every figure is above 0 (flags, unit "flag", and
+ones of MUST_NAT64 (with, beside each figure, whether the generator set
+it), and every figure is above 0 (flags, unit "flag", and
 added_ns, a difference, aside; tput_zero_loss and xl_ns_per_packet above
 0 in one cell of every system at least; tput_sessions_zero_loss may be
 0); and raw.tsv must be there with a window received in (received > 0)
 of every system in the main part (xl_ns_per_packet) and of every paired
-system and forwarding in the pairs.
+system and forwarding in the pairs, and of every NAT64 system a window of
+each stateful phase it has a figure of (conn, sessions, zl).
+
+The figures of GEN_FLAGS (conn_rate, tput_sessions,
+tput_sessions_zero_loss) are judged only from the repetitions the system
+set: a repetition whose flag says the generator set it is left out of the
+cell's median and counted ("gen N/M"); a cell with only such shows their
+median as ">=" (a lower bound), its ratios as bounds.
 """
 import csv
 import os
@@ -44,6 +52,8 @@ KNOWN = ["tput_zero_loss", "tput_overload", "tput_offered", "xl_ns_per_packet",
          "teardown_rate", "teardown_free_rate", "teardown_seconds",
          "teardown_free_seconds",
          "tput_sessions", "tput_sessions_zero_loss",
+         "conn_gen_bound", "conn_offered_ratio", "tput_sessions_gen_bound",
+         "tput_sessions_offered_ratio", "tput_sessions_zero_loss_gen_bound",
          "tput_one_entry", "one_entry_ratio"]
 TITLES = {
     "tput_zero_loss": "Throughput with zero loss (binary search), 64-byte UDP",
@@ -85,6 +95,19 @@ TITLES = {
     "tput_sessions": "Throughput with established sessions (flows = sessions)",
     "tput_sessions_zero_loss": "Zero-loss throughput with established "
                                "sessions (binary search)",
+    "conn_gen_bound": "conn_rate set by the generator (1: even the "
+                      "unpaced step lost nothing)",
+    "conn_offered_ratio": "Connection establishment, unpaced step: "
+                          "offered over received (1: the generator set "
+                          "the rate)",
+    "tput_sessions_gen_bound": "tput_sessions set by the generator (1: the "
+                               "system received all but 1 % of what was "
+                               "offered in the window)",
+    "tput_sessions_offered_ratio": "Throughput with sessions: offered over "
+                                   "received in the window",
+    "tput_sessions_zero_loss_gen_bound": "tput_sessions_zero_loss set by "
+                                         "the generator (1: no trial lost "
+                                         "a frame)",
     "tput_one_entry": "4->6 rate to one BIB entry whose sessions are all "
                       "with one IPv4 address, one a source port "
                       "(flows = sessions)",
@@ -104,7 +127,23 @@ MUST = ["tput_zero_loss", "tput_overload", "tcp_throughput", "rtt_median"]
 MUST_PAIRED = ["capacity_vs_fwd", "added_ns"]
 # What every NAT64 system must have (test/bench/stateful-vm.sh).
 MUST_NAT64 = ["conn_rate", "conn_real", "tput_sessions", "teardown_seconds",
-              "teardown_free_seconds", "tput_one_entry", "one_entry_ratio"]
+              "teardown_free_seconds", "tput_one_entry", "one_entry_ratio",
+              "conn_gen_bound", "conn_offered_ratio", "tput_offered",
+              "tput_sessions_zero_loss", "tput_sessions_gen_bound",
+              "tput_sessions_offered_ratio",
+              "tput_sessions_zero_loss_gen_bound"]
+# The figures judged only where the system, not the generator, set them:
+# metric -> its flag (1: the generator set that repetition's figure, a
+# lower bound for the system). Such repetitions are left out of the
+# median; a cell with no other shows the median of its generator-bound
+# ones as ">=", and its ratios as bounds (or "-").
+GEN_FLAGS = {"conn_rate": "conn_gen_bound",
+             "tput_sessions": "tput_sessions_gen_bound",
+             "tput_sessions_zero_loss": "tput_sessions_zero_loss_gen_bound"}
+# The stateful windows raw.tsv must have of a NAT64 system (phase: the
+# metric that shows the system measured).
+RAW_NAT64 = {"conn": "conn_rate", "sessions": "tput_sessions",
+             "zl": "tput_sessions_zero_loss"}
 # Differences: any sign.
 ANY_SIGN = ["added_ns"]
 # (numerator, denominator) pairs of the ratio columns
@@ -163,7 +202,35 @@ def group(rows):
     return data, units
 
 
-def table(metric, cells, unit):
+def gen_bound(rows):
+    """{metric: {(direction, flows): {system: [bool per value]}}} for the
+    metrics of GEN_FLAGS, aligned with group()'s lists: True where that
+    repetition's flag is 1 (the generator set the figure)."""
+    flag = {(r["metric"], r["system"], r["direction"], r["flows"], r["rep"]):
+            r["value"] == 1 for r in rows}
+    out = {}
+    for r in rows:
+        f = GEN_FLAGS.get(r["metric"])
+        if f is None:
+            continue
+        out.setdefault(r["metric"], {}).setdefault(
+            (r["direction"], r["flows"]), {}).setdefault(
+            r["system"], []).append(flag.get(
+                (f, r["system"], r["direction"], r["flows"], r["rep"]),
+                False))
+    return out
+
+
+def judged(v, g):
+    """(value, bound) of a cell: the median of the repetitions the system
+    set (bound False), else of the generator-bound ones (bound True)."""
+    sys_set = [x for x, b in zip(v, g) if not b]
+    if sys_set:
+        return median(sys_set), False
+    return median(v), True
+
+
+def table(metric, cells, unit, gcells=None):
     systems = order({s for c in cells.values() for s in c}, SYSTEMS)
     ratios = [(a, b) for a, b in RATIOS if a in systems and b in systems]
     keys = sorted(cells, key=lambda k: (
@@ -175,22 +242,39 @@ def table(metric, cells, unit):
     out.append("|" + "---|" * 2 + "---:|" * (len(head) - 2))
     for k in keys:
         c = cells[k]
+        g = (gcells or {}).get(k, {})
         line = [k[0], k[1]]
+        val = {}
         for s in systems:
             if s not in c:
                 line.append("-")
                 continue
             v = c[s]
-            cell = fmt(median(v))
+            val[s] = judged(v, g.get(s, [False] * len(v)))
+            cell = fmt(val[s][0])
+            if val[s][1]:
+                cell = ">=" + cell
             if len(v) > 1:
                 cell += " (%s-%s)" % (fmt(min(v)), fmt(max(v)))
+            n = sum(g.get(s, []))
+            if n:
+                cell += " gen %d/%d" % (n, len(v))
             line.append(cell)
         for a, b in ratios:
-            if a in c and b in c and median(c[b]) != 0:
-                line.append("%.2f" % (median(c[a]) / median(c[b])))
+            if a in c and b in c and val[b][0] != 0 and \
+               not (val[a][1] and val[b][1]):
+                # A generator-bound numerator is a lower bound, so is
+                # the ratio; a generator-bound denominator, an upper one.
+                pre = ">=" if val[a][1] else "<=" if val[b][1] else ""
+                line.append("%s%.2f" % (pre, val[a][0] / val[b][0]))
             else:
                 line.append("-")
         out.append("| " + " | ".join(line) + " |")
+    if gcells:
+        out += ["", "Repetitions where the generator, not the system, set "
+                "the figure (%s = 1; \"gen N/M\") are left out of the "
+                "median; \">=\" marks a cell that has only such, the "
+                "system's figure being above it." % GEN_FLAGS[metric]]
     return out
 
 
@@ -287,6 +371,10 @@ def check_raw(raw, rows):
     want |= {("pair", s) for s in paired}
     if paired:
         want.add(("pair", "fwd"))
+    # The stateful part's windows: each NAT64 system's offered and
+    # received, per phase whose figure it has.
+    for phase, m in RAW_NAT64.items():
+        want |= {(phase, r["system"]) for r in rows if r["metric"] == m}
     for phase, s in sorted(want):
         if not any(w["phase"] == phase and w["system"] == s and
                    int(w["received"]) > 0 and int(w["offered"]) > 0
@@ -335,6 +423,7 @@ def main(argv):
     raw = load_raw(os.path.join(os.path.dirname(os.path.abspath(tsv)),
                                 "raw.tsv"))
     data, units = group(rows)
+    gdata = gen_bound(rows)
     os.makedirs(outdir, exist_ok=True)
     out = ["# Tern benchmark", ""]
     for name in ("about.txt", "skipped.txt"):
@@ -351,7 +440,8 @@ def main(argv):
         out += ["Every overload window (offered, received, CPU 1's busy "
                 "time): raw.tsv, %d windows." % len(raw), ""]
     for metric in order(data, KNOWN):
-        out += table(metric, data[metric], units[metric]) + [""]
+        out += table(metric, data[metric], units[metric],
+                     gdata.get(metric)) + [""]
     if "--no-plots" not in opts:
         made, note = plots(data, units, outdir)
         out += ["![%s](%s)" % (n[:-4], n) for n in made]

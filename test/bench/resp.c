@@ -145,8 +145,9 @@ static unsigned long reply(int fd, const uint8_t *dmac, const uint8_t *smac,
 	while (sent < nlearned) {
 		unsigned long n = nlearned - sent < BATCH ?
 				  nlearned - sent : BATCH;
-		int r;
+		unsigned long done = 0;
 
+		/* Built once per batch, as in gen6.c. */
 		for (i = 0; i < n; i++) {
 			const struct tuple *t = &learned[sent + i];
 
@@ -154,18 +155,22 @@ static unsigned long reply(int fd, const uint8_t *dmac, const uint8_t *smac,
 			udp4_frame(frames[i], dmac, smac, t->dst, t->src,
 				   t->dport, t->sport, PAYLOAD);
 		}
-		r = sendmmsg(fd, msg, n, 0);
-		if (r < 0) {
-			if (errno == ENOBUFS || errno == EAGAIN)
-				continue;
-			die("sendmmsg");
-		}
-		sent += r;
-		if (rate) {
-			double ahead = (double)sent / rate - (now() - t0);
+		while (done < n) {
+			int r = sendmmsg(fd, msg + done, n - done, 0);
 
-			if (ahead > 0)
-				usleep(ahead * 1e6);
+			if (r < 0) {
+				if (errno == ENOBUFS || errno == EAGAIN)
+					continue;
+				die("sendmmsg");
+			}
+			done += r;
+			sent += r;
+			if (rate) {
+				double ahead = (double)sent / rate - (now() - t0);
+
+				if (ahead > 0)
+					usleep(ahead * 1e6);
+			}
 		}
 	}
 	return sent;

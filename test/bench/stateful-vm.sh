@@ -17,7 +17,9 @@
 # 2001:db8:64::/96, pool4 198.18.0.0/22 ports 1024-65535 UDP, UDP sessions
 # living a day). Frames are counted by tc at ingress (flower on UDP, then
 # dropped) at sink (6->4) and at gen (4->6). gen6 runs on CPU 0; xl's
-# receive work goes to CPU 1 (RPS on v6 and v4).
+# receive work goes to CPU 1 (RPS on v6 and v4); xl's packets to sink and
+# gen go to a NAPI ring of sink's and gen's eth0 (GRO on), not into CPU
+# 1's backlog behind gen6's (see the topology below).
 #
 # Per repetition and system:
 # 1. conn_rate: the maximum connection establishment rate (non-validated,
@@ -62,9 +64,21 @@
 #
 # Appends to OUTDIR/results.tsv (header written when the file is new):
 #   metric system direction flows rep value unit
-# with also conn_gen_bound (1: even the unpaced step lost nothing, so
-# conn_rate is gen6's rate, a lower bound) and tput_offered (what gen6 sent
-# a second: tput_sessions near it means the generator set the figure).
+# and, per window (each conn step, each tput_sessions window, each zero-
+# loss trial: phases conn, sessions, zl), a line to OUTDIR/raw.tsv in
+# bench-vm.sh's format: what gen offered (gen's eth0 tx_packets +
+# tx_dropped: what xl's full backlog refused counts as offered), what sink
+# received, CPU 1's busy time. Beside each figure, whether the generator
+# or the system set it: conn_gen_bound (1: even the unpaced step lost
+# nothing, so conn_rate is gen6's rate, a lower bound) and
+# conn_offered_ratio (that step's offered / received); tput_offered (what
+# gen6 offered a second in the tput_sessions window),
+# tput_sessions_offered_ratio (offered / received in it) and
+# tput_sessions_gen_bound (1: the system received all but 1 % at most of
+# it, so the generator set tput_sessions); tput_sessions_zero_loss_gen_bound
+# (1: no trial lost a frame, so the search's figure is bounded by gen6's
+# unpaced rate). report.py judges those figures only from the repetitions
+# whose flag is 0.
 # Usage: stateful-vm.sh OUTDIR [SYSTEMS...]   (tern-nat64 jool-nat64)
 # Environment: BENCH_SMOKE=1 (2,000 sessions, one repetition),
 #   BENCH_REPS (3), BENCH_CONN_N (20000), BENCH_SESSIONS
@@ -214,10 +228,24 @@ for e in sink:ip gen:ipv6; do
 	tc -n "${e%:*}" filter add dev eth0 ingress pref 2 matchall action drop
 done
 nsx xl sh -c 'for q in /sys/class/net/v[46]/queues/rx-*/rps_cpus; do echo 2 >$q; done'
+# xl's packets to sink and to gen must not wait in CPU 1's backlog behind
+# the generator's, which an open-loop generator keeps full when the
+# translator is the slower: there they were refused, so that a slow
+# translator's received rate collapsed under overload (Jool's to 900 pps
+# out of 26k offered) and a paced trial lost translated packets to the
+# generator's bursts. As in siit-pktgen-vm.sh: GRO on sink's and gen's
+# eth0 gives them a veth NAPI ring each (polled on CPU 1, where xl
+# sends), which veth uses for packets from a device without TSO (xl's v4
+# and v6: tx checksum offload off, and with it TSO; the translated
+# packets are CHECKSUM_NONE, nothing is computed for them).
+ethtool_set xl v4 0x17 0
+ethtool_set xl v6 0x17 0
+ethtool_set sink eth0 0x2c 1
+ethtool_set gen eth0 0x2c 1
 backlog0=$(sysctl -n net.core.netdev_max_backlog)
 
-count() {	# NS: UDP frames counted at its eth0's ingress
-	tc -n "$1" -s filter show dev eth0 ingress pref 1 |
+count() {	# NS [PREF]: UDP frames (pref 2: others) counted at its eth0's ingress
+	tc -n "$1" -s filter show dev eth0 ingress pref "${2:-1}" |
 		awk '/Sent .* pkt/ { for (i = 1; i < NF; i++) if ($(i + 1) == "pkt") { print $i; exit } }'
 }
 settle() {	# NS: waits until its count stops growing, prints it
@@ -232,6 +260,52 @@ settle() {	# NS: waits until its count stops growing, prints it
 	echo "$a"
 }
 gen() { nsx gen taskset -c 0 "$gen6" -i eth0 -m $XL6_MAC -s $SRC96 "$@"; }
+# What gen offered to xl: veth counts a frame xl's full backlog refused
+# as gen's tx_dropped, not tx_packets (the system's loss, so offered).
+offered() {
+	nsx gen sh -c 'cd /sys/class/net/eth0/statistics &&
+		echo $(($(cat tx_packets) + $(cat tx_dropped)))'
+}
+# CPU 1's idle and iowait time (USER_HZ ticks).
+cpu1_idle() { awk '$1 == "cpu1" { print $5 + $6 }' /proc/stat; }
+clk_tck=$(getconf CLK_TCK)
+# snap: "time offered received(sink) cpu1-idle" for win.
+snap() { echo "$(now) $(offered) $(count sink) $(cpu1_idle)"; }
+# win PHASE SYSTEM FLOWS REP SNAP0 SNAP1 [WINDOW_NS]: one line of
+# OUTDIR/raw.tsv (the format of bench-vm.sh's: phase system direction
+# flows rep window_ns offered offered_pps received received_pps busy_ns
+# ns_per_packet) for what gen offered and sink received between the two
+# snaps, and CPU 1's busy time; the rates over WINDOW_NS when given (a
+# trial's: gen6's own run, the snaps spanning its settling too). Sets
+# w_off, w_recv (packets), w_off_pps, w_recv_pps.
+raw=$outdir/raw.tsv
+win() {
+	local t0 o0 r0 i0 t1 o1 r1 i1 w busy nspp
+	read -r t0 o0 r0 i0 <<<"$5"
+	read -r t1 o1 r1 i1 <<<"$6"
+	w=${7:-$((t1 - t0))}
+	((w > 0)) || w=1
+	busy=$((t1 - t0 - (i1 - i0) * 1000000000 / clk_tck))
+	((busy > 0)) || busy=0
+	w_off=$((o1 - o0)) w_recv=$((r1 - r0))
+	w_off_pps=$((w_off * 1000000000 / w)) w_recv_pps=$((w_recv * 1000000000 / w))
+	nspp=0
+	((w_recv > 0)) && nspp=$((busy / w_recv))
+	[ -s "$raw" ] || printf 'phase\tsystem\tdirection\tflows\trep\twindow_ns\toffered\toffered_pps\treceived\treceived_pps\tbusy_ns\tns_per_packet\n' >"$raw"
+	printf '%s\t%s\t6to4\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" \
+		"$3" "$4" "$w" "$w_off" "$w_off_pps" "$w_recv" "$w_recv_pps" \
+		"$busy" "$nspp" >>"$raw"
+	say "window $1 $2 flows=$3 rep=$4: offered $w_off ($w_off_pps pps)," \
+		"received $w_recv ($w_recv_pps pps) in $((w / 1000000)) ms," \
+		"CPU 1 busy $((busy / 1000000)) ms"
+}
+# gen_bound OFFERED RECEIVED: 1 when the system received all but 1 % at
+# most of what the generator offered (the generator, not the system,
+# set the rate), else 0. ratio OFFERED RECEIVED: offered / received.
+gen_bound() { echo $((${2} * 100 >= ${1} * 99 ? 1 : 0)); }
+ratio() {
+	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / (b > 0 ? b : 1) }'
+}
 # The open-loop rates: gen6 never waits for its socket buffer (-x), so
 # that its rate does not follow the translator's (beside Jool, a blocking
 # gen6 sent at Jool's pace with both CPUs half idle). Not in the smoke:
@@ -266,12 +340,16 @@ perf_off() {
 # conn_step SYSTEM RATE (0: unpaced): 0 when all conn_n frames reached sink.
 # Sets step_rate (the rate gen6 achieved).
 conn_step() {
-	local c0 out got
+	local c0 out got s0 gt
 	sys_up "$1"
 	c0=$(count sink)
+	s0=$(snap)
 	out=$(gen $ox -n "$conn_n" -r "$2")
 	step_rate=$(awk '{ printf "%d", $1 / ($(NF - 1) > 0 ? $(NF - 1) : 1e-9) }' <<<"$out")
+	gt=$(awk '{ printf "%.0f", $(NF - 1) * 1e9 }' <<<"$out")
 	got=$(($(settle sink) - c0))
+	win conn "$1" "$conn_n" "$rep" "$s0" "$(snap)" "$gt"
+	step_off=$w_off step_recv=$w_recv
 	sys_down "$1"
 	say "$1: $conn_n new flows offered at ${2:-0} pps (gen6: $out): $got arrived"
 	[ "$got" = "$conn_n" ]
@@ -289,18 +367,21 @@ bisect() {
 	found=$lo
 }
 conn_rate() {	# SYSTEM REP: sets conn_pps
+	local off recv
 	conn_bound=0
 	if conn_step "$1" 0; then
 		say "$1: no loss even unpaced: the rate is gen6's, a lower bound"
 		conn_pps=$step_rate
 		conn_bound=1
-	else
-		bisect "$step_rate" conn_step "$1"
-		conn_pps=$found
 	fi
+	off=$step_off recv=$step_recv
+	((conn_bound)) || { bisect "$step_rate" conn_step "$1"; conn_pps=$found; }
 	emit conn_rate "$1" 6to4 "$conn_n" "$2" "$conn_pps" sessions/s
 	# 1: no step lost a frame, gen6 (unpaced) set conn_rate: a lower bound.
 	emit conn_gen_bound "$1" 6to4 "$conn_n" "$2" "$conn_bound" flag
+	# The unpaced step: what gen6 offered over what reached sink (1.000:
+	# the system took all the generator could give).
+	emit conn_offered_ratio "$1" 6to4 "$conn_n" "$2" "$(ratio "$off" "$recv")" ratio
 }
 
 # --- 2. real phase ---------------------------------------------------------------
@@ -400,21 +481,31 @@ fill_to() {	# SYSTEM FROM TO: flows FROM..TO made (new sessions)
 # zl_trial SYSTEM S RATE: 0 when all of RATE x zl_secs frames over the S
 # flows (scrambled, as in the overload window) reached sink.
 zl_trial() {
-	local n=$(($3 * zl_secs)) c0 got out
+	local n=$(($3 * zl_secs)) c0 got out s0 gt
 	c0=$(count sink)
+	s0=$(snap)
 	out=$(gen $ox -n "$n" -F "$2" -r "$3")
 	got=$(($(settle sink) - c0))
+	gt=$(awk '{ printf "%.0f", $(NF - 1) * 1e9 }' <<<"$out")
+	win zl "$1" "$2" "$rep" "$s0" "$(snap)" "$gt"
 	say "$1: $2 sessions, $n frames at $3 pps (gen6: $out): $got arrived"
-	[ "$got" = "$n" ]
+	[ "$got" = "$n" ] && return 0
+	zl_lost=1
+	return 1
 }
 # zero_loss SYSTEM S REP HI: the highest rate of zl_trial without loss
 # below HI (what gen6 offered unpaced).
 zero_loss() {
+	zl_lost=0
 	bisect "$4" zl_trial "$1" "$2"
 	emit tput_sessions_zero_loss "$1" 6to4 "$2" "$3" "$found" pps
+	# 1: no trial lost a frame, so the figure is bounded by what gen6
+	# offered unpaced (the search's upper end), not by the system.
+	emit tput_sessions_zero_loss_gen_bound "$1" 6to4 "$2" "$3" \
+		$((1 - zl_lost)) flag
 }
 tput_teardown() {	# SYSTEM REP
-	local filled=0 s c0 c1 c2 t1 t2 t3 pid pps t_full t_empty net i offered
+	local filled=0 s c0 c2 s1 s2 t1 t2 t3 pid pps t_full t_empty net i offered
 	local dirs base slack used t_free free_net
 	sys_up "$1"
 	mapfile -t dirs < <(slab_dirs "$1")
@@ -433,20 +524,28 @@ tput_teardown() {	# SYSTEM REP
 			sleep 0.2
 		done
 		sleep 1
-		c1=$(count sink) t1=$(now)
+		s1=$(snap)
 		sleep "$tput_secs"
-		c2=$(count sink) t2=$(now)
+		s2=$(snap)
 		perf_off "$outdir/perf-sessions-$1-$s-$2.txt" --sort cpu,sym --percent-limit 0.3
 		wait $pid
-		pps=$(((c2 - c1) * 1000000000 / (t2 - t1)))
+		win sessions "$1" "$s" "$2" "$s1" "$s2"
+		pps=$w_recv_pps offered=$w_off_pps
 		c2=$(settle sink)
 		say "$1: $s flows (sessions $(sys_sessions "$1" "$s")): $pps pps;" \
-			"gen6: $(cat "$outdir/gen.out"); $((c2 - c0)) arrived in all"
+			"gen6: $(cat "$outdir/gen.out"); $((c2 - c0)) arrived in all;" \
+			"translated packets sink refused so far (xl's v4" \
+			"tx_dropped): $(nsx xl cat /sys/class/net/v4/statistics/tx_dropped);" \
+			"other frames at gen (ICMP errors...): $(count gen 2)"
 		emit tput_sessions "$1" 6to4 "$s" "$2" "$pps" pps
-		# What gen6 sent a second over its whole run: when not above
-		# tput_sessions, the generator, not the translator, set it.
-		offered=$(awk '{ printf "%.0f", $1 / $(NF - 1) }' "$outdir/gen.out")
+		# What gen6 offered a second in the same window; their ratio,
+		# and 1 when the system received it all (but 1 %): the
+		# generator, not the translator, set tput_sessions.
 		emit tput_offered "$1" 6to4 "$s" "$2" "$offered" pps
+		emit tput_sessions_offered_ratio "$1" 6to4 "$s" "$2" \
+			"$(ratio "$w_off" "$w_recv")" ratio
+		emit tput_sessions_gen_bound "$1" 6to4 "$s" "$2" \
+			"$(gen_bound "$w_off" "$w_recv")" flag
 		zero_loss "$1" "$s" "$2" "$offered"
 	done
 	used=$(slab_used "${dirs[@]}")
