@@ -216,6 +216,15 @@ const struct tern_stat_name tern_stat_names[] = {
 	{ "drop-det-block-full",
 	  "Dropped (NAT64): new flow refused, deterministic mode and every port of its subscriber's block taken",
 	  TERN_STAT_DROP_DET_FULL, TERN_SG_DROP_NAT64 },
+	{ "block-allocations",
+	  "Not a packet outcome (NAT64): port blocks given to subscribers (port-block-size)",
+	  TERN_STAT_BLOCK_ALLOC, TERN_SG_OTHER },
+	{ "block-releases",
+	  "Not a packet outcome (NAT64): port blocks returned, their last BIB entry gone (port-block-size)",
+	  TERN_STAT_BLOCK_RELEASE, TERN_SG_OTHER },
+	{ "drop-block-refused",
+	  "Dropped (NAT64): new flow refused, port blocks: its subscriber's blocks full and it has its most (max-ports-per-subscriber), or no free block in pool4",
+	  TERN_STAT_DROP_BLOCK_REFUSED, TERN_SG_DROP_NAT64 },
 	{ NULL, NULL, 0, TERN_SG_NONE }
 };
 #else
