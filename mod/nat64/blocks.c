@@ -124,7 +124,7 @@ static struct tern_blk *tern_blk_find(struct tern_blocks *bl, u8 l4,
 
 static u32 tern_bsub_hash(const struct in6_addr *p, u8 plen)
 {
-	return jhash2((const u32 *)p->s6_addr32, 4, plen) 	return jhash2((const u32 *)p->s6_addr32, 4, plen) & (TERN_BLK_BUCKETS - 1);
+	return jhash2((const u32 *)p->s6_addr32, 4, plen) &
 	       (TERN_BLK_BUCKETS - 1);
 }
 
@@ -218,10 +218,13 @@ void tern_blocks_bound(struct tern_blocks *bl, const struct tern_bib *b,
 	if (!blk)
 		goto out;
 	bit = port - blk->first;
+	/* Full blocks at the end of their subscriber's list: see below. */
 	if (add && !__test_and_set_bit(bit, blk->map)) {
-		blk->used++;
+		if (++blk->used == blk->size)
+			list_move_tail(&blk->sub_node, &blk->sub->blocks);
 	} else if (!add && __test_and_clear_bit(bit, blk->map)) {
-		blk->used--;
+		if (blk->used-- == blk->size)
+			list_move(&blk->sub_node, &blk->sub->blocks);
 		tern_blk_maybe_release(bl, blk, &evs);
 	}
 out:
@@ -318,7 +321,7 @@ static struct tern_blk *tern_blk_new(struct tern_blocks *bl,
 	blk->l4 = bp->l4;
 	blk->size = bl->size;
 	hlist_add_head(&blk->node, &bl->blk[tern_blk_hash(bp->l4, a, first)]);
-	list_add_tail(&blk->sub_node, &sub->blocks);
+	list_add(&blk->sub_node, &sub->blocks);
 	sub->nblocks++;
 	WRITE_ONCE(bl->nblocks, bl->nblocks + 1);
 	return blk;
@@ -351,9 +354,15 @@ static bool tern_blk_next(struct tern_blk_pick *bp, const struct tern_ta6 *t6)
 		bp->why = TERN_STAT_DROP_NOMEM;
 		goto out;
 	}
-	/* The blocks tried are the first ones with room, in list order. */
+	/*
+	 * The blocks tried are the first ones with room, in list order; the
+	 * full ones are at the end (a subscriber with many blocks is not
+	 * scanned whole for each new BIB entry).
+	 */
 	list_for_each_entry(blk, &sub->blocks, sub_node) {
-		if (blk->l4 != bp->l4 || blk->used >= blk->size)
+		if (blk->used >= blk->size)
+			break;
+		if (blk->l4 != bp->l4)
 			continue;
 		if (i++ == bp->tried) {
 			pick = blk;

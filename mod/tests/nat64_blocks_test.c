@@ -60,11 +60,14 @@ struct kt_blk {
 	u32 size, max_ports;
 };
 
-static void kt_blk_setup(struct kunit *test, struct kt_blk *k,
-			 const struct tern_pool4_entry *e, unsigned int n,
-			 u32 size, u32 max_ports)
+/* On the heap: the log is too big for a stack frame. */
+static struct kt_blk *kt_blk_setup(struct kunit *test,
+				   const struct tern_pool4_entry *e,
+				   unsigned int n, u32 size, u32 max_ports)
 {
-	memset(k, 0, sizeof(*k));
+	struct kt_blk *k = kunit_kzalloc(test, sizeof(*k), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, k);
 	k->t = kt_tables(test, 0);
 	k->bl = tern_blocks_alloc(kt_blk_ev, &k->log);
 	KUNIT_ASSERT_NOT_NULL(test, k->bl);
@@ -78,6 +81,7 @@ static void kt_blk_setup(struct kunit *test, struct kt_blk *k,
 	k->lim.max_ports_per_sub = max_ports;
 	k->size = size;
 	k->max_ports = max_ports;
+	return k;
 }
 
 static void kt_blk_teardown(struct kt_blk *k)
@@ -136,47 +140,47 @@ static void blocks_own(struct kunit *test)
 		ENTRY(A4(192, 0, 2, 0), 31, UDP, 1024, 2047, 0),
 	};
 	struct tern_ta4 r = kt_t4(KT_REMOTE(1), 53);
-	struct kt_blk k;
+	struct kt_blk *k;
 	struct tern_session *s;
 	unsigned int i, j, sub;
 	int why;
 
-	kt_blk_setup(test, &k, e, ARRAY_SIZE(e), 64, 0);
+	k = kt_blk_setup(test, e, ARRAY_SIZE(e), 64, 0);
 	for (sub = 1; sub <= 4; sub++) {
 		for (i = 0; i < 150; i++) {
 			struct tern_ta6 a = kt_t6(sub, 1 + i % 3, 10000 + i);
 
-			s = kt_blk_add(&k, TERN_L4_UDP, &a, &r, &why);
+			s = kt_blk_add(k, TERN_L4_UDP, &a, &r, &why);
 			KUNIT_ASSERT_FALSE_MSG(test, IS_ERR_OR_NULL(s),
 					       "sub %u entry %u why %d", sub,
 					       i, why);
 			KUNIT_ASSERT_TRUE_MSG(test,
-					      kt_blk_owned(&k.log, TERN_L4_UDP,
+					      kt_blk_owned(&k->log, TERN_L4_UDP,
 							   &a, &s->bib->t4),
 					      "sub %u entry %u port %u", sub,
 					      i, ntohs(s->bib->t4.port));
 		}
 	}
-	KUNIT_EXPECT_EQ(test, k.log.adds, 12U);
-	KUNIT_EXPECT_EQ(test, k.log.dels, 0U);
-	KUNIT_EXPECT_EQ(test, tern_blocks_count(k.bl), 12U);
+	KUNIT_EXPECT_EQ(test, k->log.adds, 12U);
+	KUNIT_EXPECT_EQ(test, k->log.dels, 0U);
+	KUNIT_EXPECT_EQ(test, tern_blocks_count(k->bl), 12U);
 	/* Aligned, inside pool4, never overlapping. */
-	for (i = 0; i < k.log.n; i++) {
-		const struct tern_blk_info *a = &k.log.bi[i];
+	for (i = 0; i < k->log.n; i++) {
+		const struct tern_blk_info *a = &k->log.bi[i];
 
 		KUNIT_EXPECT_EQ(test, a->first % 64, 0);
 		KUNIT_EXPECT_EQ(test, a->last, a->first + 63);
 		KUNIT_EXPECT_GE(test, a->first, 1024);
 		KUNIT_EXPECT_LE(test, a->last, 2047);
 		for (j = 0; j < i; j++)
-			KUNIT_EXPECT_FALSE(test, a->addr == k.log.bi[j].addr &&
-					   a->first == k.log.bi[j].first);
+			KUNIT_EXPECT_FALSE(test, a->addr == k->log.bi[j].addr &&
+					   a->first == k->log.bi[j].first);
 	}
-	KT_EXPECT_COUNT(test, k.t, 600, 600);
-	tern_tables_flush(k.t, TERN_L4_N);
-	KUNIT_EXPECT_EQ(test, k.log.dels, 12U);
-	KUNIT_EXPECT_EQ(test, tern_blocks_count(k.bl), 0U);
-	kt_blk_teardown(&k);
+	KT_EXPECT_COUNT(test, k->t, 600, 600);
+	tern_tables_flush(k->t, TERN_L4_N);
+	KUNIT_EXPECT_EQ(test, k->log.dels, 12U);
+	KUNIT_EXPECT_EQ(test, tern_blocks_count(k->bl), 0U);
+	kt_blk_teardown(k);
 }
 
 /* A block goes with its last BIB entry, not before. */
@@ -188,15 +192,15 @@ static void blocks_release_last(struct kunit *test)
 	struct tern_ta6 a = kt_t6(7, 1, 5000), b = kt_t6(7, 2, 5001);
 	struct tern_ta4 r = kt_t4(KT_REMOTE(1), 80);
 	struct tern_session *s1, *s2;
-	struct kt_blk k;
+	struct kt_blk *k;
 	int why;
 
-	kt_blk_setup(test, &k, e, ARRAY_SIZE(e), 256, 0);
-	s1 = kt_blk_add(&k, TERN_L4_TCP, &a, &r, &why);
+	k = kt_blk_setup(test, e, ARRAY_SIZE(e), 256, 0);
+	s1 = kt_blk_add(k, TERN_L4_TCP, &a, &r, &why);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s1));
-	s2 = kt_blk_add(&k, TERN_L4_TCP, &b, &r, &why);
+	s2 = kt_blk_add(k, TERN_L4_TCP, &b, &r, &why);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s2));
-	KUNIT_EXPECT_EQ(test, k.log.adds, 1U);
+	KUNIT_EXPECT_EQ(test, k->log.adds, 1U);
 	/* The same block: the same address, ports 256 apart at most. */
 	KUNIT_EXPECT_EQ(test, s1->bib->t4.addr, s2->bib->t4.addr);
 	KUNIT_EXPECT_EQ(test, ntohs(s1->bib->t4.port) / 256,
@@ -204,17 +208,17 @@ static void blocks_release_last(struct kunit *test)
 	/* Parity of the IPv6 port kept inside the block. */
 	KUNIT_EXPECT_EQ(test, ntohs(s1->bib->t4.port) % 2, 0);
 	KUNIT_EXPECT_EQ(test, ntohs(s2->bib->t4.port) % 2, 1);
-	KUNIT_EXPECT_EQ(test, tern_bib_del(k.t, TERN_L4_TCP, &a, NULL), 0);
-	KUNIT_EXPECT_EQ(test, k.log.dels, 0U);
-	KUNIT_EXPECT_EQ(test, tern_blocks_count(k.bl), 1U);
-	KUNIT_EXPECT_EQ(test, tern_bib_del(k.t, TERN_L4_TCP, &b, NULL), 0);
-	KUNIT_EXPECT_EQ(test, k.log.dels, 1U);
-	KUNIT_EXPECT_EQ(test, tern_blocks_count(k.bl), 0U);
+	KUNIT_EXPECT_EQ(test, tern_bib_del(k->t, TERN_L4_TCP, &a, NULL), 0);
+	KUNIT_EXPECT_EQ(test, k->log.dels, 0U);
+	KUNIT_EXPECT_EQ(test, tern_blocks_count(k->bl), 1U);
+	KUNIT_EXPECT_EQ(test, tern_bib_del(k->t, TERN_L4_TCP, &b, NULL), 0);
+	KUNIT_EXPECT_EQ(test, k->log.dels, 1U);
+	KUNIT_EXPECT_EQ(test, tern_blocks_count(k->bl), 0U);
 	/* A new entry afterwards gets a new block. */
-	s1 = kt_blk_add(&k, TERN_L4_TCP, &a, &r, &why);
+	s1 = kt_blk_add(k, TERN_L4_TCP, &a, &r, &why);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s1));
-	KUNIT_EXPECT_EQ(test, k.log.adds, 2U);
-	kt_blk_teardown(&k);
+	KUNIT_EXPECT_EQ(test, k->log.adds, 2U);
+	kt_blk_teardown(k);
 }
 
 /*
@@ -229,35 +233,35 @@ static void blocks_refused(struct kunit *test)
 	};
 	struct tern_ta4 r = kt_t4(KT_REMOTE(1), 53);
 	struct tern_session *s;
-	struct kt_blk k;
+	struct kt_blk *k;
 	unsigned int i;
 	int why;
 
 	/* The table's own limit is off: the blocks' bound refuses. */
-	kt_blk_setup(test, &k, e, ARRAY_SIZE(e), 32, 64);
-	k.lim.max_ports_per_sub = 0;
+	k = kt_blk_setup(test, e, ARRAY_SIZE(e), 32, 64);
+	k->lim.max_ports_per_sub = 0;
 	for (i = 0; i < 64; i++) {
-		s = kt_blk_add(&k, TERN_L4_UDP, KT6(1, 1, 2000 + i), &r, &why);
+		s = kt_blk_add(k, TERN_L4_UDP, KT6(1, 1, 2000 + i), &r, &why);
 		KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
 	}
-	KUNIT_EXPECT_EQ(test, k.log.adds, 2U);
-	s = kt_blk_add(&k, TERN_L4_UDP, KT6(1, 1, 3000), &r, &why);
+	KUNIT_EXPECT_EQ(test, k->log.adds, 2U);
+	s = kt_blk_add(k, TERN_L4_UDP, KT6(1, 1, 3000), &r, &why);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(s), -EADDRINUSE);
 	KUNIT_EXPECT_EQ(test, why, TERN_STAT_DROP_BLOCK_REFUSED);
-	KUNIT_EXPECT_EQ(test, k.log.adds, 2U);
-	KUNIT_EXPECT_EQ(test, tern_blocks_count(k.bl), 2U);
+	KUNIT_EXPECT_EQ(test, k->log.adds, 2U);
+	KUNIT_EXPECT_EQ(test, tern_blocks_count(k->bl), 2U);
 	/* Subscriber 2: the last block, then pool4 has none. */
 	for (i = 0; i < 32; i++) {
-		s = kt_blk_add(&k, TERN_L4_UDP, KT6(2, 1, 2000 + i), &r, &why);
+		s = kt_blk_add(k, TERN_L4_UDP, KT6(2, 1, 2000 + i), &r, &why);
 		KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
 	}
-	s = kt_blk_add(&k, TERN_L4_UDP, KT6(2, 1, 3000), &r, &why);
+	s = kt_blk_add(k, TERN_L4_UDP, KT6(2, 1, 3000), &r, &why);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(s), -EADDRINUSE);
 	KUNIT_EXPECT_EQ(test, why, TERN_STAT_DROP_POOL4_FULL);
-	KUNIT_EXPECT_EQ(test, k.log.adds, 3U);
-	KUNIT_EXPECT_EQ(test, k.log.dels, 0U);
-	KT_EXPECT_COUNT(test, k.t, 96, 96);
-	kt_blk_teardown(&k);
+	KUNIT_EXPECT_EQ(test, k->log.adds, 3U);
+	KUNIT_EXPECT_EQ(test, k->log.dels, 0U);
+	KT_EXPECT_COUNT(test, k->t, 96, 96);
+	kt_blk_teardown(k);
 }
 
 static struct kunit_case tern_nat64_blocks_cases[] = {
