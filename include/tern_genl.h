@@ -176,6 +176,7 @@ enum tern_attr {
 	TERN_A_CONFIG,		/* nested, enum tern_attr (CONFIG_APPLY) */
 	TERN_A_STATUS,		/* nested, enum tern_status_attr (INSTANCE_GET) */
 	TERN_A_FILTER,		/* nested, enum tern_filter_attr (BIB/SESSION_GET) */
+	TERN_A_BLOCK,		/* nested, enum tern_block_attr (events) */
 	__TERN_A_MAX
 };
 #define TERN_A_MAX (__TERN_A_MAX - 1)
@@ -349,7 +350,22 @@ enum tern_event {
 	TERN_EV_BIB_DEL,
 	TERN_EV_SESSION_ADD,
 	TERN_EV_SESSION_DEL,
+	TERN_EV_BLOCK_ADD,	/* a port block given to a subscriber */
+	TERN_EV_BLOCK_DEL,	/* a port block returned (its last BIB entry went) */
 };
+
+/* TERN_A_BLOCK: a port block of a subscriber (port-block-size). */
+enum tern_block_attr {
+	TERN_BLOCK_UNSPEC,
+	TERN_BLOCK_PROTO,	/* u8: IPPROTO_TCP, IPPROTO_UDP, IPPROTO_ICMP */
+	TERN_BLOCK_PREFIX6,	/* binary, 16 bytes: the subscriber's prefix */
+	TERN_BLOCK_PLEN,	/* u8: its length */
+	TERN_BLOCK_ADDR4,	/* binary, 4 bytes */
+	TERN_BLOCK_PORT_MIN,	/* u16: first port of the block */
+	TERN_BLOCK_PORT_MAX,	/* u16: last port of the block */
+	__TERN_BLOCK_MAX
+};
+#define TERN_BLOCK_MAX (__TERN_BLOCK_MAX - 1)
 
 /* TERN_G_EAM_HAIRPIN values (RFC 7757 4.2 and appendix B). */
 enum tern_hairpin_mode {
@@ -404,6 +420,7 @@ enum tern_global {
 	TERN_G_DET_SPACE,		/* nested prefix (IPv6); empty: off */
 	TERN_G_DET_BLOCK_SIZE,		/* u32 ports, 0..65536; 0: derived */
 	TERN_G_DET_PORT_KEY,		/* u32: key of the port choice */
+	TERN_G_PORT_BLOCK_SIZE,		/* u32 ports, 0..65536; 0: off */
 	__TERN_G_MAX
 };
 #define TERN_G_MAX (__TERN_G_MAX - 1)
@@ -472,6 +489,9 @@ enum tern_stat {
 	TERN_STAT_DROP_DET_OUTSIDE,	/* deterministic: outside det-space */
 	TERN_STAT_DROP_DET_FULL,	/* deterministic: port block full */
 	TERN_STAT_TCP_REBUILT,		/* not a packet: TCP sessions rebuilt */
+	TERN_STAT_BLOCK_ALLOC,		/* not a packet: port blocks given */
+	TERN_STAT_BLOCK_RELEASE,	/* not a packet: port blocks returned */
+	TERN_STAT_DROP_BLOCK_REFUSED,	/* port blocks: subscriber has its most */
 	__TERN_STAT_MAX
 };
 #define TERN_STAT_MAX (__TERN_STAT_MAX - 1)

@@ -163,6 +163,10 @@ const struct tern_global_meta tern_globals[] = {
 	  .kind = TERN_KIND_U32, .def = 0, .max = 4294967295,
 	  .off = TERN_CFG(det_port_key),
 	  .help = "NAT64: deterministic mode: key of the port choice in a block (same on every box)" },
+	{ .key = "port-block-size", .attr = TERN_G_PORT_BLOCK_SIZE,
+	  .kind = TERN_KIND_U32, .max = 65536, .def = 0,
+	  .off = TERN_CFG(port_block),
+	  .help = "NAT64: port blocks (RFC 7422): ports a subscriber gets at a time; 0: off" },
 	{ .key = NULL }
 };
 #else

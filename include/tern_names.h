@@ -219,6 +219,15 @@ const struct tern_stat_name tern_stat_names[] = {
 	{ "tcp-rebuilt",
 	  "Not a packet outcome (NAT64): TCP sessions rebuilt in deterministic mode with tcp-nosyn-with-bib from an IPv6 segment that was not a SYN (a flow another box had: failover)",
 	  TERN_STAT_TCP_REBUILT, TERN_SG_OTHER },
+	{ "block-allocations",
+	  "Not a packet outcome (NAT64): port blocks given to subscribers (port-block-size)",
+	  TERN_STAT_BLOCK_ALLOC, TERN_SG_OTHER },
+	{ "block-releases",
+	  "Not a packet outcome (NAT64): port blocks returned, their last BIB entry gone (port-block-size)",
+	  TERN_STAT_BLOCK_RELEASE, TERN_SG_OTHER },
+	{ "drop-block-refused",
+	  "Dropped (NAT64): new flow refused, port blocks: its subscriber's blocks full and it has its most (max-ports-per-subscriber), or no free block in pool4",
+	  TERN_STAT_DROP_BLOCK_REFUSED, TERN_SG_DROP_NAT64 },
 	{ NULL, NULL, 0, TERN_SG_NONE }
 };
 #else

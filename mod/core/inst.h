@@ -68,6 +68,7 @@ struct tern_config {
 	struct tern_prefix6 det_space;
 	u32 det_block;			/* 0: derived */
 	u32 det_port_key;
+	u32 port_block;			/* port blocks (nat64/blocks.c); 0: off */
 };
 
 struct tern_instance {

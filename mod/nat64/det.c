@@ -58,6 +58,12 @@ int tern_det_validate(const struct tern_config *cfg,
 
 	if (!cfg->det_space_set)
 		return 0;
+	if (cfg->port_block) {
+		snprintf(msg, size,
+			 "det-space and port-block-size %u: one or the other",
+			 cfg->port_block);
+		return -EINVAL;
+	}
 	tern_det_shape_cfg(cfg, &d);
 	d.n_addrs = 1;
 	d.pmax = 65535;

@@ -155,3 +155,50 @@ void tern_nat64_ev_sess(void *arg, const struct tern_session *s, bool add)
 		tern_ev_send(inst, add ? TERN_EV_SESSION_ADD :
 			     TERN_EV_SESSION_DEL, NULL, s);
 }
+
+/*
+ * A port block given or returned: sent whenever someone listens (no log-*
+ * setting: they are the log port-block-size is set for).
+ */
+void tern_nat64_ev_block(struct tern_instance *inst,
+			 const struct tern_blk_info *bi, bool add)
+{
+	struct nlattr *nest;
+	struct sk_buff *skb;
+	void *hdr;
+
+	if (!genl_has_listeners(&tern_genl_family, inst->net,
+				TERN_MCGRP_EVENTS))
+		return;
+	skb = genlmsg_new(tern_ev_size(), GFP_ATOMIC | __GFP_NOWARN);
+	if (!skb)
+		goto dropped;
+	hdr = genlmsg_put(skb, 0, 0, &tern_genl_family, 0, TERN_CMD_EVENT);
+	if (!hdr)
+		goto free;
+	if (nla_put_string(skb, TERN_A_INSTANCE, inst->name) ||
+	    nla_put_u8(skb, TERN_A_EVENT,
+		       add ? TERN_EV_BLOCK_ADD : TERN_EV_BLOCK_DEL) ||
+	    nla_put_u64_64bit(skb, TERN_A_TIME, ktime_get_real_ns(),
+			      TERN_A_PAD))
+		goto free;
+	nest = nla_nest_start(skb, TERN_A_BLOCK);
+	if (!nest ||
+	    nla_put_u8(skb, TERN_BLOCK_PROTO, tern_ev_proto(bi->l4)) ||
+	    nla_put_in6_addr(skb, TERN_BLOCK_PREFIX6, &bi->prefix) ||
+	    nla_put_u8(skb, TERN_BLOCK_PLEN, bi->plen) ||
+	    nla_put_in_addr(skb, TERN_BLOCK_ADDR4, bi->addr) ||
+	    nla_put_u16(skb, TERN_BLOCK_PORT_MIN, bi->first) ||
+	    nla_put_u16(skb, TERN_BLOCK_PORT_MAX, bi->last))
+		goto free;
+	nla_nest_end(skb, nest);
+	genlmsg_end(skb, hdr);
+	if (genlmsg_multicast_netns(&tern_genl_family, inst->net, skb, 0,
+				    TERN_MCGRP_EVENTS, GFP_ATOMIC))
+		goto dropped;
+	return;
+free:
+	nlmsg_free(skb);
+dropped:
+	tern_stats_inc(inst->stats, TERN_STAT_EVENTS_DROPPED);
+}

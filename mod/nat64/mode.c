@@ -15,6 +15,7 @@
 #include <linux/tcp.h>
 #include <net/ipv6.h>
 #include "core/stats.h"
+#include "nat64/blocks.h"
 #include "nat64/det.h"
 #include "nat64/nat64.h"
 #include "nat64/mode.h"
@@ -129,6 +130,7 @@ static struct tern_session *tern_nat64_new6(struct tern_xlat *x, u8 l4,
 		.l4 = l4,
 	};
 	struct tern_det_pick det;
+	struct tern_blk_pick blk = {};
 	struct tern_limits lim;
 	struct tern_session *s;
 	struct tern_tcp_step st = { 0 };
@@ -167,12 +169,25 @@ static struct tern_session *tern_nat64_new6(struct tern_xlat *x, u8 l4,
 		}
 		fn = tern_det_pick4;
 		arg = &det;
+	} else if (x->cfg->port_block) {
+		/* Port blocks: ports of the subscriber's blocks only. */
+		tern_blk_pick_init(&blk, inst->nat64->blocks, pool,
+				   &inst->nat64->port_key, x->cfg->port_block,
+				   x->cfg->max_ports_per_sub,
+				   x->cfg->sub_prefix_len, l4, x->mark);
+		fn = tern_blk_pick4;
+		arg = &blk;
 	}
 	tern_nat64_limits(inst, x->cfg, &lim);
 	s = tern_sess_add6(inst->nat64->tables, l4, src, remote, &lim,
 			   fn, arg, st.state, timeout);
+	if (fn == tern_blk_pick4)
+		tern_blk_pick_end(&blk);
 	if (IS_ERR(s)) {
 		*why = tern_nat64_add_err(PTR_ERR(s));
+		if (PTR_ERR(s) == -EADDRINUSE && fn == tern_blk_pick4 &&
+		    blk.why)
+			*why = blk.why;
 		if (*why == TERN_STAT_DROP_POOL4_FULL && x->cfg->det_space_set)
 			*why = TERN_STAT_DROP_DET_FULL;
 		tern_nat64_error(x, ICMPV6_DEST_UNREACH, ICMPV6_ADDR_UNREACH);

@@ -64,6 +64,25 @@ static void tern_nat64_evicted(void *arg, bool expired)
 					      TERN_STAT_EVICT_UNCONFIRMED);
 }
 
+/* Port blocks given and returned: counted, told as events. */
+static void tern_nat64_block(void *arg, const struct tern_blk_info *bi,
+			     bool add)
+{
+	struct tern_instance *inst = arg;
+
+	tern_stats_inc(inst->stats, add ? TERN_STAT_BLOCK_ALLOC :
+					  TERN_STAT_BLOCK_RELEASE);
+	tern_nat64_ev_block(inst, bi, add);
+}
+
+static void tern_nat64_bib_bound(void *arg, const struct tern_bib *b,
+				 bool add)
+{
+	struct tern_instance *inst = arg;
+
+	tern_blocks_bound(inst->nat64->blocks, b, add);
+}
+
 int tern_nat64_create(struct tern_instance *inst,
 		      struct netlink_ext_ack *extack)
 {
@@ -79,11 +98,12 @@ int tern_nat64_create(struct tern_instance *inst,
 	n->auto_max_sessions = tern_nat64_auto_max();
 	get_random_bytes(&n->port_key, sizeof(n->port_key));
 	tern_syn_init(&n->syns, inst->net);
+	n->blocks = tern_blocks_alloc(tern_nat64_block, inst);
 	n->tables = tern_tables_alloc(cfg->max_sessions ?:
 				      n->auto_max_sessions);
-	if (!n->tables) {
+	if (!n->tables || !n->blocks) {
 		ret = -ENOMEM;
-		goto err;
+		goto err_tables;
 	}
 	ret = nf_defrag_ipv4_enable(inst->net);
 	if (ret) {
@@ -102,6 +122,7 @@ int tern_nat64_create(struct tern_instance *inst,
 	n->events.tcp_expire = tern_probe_tcp_expire;
 	n->events.tcp_kept = tern_probe_tcp_kept;
 	n->events.evicted = tern_nat64_evicted;
+	n->events.bib_bound = tern_nat64_bib_bound;
 	n->events.arg = inst;
 	tern_tables_set_events(n->tables, &n->events);
 	INIT_DELAYED_WORK(&n->gc, tern_nat64_gc);
@@ -113,7 +134,7 @@ err_defrag:
 	nf_defrag_ipv4_disable(inst->net);
 err_tables:
 	tern_tables_free(n->tables);
-err:
+	tern_blocks_free(n->blocks);
 	kfree(n);
 	return ret;
 }
@@ -145,6 +166,7 @@ void tern_nat64_destroy(struct tern_instance *inst)
 	if (n->defrag4)
 		nf_defrag_ipv4_disable(n->net);
 	tern_tables_free(n->tables);
+	tern_blocks_free(n->blocks);
 	kfree(n);
 	inst->nat64 = NULL;
 }

@@ -12,11 +12,13 @@
 #include <linux/siphash.h>
 #include <linux/workqueue.h>
 #include "core/instance.h"
+#include "nat64/blocks.h"
 #include "nat64/synstore.h"
 #include "nat64/table.h"
 
 struct tern_nat64 {
 	struct tern_tables *tables;
+	struct tern_blocks *blocks;	/* port-block-size (nat64/blocks.c) */
 	siphash_key_t port_key;		/* RFC 6056: per instance, random */
 	u32 auto_max_sessions;		/* max-sessions 0 means this */
 	struct delayed_work gc;

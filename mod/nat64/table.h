@@ -186,6 +186,13 @@ struct tern_table_events {
 	 * both ways (after the sess() callback of its removal).
 	 */
 	void (*evicted)(void *arg, bool expired);
+	/*
+	 * Optional: a dynamic BIB entry made by tern_sess_add6() was linked
+	 * (@add), or a BIB entry unlinked, told under its bucket locks (BHs
+	 * off; it may only take a lock of its own, and must not sleep):
+	 * port blocks (nat64/blocks.c) count their entries exactly.
+	 */
+	void (*bib_bound)(void *arg, const struct tern_bib *b, bool add);
 	void *arg;
 };
 

@@ -158,6 +158,7 @@ static int tern_tbl_insert(struct tern_tables *t, struct tern_bib *nb,
 		nb->sess4 = 0;
 		refcount_set(&nb->ref, 1);
 		tern_tbl_link_bib(t, nb, &w);
+		tern_tbl_ev_bound(t, nb, true);
 		s->bib = nb;
 		tern_tbl_link_sess(t, s, &w, lim->track_peers);
 	}

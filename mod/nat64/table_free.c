@@ -76,6 +76,7 @@ static void tern_tbl_bib_drop(struct tern_tables *t, struct tern_bib *b,
 {
 	hlist_nulls_del_init_rcu(&b->n6);
 	hlist_nulls_del_init_rcu(&b->n4);
+	tern_tbl_ev_bound(t, b, false);
 	bt->nbib++;
 	tern_sub_defer(t, &bt->sub, b, sessions, 1);
 	tern_tbl_batch_add(&b->gone, &bt->bib, &bt->bib_last);

@@ -355,6 +355,16 @@ static inline void tern_tbl_ev_sess(struct tern_tables *t,
 		ev->sess(ev->arg, s, add);
 }
 
+/* Under the bucket locks of @b (struct tern_table_events). */
+static inline void tern_tbl_ev_bound(struct tern_tables *t,
+				     const struct tern_bib *b, bool add)
+{
+	const struct tern_table_events *ev = READ_ONCE(t->ev);
+
+	if (ev && ev->bib_bound)
+		ev->bib_bound(ev->arg, b, add);
+}
+
 static inline void tern_tbl_ev_evicted(struct tern_tables *t, bool expired)
 {
 	const struct tern_table_events *ev = READ_ONCE(t->ev);

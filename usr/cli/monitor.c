@@ -3,6 +3,7 @@
  * tern CLI: tern monitor (the events of NAT64 instances: BIB entries and
  * sessions made and removed, as they happen).
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,6 +28,11 @@ static const char help_monitor[] =
 	"  TIME bib-add|bib-del PROTOCOL ADDR6#PORT ADDR4#PORT [static]\n"
 	"  TIME session-add|session-del PROTOCOL ADDR6#PORT ADDR4#PORT\n"
 	"       -> REMOTE4#PORT [STATE]\n"
+	"  TIME block-add|block-del PROTOCOL PREFIX6/LEN ADDR4 FIRST-LAST\n"
+	"\n"
+	"Port blocks (setting port-block-size) are told whenever someone\n"
+	"listens: a block of ports FIRST-LAST of ADDR4 given to the subscriber\n"
+	"PREFIX6/LEN, and returned when its last BIB entry went.\n"
 	"\n"
 	"TIME is UTC (2026-11-25T12:00:00.123Z), when the kernel made the event;\n"
 	"STATE the TCP state of a session (RFC 6146 3.5.2). Events are best\n"
@@ -42,7 +48,9 @@ static const char help_monitor[] =
 	"                       time-ns, instance, event, protocol, address6,\n"
 	"                       port6, address4, port4 and: static (BIB\n"
 	"                       events); remote4, remote-port4, state (null but\n"
-	"                       for TCP) (session events)\n"
+	"                       for TCP) (session events); block events:\n"
+	"                       time, time-ns, instance, event, protocol,\n"
+	"                       prefix6, address4, port-min, port-max\n"
 	"  -h, --help           show this help\n"
 	"\n"
 	"Joining the events needs CAP_NET_ADMIN in this network namespace.\n";
@@ -52,6 +60,8 @@ static const char *const event_names[] = {
 	[TERN_EV_BIB_DEL] = "bib-del",
 	[TERN_EV_SESSION_ADD] = "session-add",
 	[TERN_EV_SESSION_DEL] = "session-del",
+	[TERN_EV_BLOCK_ADD] = "block-add",
+	[TERN_EV_BLOCK_DEL] = "block-del",
 };
 
 struct monitor {
@@ -67,6 +77,9 @@ struct event {
 	uint8_t proto;
 	struct taddr t6, t4, remote;
 	bool session;
+	bool block;
+	char prefix6[INET6_ADDRSTRLEN + 4];	/* block events */
+	uint16_t port_min, port_max;
 	bool is_static;
 	const char *state;	/* sessions: NULL but for TCP */
 };
@@ -100,6 +113,40 @@ static int parse_session(struct nlattr *nest, struct event *ev)
 	return 0;
 }
 
+/* The TERN_A_BLOCK nest of a block event. */
+static int parse_block(struct nlattr *nest, struct event *ev)
+{
+	static struct nla_policy policy[TERN_BLOCK_MAX + 1] = {
+		[TERN_BLOCK_PROTO] = { .type = NLA_U8 },
+		[TERN_BLOCK_PREFIX6] = { .minlen = 16 },
+		[TERN_BLOCK_PLEN] = { .type = NLA_U8 },
+		[TERN_BLOCK_ADDR4] = { .minlen = 4 },
+		[TERN_BLOCK_PORT_MIN] = { .type = NLA_U16 },
+		[TERN_BLOCK_PORT_MAX] = { .type = NLA_U16 },
+	};
+	struct nlattr *e[TERN_BLOCK_MAX + 1];
+	char a6[INET6_ADDRSTRLEN];
+	int i;
+
+	if (!nest || nla_parse_nested(e, TERN_BLOCK_MAX, nest, policy) < 0)
+		return -1;
+	for (i = TERN_BLOCK_PROTO; i <= TERN_BLOCK_PORT_MAX; i++)
+		if (!e[i])
+			return -1;
+	ev->proto = nla_get_u8(e[TERN_BLOCK_PROTO]);
+	if (!proto_name(ev->proto) ||
+	    !inet_ntop(AF_INET6, nla_data(e[TERN_BLOCK_PREFIX6]), a6,
+		       sizeof(a6)))
+		return -1;
+	snprintf(ev->prefix6, sizeof(ev->prefix6), "%s/%u", a6,
+		 nla_get_u8(e[TERN_BLOCK_PLEN]));
+	ev->t4.family = AF_INET;
+	memcpy(&ev->t4.addr.v4, nla_data(e[TERN_BLOCK_ADDR4]), 4);
+	ev->port_min = nla_get_u16(e[TERN_BLOCK_PORT_MIN]);
+	ev->port_max = nla_get_u16(e[TERN_BLOCK_PORT_MAX]);
+	return 0;
+}
+
 /* "2026-11-25T12:00:00.123Z" */
 static void format_time(uint64_t ns, char *buf, size_t len)
 {
@@ -120,6 +167,13 @@ static void print_text(const struct event *ev, const char *when)
 {
 	char a6[TADDR_STRLEN], a4[TADDR_STRLEN], r4[TADDR_STRLEN];
 
+	if (ev->block) {
+		inet_ntop(AF_INET, &ev->t4.addr.v4, a4, sizeof(a4));
+		printf("%s %s %s %s %s %u-%u\n", when, event_names[ev->type],
+		       proto_name(ev->proto), ev->prefix6, a4, ev->port_min,
+		       ev->port_max);
+		return;
+	}
 	printf("%s %s %s %s %s", when, event_names[ev->type],
 	       proto_name(ev->proto), taddr_str(&ev->t6, a6),
 	       taddr_str(&ev->t4, a4));
@@ -149,7 +203,16 @@ static int print_json(const struct event *ev, const char *when)
 	json_add_u64(o, "time-ns", ev->time_ns);
 	json_add_str(o, "instance", ev->instance);
 	json_add_str(o, "event", event_names[ev->type]);
-	if (ev->session)
+	if (ev->block) {
+		char a4[INET_ADDRSTRLEN];
+
+		inet_ntop(AF_INET, &ev->t4.addr.v4, a4, sizeof(a4));
+		json_add_str(o, "protocol", proto_name(ev->proto));
+		json_add_str(o, "prefix6", ev->prefix6);
+		json_add_str(o, "address4", a4);
+		json_add_u64(o, "port-min", ev->port_min);
+		json_add_u64(o, "port-max", ev->port_max);
+	} else if (ev->session)
 		nat64_session_json(o, &sess);
 	else
 		nat64_bib_json(o, &bib, false);
@@ -181,7 +244,10 @@ static int on_event(struct nlattr **tb, void *arg)
 		return TERN_EXIT_OK;
 	ev.session = ev.type == TERN_EV_SESSION_ADD ||
 		     ev.type == TERN_EV_SESSION_DEL;
-	if ((ev.session ? parse_session(tb[TERN_A_SESSION], &ev) :
+	ev.block = ev.type == TERN_EV_BLOCK_ADD ||
+		   ev.type == TERN_EV_BLOCK_DEL;
+	if ((ev.block ? parse_block(tb[TERN_A_BLOCK], &ev) :
+	     ev.session ? parse_session(tb[TERN_A_SESSION], &ev) :
 			  parse_bib(tb[TERN_A_BIB], &ev)) < 0)
 		return tern_fail("malformed event from the kernel");
 	if (m->instance && strcmp(m->instance, ev.instance))

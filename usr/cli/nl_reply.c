@@ -104,6 +104,7 @@ int tern_nl_on_valid(struct nl_msg *msg, void *arg)
 		[TERN_A_TIME] = { .type = NLA_U64 },
 		[TERN_A_VERSION] = { .type = NLA_STRING },
 		[TERN_A_API_VERSION] = { .type = NLA_U32 },
+		[TERN_A_BLOCK] = { .type = NLA_NESTED },
 	};
 	struct tern_nl_req *r = arg;
 	struct nlmsghdr *nlh = nlmsg_hdr(msg);

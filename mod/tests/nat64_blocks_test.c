@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: port blocks (nat64/blocks.c) with the NAT64 tables. Blocks given
+ * never overlap; a subscriber's BIB entries only take ports of its own
+ * blocks, exactly as many blocks as its entries need; a block goes back
+ * with its last BIB entry (not before); a subscriber past its most blocks,
+ * or a pool4 without a free block, is refused.
+ */
+
+#include <kunit/test.h>
+#include <linux/slab.h>
+#include <net/ipv6.h>
+#include "nat64/blocks.h"
+#include "tern_genl.h"
+#include "kt_nat64.h"
+#include "kt_pool4.h"
+
+#define KT_BLK_MAX	64
+
+/* The blocks given and returned, as the events told them. */
+struct kt_blk_log {
+	struct tern_blk_info bi[KT_BLK_MAX];
+	bool live[KT_BLK_MAX];
+	unsigned int n, adds, dels;
+};
+
+static void kt_blk_ev(void *arg, const struct tern_blk_info *bi, bool add)
+{
+	struct kt_blk_log *lg = arg;
+	unsigned int i;
+
+	if (add) {
+		lg->adds++;
+		if (lg->n < KT_BLK_MAX) {
+			lg->bi[lg->n] = *bi;
+			lg->live[lg->n++] = true;
+		}
+		return;
+	}
+	lg->dels++;
+	for (i = 0; i < lg->n; i++)
+		if (lg->live[i] && lg->bi[i].addr == bi->addr &&
+		    lg->bi[i].first == bi->first && lg->bi[i].l4 == bi->l4)
+			lg->live[i] = false;
+}
+
+static void kt_blk_bound(void *arg, const struct tern_bib *b, bool add)
+{
+	tern_blocks_bound(arg, b, add);
+}
+
+struct kt_blk {
+	struct tern_tables *t;
+	struct tern_blocks *bl;
+	struct tern_pool4 *pool;
+	struct tern_table_events ev;
+	struct kt_blk_log log;
+	siphash_key_t key;
+	struct tern_limits lim;
+	u32 size, max_ports;
+};
+
+/* On the heap: the log is too big for a stack frame. */
+static struct kt_blk *kt_blk_setup(struct kunit *test,
+				   const struct tern_pool4_entry *e,
+				   unsigned int n, u32 size, u32 max_ports)
+{
+	struct kt_blk *k = kunit_kzalloc(test, sizeof(*k), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, k);
+	k->t = kt_tables(test, 0);
+	k->bl = tern_blocks_alloc(kt_blk_ev, &k->log);
+	KUNIT_ASSERT_NOT_NULL(test, k->bl);
+	k->pool = tern_kt_pool(test, e, n);
+	k->ev.bib_bound = kt_blk_bound;
+	k->ev.arg = k->bl;
+	tern_tables_set_events(k->t, &k->ev);
+	k->key.key[0] = 1;
+	k->key.key[1] = 2;
+	k->lim.sub_prefix_len = 64;
+	k->lim.max_ports_per_sub = max_ports;
+	k->size = size;
+	k->max_ports = max_ports;
+	return k;
+}
+
+static void kt_blk_teardown(struct kt_blk *k)
+{
+	tern_tables_free(k->t);
+	tern_blocks_free(k->bl);
+	tern_pool4_free(k->pool);
+}
+
+/* A new session as the packet path makes it; *@why: the refusal's counter. */
+static struct tern_session *kt_blk_add(struct kt_blk *k, u8 l4,
+				       const struct tern_ta6 *src,
+				       const struct tern_ta4 *remote, int *why)
+{
+	struct tern_blk_pick bp;
+	struct tern_session *s;
+
+	local_bh_disable();
+	rcu_read_lock();
+	tern_blk_pick_init(&bp, k->bl, k->pool, &k->key, k->size,
+			   k->max_ports, k->lim.sub_prefix_len, l4, 0);
+	s = tern_sess_add6(k->t, l4, src, remote, &k->lim, tern_blk_pick4,
+			   &bp, 0, 60 * HZ);
+	tern_blk_pick_end(&bp);
+	rcu_read_unlock();
+	local_bh_enable();
+	*why = bp.why;
+	return s;
+}
+
+/* Is @t4 of a live block of @t6's subscriber (/64)? */
+static bool kt_blk_owned(const struct kt_blk_log *lg, u8 l4,
+			 const struct tern_ta6 *t6, const struct tern_ta4 *t4)
+{
+	u16 port = ntohs(t4->port);
+	unsigned int i;
+
+	for (i = 0; i < lg->n; i++) {
+		const struct tern_blk_info *bi = &lg->bi[i];
+
+		if (lg->live[i] && bi->l4 == l4 && bi->addr == t4->addr &&
+		    port >= bi->first && port <= bi->last && bi->plen == 64 &&
+		    ipv6_prefix_equal(&bi->prefix, &t6->addr, 64))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * 4 subscribers x 150 UDP entries, blocks of 64: 3 blocks each, disjoint,
+ * every entry in a block of its own subscriber; a flush returns them all.
+ */
+static void blocks_own(struct kunit *test)
+{
+	static const struct tern_pool4_entry e[] = {
+		ENTRY(A4(192, 0, 2, 0), 31, UDP, 1024, 2047, 0),
+	};
+	struct tern_ta4 r = kt_t4(KT_REMOTE(1), 53);
+	struct kt_blk *k;
+	struct tern_session *s;
+	unsigned int i, j, sub;
+	int why;
+
+	k = kt_blk_setup(test, e, ARRAY_SIZE(e), 64, 0);
+	for (sub = 1; sub <= 4; sub++) {
+		for (i = 0; i < 150; i++) {
+			struct tern_ta6 a = kt_t6(sub, 1 + i % 3, 10000 + i);
+
+			s = kt_blk_add(k, TERN_L4_UDP, &a, &r, &why);
+			KUNIT_ASSERT_FALSE_MSG(test, IS_ERR_OR_NULL(s),
+					       "sub %u entry %u why %d", sub,
+					       i, why);
+			KUNIT_ASSERT_TRUE_MSG(test,
+					      kt_blk_owned(&k->log, TERN_L4_UDP,
+							   &a, &s->bib->t4),
+					      "sub %u entry %u port %u", sub,
+					      i, ntohs(s->bib->t4.port));
+		}
+	}
+	KUNIT_EXPECT_EQ(test, k->log.adds, 12U);
+	KUNIT_EXPECT_EQ(test, k->log.dels, 0U);
+	KUNIT_EXPECT_EQ(test, tern_blocks_count(k->bl), 12U);
+	/* Aligned, inside pool4, never overlapping. */
+	for (i = 0; i < k->log.n; i++) {
+		const struct tern_blk_info *a = &k->log.bi[i];
+
+		KUNIT_EXPECT_EQ(test, a->first % 64, 0);
+		KUNIT_EXPECT_EQ(test, a->last, a->first + 63);
+		KUNIT_EXPECT_GE(test, a->first, 1024);
+		KUNIT_EXPECT_LE(test, a->last, 2047);
+		for (j = 0; j < i; j++)
+			KUNIT_EXPECT_FALSE(test, a->addr == k->log.bi[j].addr &&
+					   a->first == k->log.bi[j].first);
+	}
+	KT_EXPECT_COUNT(test, k->t, 600, 600);
+	tern_tables_flush(k->t, TERN_L4_N);
+	KUNIT_EXPECT_EQ(test, k->log.dels, 12U);
+	KUNIT_EXPECT_EQ(test, tern_blocks_count(k->bl), 0U);
+	kt_blk_teardown(k);
+}
+
+/* A block goes with its last BIB entry, not before. */
+static void blocks_release_last(struct kunit *test)
+{
+	static const struct tern_pool4_entry e[] = {
+		ENTRY(A4(192, 0, 2, 1), 32, TCP, 1024, 65535, 0),
+	};
+	struct tern_ta6 a = kt_t6(7, 1, 5000), b = kt_t6(7, 2, 5001);
+	struct tern_ta4 r = kt_t4(KT_REMOTE(1), 80);
+	struct tern_session *s1, *s2;
+	struct kt_blk *k;
+	int why;
+
+	k = kt_blk_setup(test, e, ARRAY_SIZE(e), 256, 0);
+	s1 = kt_blk_add(k, TERN_L4_TCP, &a, &r, &why);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s1));
+	s2 = kt_blk_add(k, TERN_L4_TCP, &b, &r, &why);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s2));
+	KUNIT_EXPECT_EQ(test, k->log.adds, 1U);
+	/* The same block: the same address, ports 256 apart at most. */
+	KUNIT_EXPECT_EQ(test, s1->bib->t4.addr, s2->bib->t4.addr);
+	KUNIT_EXPECT_EQ(test, ntohs(s1->bib->t4.port) / 256,
+			ntohs(s2->bib->t4.port) / 256);
+	/* Parity of the IPv6 port kept inside the block. */
+	KUNIT_EXPECT_EQ(test, ntohs(s1->bib->t4.port) % 2, 0);
+	KUNIT_EXPECT_EQ(test, ntohs(s2->bib->t4.port) % 2, 1);
+	KUNIT_EXPECT_EQ(test, tern_bib_del(k->t, TERN_L4_TCP, &a, NULL), 0);
+	KUNIT_EXPECT_EQ(test, k->log.dels, 0U);
+	KUNIT_EXPECT_EQ(test, tern_blocks_count(k->bl), 1U);
+	KUNIT_EXPECT_EQ(test, tern_bib_del(k->t, TERN_L4_TCP, &b, NULL), 0);
+	KUNIT_EXPECT_EQ(test, k->log.dels, 1U);
+	KUNIT_EXPECT_EQ(test, tern_blocks_count(k->bl), 0U);
+	/* A new entry afterwards gets a new block. */
+	s1 = kt_blk_add(k, TERN_L4_TCP, &a, &r, &why);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s1));
+	KUNIT_EXPECT_EQ(test, k->log.adds, 2U);
+	kt_blk_teardown(k);
+}
+
+/*
+ * max-ports-per-subscriber 64, blocks of 32: 2 blocks, the 65th entry
+ * refused with no third block; a pool4 of 3 blocks in all refuses the
+ * second subscriber's second block.
+ */
+static void blocks_refused(struct kunit *test)
+{
+	static const struct tern_pool4_entry e[] = {
+		ENTRY(A4(192, 0, 2, 1), 32, UDP, 1024, 1119, 0),
+	};
+	struct tern_ta4 r = kt_t4(KT_REMOTE(1), 53);
+	struct tern_session *s;
+	struct kt_blk *k;
+	unsigned int i;
+	int why;
+
+	/* The table's own limit is off: the blocks' bound refuses. */
+	k = kt_blk_setup(test, e, ARRAY_SIZE(e), 32, 64);
+	k->lim.max_ports_per_sub = 0;
+	for (i = 0; i < 64; i++) {
+		s = kt_blk_add(k, TERN_L4_UDP, KT6(1, 1, 2000 + i), &r, &why);
+		KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
+	}
+	KUNIT_EXPECT_EQ(test, k->log.adds, 2U);
+	s = kt_blk_add(k, TERN_L4_UDP, KT6(1, 1, 3000), &r, &why);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(s), -EADDRINUSE);
+	KUNIT_EXPECT_EQ(test, why, TERN_STAT_DROP_BLOCK_REFUSED);
+	KUNIT_EXPECT_EQ(test, k->log.adds, 2U);
+	KUNIT_EXPECT_EQ(test, tern_blocks_count(k->bl), 2U);
+	/* Subscriber 2: the last block, then pool4 has none. */
+	for (i = 0; i < 32; i++) {
+		s = kt_blk_add(k, TERN_L4_UDP, KT6(2, 1, 2000 + i), &r, &why);
+		KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
+	}
+	s = kt_blk_add(k, TERN_L4_UDP, KT6(2, 1, 3000), &r, &why);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(s), -EADDRINUSE);
+	KUNIT_EXPECT_EQ(test, why, TERN_STAT_DROP_POOL4_FULL);
+	KUNIT_EXPECT_EQ(test, k->log.adds, 3U);
+	KUNIT_EXPECT_EQ(test, k->log.dels, 0U);
+	KT_EXPECT_COUNT(test, k->t, 96, 96);
+	kt_blk_teardown(k);
+}
+
+static struct kunit_case tern_nat64_blocks_cases[] = {
+	KUNIT_CASE(blocks_own),
+	KUNIT_CASE(blocks_release_last),
+	KUNIT_CASE(blocks_refused),
+	{}
+};
+
+static struct kunit_suite tern_nat64_blocks_suite = {
+	.name = "tern_nat64_blocks",
+	.suite_init = kt_table_suite_init,
+	.test_cases = tern_nat64_blocks_cases,
+};
+
+kunit_test_suite(tern_nat64_blocks_suite);
