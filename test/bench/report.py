@@ -14,8 +14,8 @@ beside the TSV, when present, are quoted at the top.
 
 Plots (python3-matplotlib; left out with a note when it is missing): a
 bar chart per metric (median per system, min-max as error bars) and, from
-the metrics tput_sessions and tput_sessions_zero_loss, throughput against
-the number of sessions.
+the metrics of SESSION_PLOTS (throughput, fill rate, slab bytes a
+session), a line against the number of sessions.
 
 raw.tsv beside RESULTS.TSV (bench-vm.sh's log of every overload window:
 phase system direction flows rep window_ns offered offered_pps received
@@ -25,7 +25,8 @@ received_pps busy_ns ns_per_packet) is counted in results.md.
 file has a figure for every metric of MUST, every system but forwarding
 the paired ones of MUST_PAIRED (capacity_vs_fwd, the figure the targets
 are judged on, and added_ns), every NAT64 system (*-nat64) the stateful
-ones of MUST_NAT64, and every figure is above 0 (flags, unit "flag", and
+ones of MUST_NAT64 and, at every size it has tput_sessions for, those of
+MUST_PER_SIZE (fill rate, slab bytes a session), and every figure is above 0 (flags, unit "flag", and
 added_ns, a difference, aside; tput_zero_loss and xl_ns_per_packet above
 0 in one cell of every system at least; tput_sessions_zero_loss may be
 0); and raw.tsv must be there with a window received in (received > 0)
@@ -44,6 +45,8 @@ KNOWN = ["tput_zero_loss", "tput_overload", "tput_offered", "xl_ns_per_packet",
          "teardown_rate", "teardown_free_rate", "teardown_seconds",
          "teardown_free_seconds",
          "tput_sessions", "tput_sessions_zero_loss",
+         "sessions_fill_rate", "slab_bytes_per_session",
+         "slab_obj_bytes_per_session",
          "tput_one_entry", "one_entry_ratio"]
 TITLES = {
     "tput_zero_loss": "Throughput with zero loss (binary search), 64-byte UDP",
@@ -85,6 +88,17 @@ TITLES = {
     "tput_sessions": "Throughput with established sessions (flows = sessions)",
     "tput_sessions_zero_loss": "Zero-loss throughput with established "
                                "sessions (binary search)",
+    "sessions_fill_rate": "NAT64 sessions made a second while filling the "
+                          "table to that size from empty (closed loop, "
+                          "chunks of new flows; flows = sessions)",
+    "slab_bytes_per_session": "Slab memory a UDP session with its BIB "
+                              "entry: pages of the tables' slab caches "
+                              "with the sessions less with the empty "
+                              "instance, over the sessions (target: 128 "
+                              "at most)",
+    "slab_obj_bytes_per_session": "The same from the objects in use x "
+                                  "their slot size (the slabs' unused "
+                                  "room left out)",
     "tput_one_entry": "4->6 rate to one BIB entry whose sessions are all "
                       "with one IPv4 address, one a source port "
                       "(flows = sessions)",
@@ -92,7 +106,9 @@ TITLES = {
                        "one (target: 0.9 at least)",
 }
 # Throughput against the number of sessions: plotted as lines.
-SESSION_PLOTS = ["tput_sessions", "tput_sessions_zero_loss"]
+SESSION_PLOTS = ["tput_sessions", "tput_sessions_zero_loss",
+                 "sessions_fill_rate", "slab_bytes_per_session",
+                 "slab_obj_bytes_per_session"]
 SYSTEMS = ["fwd", "tern-siit", "tern-siit-eamt1", "tern-siit-eamt10k",
            "tern-nat64", "tern-siit-ipt", "tern-siit-iptl",
            "tern-siit-ipt0", "jool-siit", "jool-siit-eamt1",
@@ -104,7 +120,13 @@ MUST = ["tput_zero_loss", "tput_overload", "tcp_throughput", "rtt_median"]
 MUST_PAIRED = ["capacity_vs_fwd", "added_ns"]
 # What every NAT64 system must have (test/bench/stateful-vm.sh).
 MUST_NAT64 = ["conn_rate", "conn_real", "tput_sessions", "teardown_seconds",
-              "teardown_free_seconds", "tput_one_entry", "one_entry_ratio"]
+              "teardown_free_seconds", "tput_one_entry", "one_entry_ratio",
+              "sessions_fill_rate", "slab_bytes_per_session",
+              "slab_obj_bytes_per_session"]
+# What every NAT64 system must have at every size it has tput_sessions
+# for (test/bench/stateful-scale.sh).
+MUST_PER_SIZE = ["sessions_fill_rate", "slab_bytes_per_session",
+                 "slab_obj_bytes_per_session"]
 # Differences: any sign.
 ANY_SIGN = ["added_ns"]
 # (numerator, denominator) pairs of the ratio columns
@@ -132,7 +154,16 @@ def median(v):
     return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
 
 
-def fmt(x):
+# Shown with one decimal whatever their size: near their target (128 B).
+ONE_DECIMAL = ["slab_bytes_per_session", "slab_obj_bytes_per_session"]
+# Followed by the ratio of the largest size's median to the smallest's,
+# per system and direction (the target: 10M sessions over 10k).
+SIZE_RATIOS = ["tput_sessions", "tput_sessions_zero_loss"]
+
+
+def fmt(x, metric=None):
+    if metric in ONE_DECIMAL:
+        return "%.1f" % x
     if abs(x) >= 100:
         return "%d" % round(x)
     if abs(x) >= 10:
@@ -181,9 +212,10 @@ def table(metric, cells, unit):
                 line.append("-")
                 continue
             v = c[s]
-            cell = fmt(median(v))
+            cell = fmt(median(v), metric)
             if len(v) > 1:
-                cell += " (%s-%s)" % (fmt(min(v)), fmt(max(v)))
+                cell += " (%s-%s)" % (fmt(min(v), metric),
+                                      fmt(max(v), metric))
             line.append(cell)
         for a, b in ratios:
             if a in c and b in c and median(c[b]) != 0:
@@ -191,7 +223,25 @@ def table(metric, cells, unit):
             else:
                 line.append("-")
         out.append("| " + " | ".join(line) + " |")
+    if metric in SIZE_RATIOS:
+        out += size_ratios(cells, systems)
     return out
+
+
+def size_ratios(cells, systems):
+    """Lines: the largest size's median over the smallest's."""
+    out = []
+    for d in sorted({k[0] for k in cells}):
+        for s in systems:
+            sizes = sorted((int(k[1]), cells[k][s]) for k in cells
+                           if k[0] == d and s in cells[k] and
+                           flows_key(k[1])[0] == 0)
+            if len(sizes) < 2 or median(sizes[0][1]) == 0:
+                continue
+            out.append("- %s %s: %d sessions over %d: %.2f" % (
+                s, d, sizes[-1][0], sizes[0][0],
+                median(sizes[-1][1]) / median(sizes[0][1])))
+    return [""] + out if out else []
 
 
 def plots(data, units, outdir):
@@ -304,6 +354,14 @@ def check(rows, data, raw):
         for m in must:
             if not any(s in c for c in data.get(m, {}).values()):
                 bad.append("no %s for %s" % (m, s))
+        if not s.endswith("-nat64"):
+            continue
+        sizes = {k for k, c in data.get("tput_sessions", {}).items()
+                 if s in c}
+        for m in MUST_PER_SIZE:
+            for k in sorted(sizes - {k for k, c in data.get(m, {}).items()
+                                     if s in c}):
+                bad.append("no %s for %s with %s sessions" % (m, s, k[1]))
     # A zero-loss search may find no rate without loss in a cell (one
     # packet lost at the lowest trial on a busy host): it must find one
     # in some cell of every system, which shows the search works.
