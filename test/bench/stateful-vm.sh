@@ -40,9 +40,10 @@
 #    slab_bytes_per_session and slab_obj_bytes_per_session, at each S; a
 #    size that would not fit in the VM's memory is skipped, with the
 #    larger ones, and said so in skipped.txt); then gen6 sends unpaced
-#    over the S flows in scrambled order (gen6 -F) for TPUT_SECS + 4 s and the rate received
-#    at sink over TPUT_SECS seconds, from one second after the first
-#    frames arrived, is the value (tput_sessions). Then the highest rate
+#    over the S flows in scrambled order (gen6 -F) for TPUT_SECS + 4 s
+#    and the rate received at sink over TPUT_SECS seconds, from one
+#    second after the first frames arrived, is the value
+#    (tput_sessions). Then the highest rate
 #    without loss over those S flows (tput_sessions_zero_loss): a binary
 #    search of BENCH_STEPS trials of BENCH_ZL_SECS seconds each below the
 #    rate gen6 offered unpaced; a trial passes when all its frames reach
