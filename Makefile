@@ -15,7 +15,7 @@
 #   make compare-jool randomized comparison with Jool 4.1.9 (installs it;
 #                     COMPARE_PACKETS=50 for a smoke run, COMPARE_SEED=N)
 #   make bench        Tern beside forwarding, Jool and Tayga in one VM (6.1),
-#                     ~65-90 min on a quiet host; table, plots in .build/bench/DATE/
+#                     ~2 h on a quiet host (10M NAT64 sessions); table, plots in .build/bench/DATE/
 #
 # KREL/KDIR pick another kernel: make KREL=6.12.117+deb12-amd64
 KREL ?= $(shell uname -r)

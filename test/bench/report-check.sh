@@ -6,8 +6,10 @@
 # without its paired capacity against forwarding or its added cost, on a
 # NAT64 system without a stateful figure (tear-down to the last byte, the
 # one-entry ratio, whether the generator set a figure: the flags and
-# offered/received ratios) and on a missing or incomplete raw.tsv (the log
-# of every overload window, and of a NAT64 system's stateful windows).
+# offered/received ratios, the fill rate and slab bytes a session, these
+# last at every size it has throughput with sessions for) and on a missing
+# or incomplete raw.tsv (the log of every overload window, and of a NAT64
+# system's stateful windows).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
@@ -66,7 +68,8 @@ echo "ok    report.py --check fails on a paired system without added_ns"
 		added_ns conn_rate conn_real tput_sessions teardown_seconds \
 		teardown_free_seconds tput_one_entry one_entry_ratio \
 		tput_offered tput_sessions_zero_loss conn_offered_ratio \
-		tput_sessions_offered_ratio; do
+		tput_sessions_offered_ratio sessions_fill_rate slab_bytes_per_session \
+		slab_obj_bytes_per_session; do
 		printf '%s\ttern-nat64\t6to4\t1\t1\t5\tx\n' $m
 	done
 	for m in conn_gen_bound tput_sessions_gen_bound \
@@ -83,12 +86,28 @@ $py "$here/report.py" --check --no-plots "$tmp/nat.tsv" "$tmp/i" >/dev/null
 echo "ok    report.py --check passes a complete NAT64 system"
 for m in teardown_free_seconds one_entry_ratio conn_gen_bound conn_offered_ratio \
 	tput_sessions_gen_bound tput_sessions_offered_ratio \
-	tput_sessions_zero_loss_gen_bound; do
+	tput_sessions_zero_loss_gen_bound sessions_fill_rate \
+	slab_bytes_per_session slab_obj_bytes_per_session; do
 	grep -v "^$m	tern-nat64" "$tmp/nat.tsv" >"$tmp/nat-$m.tsv"
 	if $py "$here/report.py" --check --no-plots "$tmp/nat-$m.tsv" "$tmp/j" >/dev/null 2>&1; then
 		echo "FAIL  report.py --check passed a NAT64 system without $m"; exit 1
 	fi
 	echo "ok    report.py --check fails on a NAT64 system without $m"
+done
+# The fill rate and slab bytes a session at every size of tput_sessions:
+# a second size with all three passes, one without any of them fails.
+for m in tput_sessions sessions_fill_rate slab_bytes_per_session \
+	slab_obj_bytes_per_session; do
+	printf '%s\ttern-nat64\t6to4\t10000000\t1\t5\tx\n' $m
+done | cat "$tmp/nat.tsv" - >"$tmp/nat-2.tsv"
+$py "$here/report.py" --check --no-plots "$tmp/nat-2.tsv" "$tmp/m" >/dev/null
+echo "ok    report.py --check passes a NAT64 system with its per-size figures at two sizes"
+for m in sessions_fill_rate slab_bytes_per_session slab_obj_bytes_per_session; do
+	grep -v "^$m	tern-nat64	6to4	10000000" "$tmp/nat-2.tsv" >"$tmp/nat-2-$m.tsv"
+	if $py "$here/report.py" --check --no-plots "$tmp/nat-2-$m.tsv" "$tmp/n" >/dev/null 2>&1; then
+		echo "FAIL  report.py --check passed a NAT64 system without $m at one of its sizes"; exit 1
+	fi
+	echo "ok    report.py --check fails on a NAT64 system without $m at one of its sizes"
 done
 cp "$tmp/raw.tsv" "$tmp/raw.nat"
 for p in conn sessions zl; do

@@ -14,8 +14,8 @@ beside the TSV, when present, are quoted at the top.
 
 Plots (python3-matplotlib; left out with a note when it is missing): a
 bar chart per metric (median per system, min-max as error bars) and, from
-the metrics tput_sessions and tput_sessions_zero_loss, throughput against
-the number of sessions.
+the metrics of SESSION_PLOTS (throughput, fill rate, slab bytes a
+session), a line against the number of sessions.
 
 raw.tsv beside RESULTS.TSV (bench-vm.sh's log of every overload window:
 phase system direction flows rep window_ns offered offered_pps received
@@ -26,7 +26,8 @@ file has a figure for every metric of MUST, every system but forwarding
 the paired ones of MUST_PAIRED (capacity_vs_fwd, the figure the targets
 are judged on, and added_ns), every NAT64 system (*-nat64) the stateful
 ones of MUST_NAT64 (with, beside each figure, whether the generator set
-it), and every figure is above 0 (flags, unit "flag", and
+it) and, at every size it has tput_sessions for, those of MUST_PER_SIZE
+(fill rate, slab bytes a session), and every figure is above 0 (flags, unit "flag", and
 added_ns, a difference, aside; tput_zero_loss and xl_ns_per_packet above
 0 in one cell of every system at least; tput_sessions_zero_loss may be
 0); and raw.tsv must be there with a window received in (received > 0)
@@ -54,6 +55,8 @@ KNOWN = ["tput_zero_loss", "tput_overload", "tput_offered", "xl_ns_per_packet",
          "tput_sessions", "tput_sessions_zero_loss",
          "conn_gen_bound", "conn_offered_ratio", "tput_sessions_gen_bound",
          "tput_sessions_offered_ratio", "tput_sessions_zero_loss_gen_bound",
+         "sessions_fill_rate", "slab_bytes_per_session",
+         "slab_obj_bytes_per_session",
          "tput_one_entry", "one_entry_ratio"]
 TITLES = {
     "tput_zero_loss": "Throughput with zero loss (binary search), 64-byte UDP",
@@ -108,6 +111,17 @@ TITLES = {
     "tput_sessions_zero_loss_gen_bound": "tput_sessions_zero_loss set by "
                                          "the generator (1: no trial lost "
                                          "a frame)",
+    "sessions_fill_rate": "NAT64 sessions made a second while filling the "
+                          "table to that size from empty (closed loop, "
+                          "chunks of new flows; flows = sessions)",
+    "slab_bytes_per_session": "Slab memory a UDP session with its BIB "
+                              "entry: pages of the tables' slab caches "
+                              "with the sessions less with the empty "
+                              "instance, over the sessions (target: 128 "
+                              "at most)",
+    "slab_obj_bytes_per_session": "The same from the objects in use x "
+                                  "their slot size (the slabs' unused "
+                                  "room left out)",
     "tput_one_entry": "4->6 rate to one BIB entry whose sessions are all "
                       "with one IPv4 address, one a source port "
                       "(flows = sessions)",
@@ -115,7 +129,9 @@ TITLES = {
                        "one (target: 0.9 at least)",
 }
 # Throughput against the number of sessions: plotted as lines.
-SESSION_PLOTS = ["tput_sessions", "tput_sessions_zero_loss"]
+SESSION_PLOTS = ["tput_sessions", "tput_sessions_zero_loss",
+                 "sessions_fill_rate", "slab_bytes_per_session",
+                 "slab_obj_bytes_per_session"]
 SYSTEMS = ["fwd", "tern-siit", "tern-siit-eamt1", "tern-siit-eamt10k",
            "tern-nat64", "tern-siit-ipt", "tern-siit-iptl",
            "tern-siit-ipt0", "jool-siit", "jool-siit-eamt1",
@@ -131,7 +147,9 @@ MUST_NAT64 = ["conn_rate", "conn_real", "tput_sessions", "teardown_seconds",
               "conn_gen_bound", "conn_offered_ratio", "tput_offered",
               "tput_sessions_zero_loss", "tput_sessions_gen_bound",
               "tput_sessions_offered_ratio",
-              "tput_sessions_zero_loss_gen_bound"]
+              "tput_sessions_zero_loss_gen_bound",
+              "sessions_fill_rate", "slab_bytes_per_session",
+              "slab_obj_bytes_per_session"]
 # The figures judged only where the system, not the generator, set them:
 # metric -> its flag (1: the generator set that repetition's figure, a
 # lower bound for the system). Such repetitions are left out of the
@@ -144,6 +162,10 @@ GEN_FLAGS = {"conn_rate": "conn_gen_bound",
 # metric that shows the system measured).
 RAW_NAT64 = {"conn": "conn_rate", "sessions": "tput_sessions",
              "zl": "tput_sessions_zero_loss"}
+# What every NAT64 system must have at every size it has tput_sessions
+# for (test/bench/stateful-scale.sh).
+MUST_PER_SIZE = ["sessions_fill_rate", "slab_bytes_per_session",
+                 "slab_obj_bytes_per_session"]
 # Differences: any sign.
 ANY_SIGN = ["added_ns"]
 # (numerator, denominator) pairs of the ratio columns
@@ -171,7 +193,16 @@ def median(v):
     return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
 
 
-def fmt(x):
+# Shown with one decimal whatever their size: near their target (128 B).
+ONE_DECIMAL = ["slab_bytes_per_session", "slab_obj_bytes_per_session"]
+# Followed by the ratio of the largest size's median to the smallest's,
+# per system and direction (the target: 10M sessions over 10k).
+SIZE_RATIOS = ["tput_sessions", "tput_sessions_zero_loss"]
+
+
+def fmt(x, metric=None):
+    if metric in ONE_DECIMAL:
+        return "%.1f" % x
     if abs(x) >= 100:
         return "%d" % round(x)
     if abs(x) >= 10:
@@ -251,11 +282,12 @@ def table(metric, cells, unit, gcells=None):
                 continue
             v = c[s]
             val[s] = judged(v, g.get(s, [False] * len(v)))
-            cell = fmt(val[s][0])
+            cell = fmt(val[s][0], metric)
             if val[s][1]:
                 cell = ">=" + cell
             if len(v) > 1:
-                cell += " (%s-%s)" % (fmt(min(v)), fmt(max(v)))
+                cell += " (%s-%s)" % (fmt(min(v), metric),
+                                      fmt(max(v), metric))
             n = sum(g.get(s, []))
             if n:
                 cell += " gen %d/%d" % (n, len(v))
@@ -275,7 +307,33 @@ def table(metric, cells, unit, gcells=None):
                 "the figure (%s = 1; \"gen N/M\") are left out of the "
                 "median; \">=\" marks a cell that has only such, the "
                 "system's figure being above it." % GEN_FLAGS[metric]]
+    if metric in SIZE_RATIOS:
+        out += size_ratios(cells, systems, gcells)
     return out
+
+
+def size_ratios(cells, systems, gcells=None):
+    """Lines: the largest size's figure over the smallest's (each judged
+    as its table cell: generator-bound repetitions out; a bound shown as
+    such)."""
+    out = []
+    for d in sorted({k[0] for k in cells}):
+        for s in systems:
+            sizes = sorted(
+                (int(k[1]), judged(cells[k][s],
+                                   (gcells or {}).get(k, {}).get(
+                                       s, [False] * len(cells[k][s]))))
+                for k in cells
+                if k[0] == d and s in cells[k] and flows_key(k[1])[0] == 0)
+            if len(sizes) < 2 or sizes[0][1][0] == 0:
+                continue
+            (lo, (a, abound)), (hi, (b, bbound)) = sizes[0], sizes[-1]
+            if abound and bbound:
+                continue
+            pre = ">=" if bbound else "<=" if abound else ""
+            out.append("- %s %s: %d sessions over %d: %s%.2f" % (
+                s, d, hi, lo, pre, b / a))
+    return [""] + out if out else []
 
 
 def plots(data, units, outdir):
@@ -392,6 +450,14 @@ def check(rows, data, raw):
         for m in must:
             if not any(s in c for c in data.get(m, {}).values()):
                 bad.append("no %s for %s" % (m, s))
+        if not s.endswith("-nat64"):
+            continue
+        sizes = {k for k, c in data.get("tput_sessions", {}).items()
+                 if s in c}
+        for m in MUST_PER_SIZE:
+            for k in sorted(sizes - {k for k, c in data.get(m, {}).items()
+                                     if s in c}):
+                bad.append("no %s for %s with %s sessions" % (m, s, k[1]))
     # A zero-loss search may find no rate without loss in a cell (one
     # packet lost at the lowest trial on a busy host): it must find one
     # in some cell of every system, which shows the search works.

@@ -37,10 +37,15 @@
 # 3. tput_sessions: the instance filled with S sessions (each S of
 #    SESSIONS in turn, adding flows to the ones there), in chunks sent at
 #    once into a backlog with room for them (a chunk is resent when some of
-#    it did not reach sink); then gen6 sends unpaced over the S flows in
-#    scrambled order (gen6 -F) for TPUT_SECS + 4 s and the rate received
-#    at sink over TPUT_SECS seconds, from one second after the first
-#    frames arrived, is the value (tput_sessions). Then the highest rate
+#    it did not reach sink; test/bench/stateful-scale.sh: the fill timed,
+#    sessions_fill_rate, and the slab bytes a session,
+#    slab_bytes_per_session and slab_obj_bytes_per_session, at each S; a
+#    size that would not fit in the VM's memory is skipped, with the
+#    larger ones, and said so in skipped.txt); then gen6 sends unpaced
+#    over the S flows in scrambled order (gen6 -F) for TPUT_SECS + 4 s
+#    and the rate received at sink over TPUT_SECS seconds, from one
+#    second after the first frames arrived, is the value
+#    (tput_sessions). Then the highest rate
 #    without loss over those S flows (tput_sessions_zero_loss): a binary
 #    search of BENCH_STEPS trials of BENCH_ZL_SECS seconds each below the
 #    rate gen6 offered unpaced; a trial passes when all its frames reach
@@ -80,10 +85,10 @@
 # unpaced rate). report.py judges those figures only from the repetitions
 # whose flag is 0.
 # Usage: stateful-vm.sh OUTDIR [SYSTEMS...]   (tern-nat64 jool-nat64)
-# Environment: BENCH_SMOKE=1 (2,000 sessions, one repetition),
+# Environment: BENCH_SMOKE=1 (2,000 then 10,000 sessions, one repetition),
 #   BENCH_REPS (3), BENCH_CONN_N (20000), BENCH_SESSIONS
-#   ("10000 100000 1000000"), BENCH_TPUT_SECS (5), BENCH_STEPS (8),
-#   BENCH_CHUNK (50000), BENCH_ZL_SECS (2), BENCH_PERF=1 (perf profiles: of both CPUs in
+#   ("10000 100000 1000000 10000000"), BENCH_TPUT_SECS (5), BENCH_STEPS (8),
+#   BENCH_CHUNK (50000), BENCH_FILL_CHUNK (500000), BENCH_ZL_SECS (2), BENCH_PERF=1 (perf profiles: of both CPUs in
 #   each tput_sessions window, OUTDIR/perf-sessions-SYSTEM-S-REP.txt; of
 #   the full flush of tput_teardown, perf-teardown-SYSTEM-REP.txt, perf's
 #   own cost then in that teardown figure), BENCH_ENTRY_PORTS (65535),
@@ -98,10 +103,10 @@ tern=${TERN:-$top/usr/cli/tern}
 gen6=$top/.build/gen6
 resp=$top/.build/resp
 if [ "${BENCH_SMOKE:-0}" = 1 ]; then
-	reps=1 conn_n=2000 sizes="2000" tput_secs=1 steps=2 chunk=2000 zl_secs=1
+	reps=1 conn_n=2000 sizes="2000 10000" tput_secs=1 steps=2 chunk=2000 zl_secs=1
 else
 	reps=${BENCH_REPS:-3} conn_n=${BENCH_CONN_N:-20000}
-	sizes=${BENCH_SESSIONS:-10000 100000 1000000}
+	sizes=${BENCH_SESSIONS:-10000 100000 1000000 10000000}
 	tput_secs=${BENCH_TPUT_SECS:-5} steps=${BENCH_STEPS:-8}
 	zl_secs=${BENCH_ZL_SECS:-2}
 	chunk=${BENCH_CHUNK:-50000}
@@ -463,21 +468,6 @@ slab_back() {
 		sleep 0.01
 	done
 }
-fill_to() {	# SYSTEM FROM TO: flows FROM..TO made (new sessions)
-	local first n c0 got tries
-	sysctl -qw net.core.netdev_max_backlog=$((chunk * 2))
-	for ((first = $2; first <= $3; first += chunk)); do
-		n=$(($3 - first + 1 < chunk ? $3 - first + 1 : chunk))
-		for ((tries = 1; tries <= 5; tries++)); do
-			c0=$(count sink)
-			gen -n "$n" -f "$first" >/dev/null
-			got=$(($(settle sink) - c0))
-			[ "$got" = "$n" ] && break
-			say "$1: flows $first+$n: $got arrived, sending again"
-		done
-	done
-	sysctl -qw net.core.netdev_max_backlog="$backlog0"
-}
 # zl_trial SYSTEM S RATE: 0 when all of RATE x zl_secs frames over the S
 # flows (scrambled, as in the overload window) reached sink.
 zl_trial() {
@@ -510,9 +500,13 @@ tput_teardown() {	# SYSTEM REP
 	sys_up "$1"
 	mapfile -t dirs < <(slab_dirs "$1")
 	base=$(slab_used "${dirs[@]}") slack=$(slab_slack "${dirs[@]}")
+	scale_start "${dirs[@]}"
 	for s in $sizes; do
-		fill_to "$1" $((filled + 1)) "$s"
+		scale_room "$1" "$s" "$filled" || break
+		fill_timed "$1" $((filled + 1)) "$s" || {
+			scale_skip "$1" "$s" "the fill could not make them"; break; }
 		filled=$s
+		scale_emit "$1" "$s" "$2" "${dirs[@]}"
 		c0=$(count sink)
 		# Both CPUs: gen6's (0) and the translator's (1).
 		perf_on -C 0,1
@@ -603,6 +597,8 @@ tput_teardown() {	# SYSTEM REP
 		sessions/s
 }
 
+# shellcheck source=test/bench/stateful-scale.sh
+. "$top/test/bench/stateful-scale.sh"
 # shellcheck source=test/bench/stateful-entry.sh
 . "$top/test/bench/stateful-entry.sh"
 

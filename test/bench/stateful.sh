@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The stateful NAT64 measurements (connection establishment rate with its
-# real phase, throughput with 10k/100k/1M sessions, tear-down rate) of Tern
-# NAT64 and Jool NAT64 in one VM on Debian's 6.1: builds .build/gen6 and
-# .build/resp, boots the VM (test/vm.sh, 2 vCPUs, VM_MEMORY=4G) running
+# real phase, throughput, fill rate and slab bytes a session with
+# 10k/100k/1M/10M sessions, tear-down rate) of Tern NAT64 and Jool NAT64
+# in one VM on Debian's 6.1: builds .build/gen6 and .build/resp, boots the
+# VM (test/vm.sh, 2 vCPUs, VM_MEMORY=8G: 10M sessions) running
 # test/bench/stateful-vm.sh, and prints the TSV it wrote. See
 # test/bench/README.md and docs/performance.md.
 #
@@ -12,7 +13,7 @@
 #   SYSTEMS: default tern-nat64 jool-nat64 (Jool needs
 #   test/compare/install-jool.sh).
 #   BENCH_SMOKE, BENCH_REPS, BENCH_CONN_N, BENCH_SESSIONS, BENCH_TPUT_SECS,
-#   BENCH_STEPS, BENCH_CHUNK, BENCH_ZL_SECS, BENCH_PERF, BENCH_ENTRY_PORTS,
+#   BENCH_STEPS, BENCH_CHUNK, BENCH_FILL_CHUNK, BENCH_ZL_SECS, BENCH_PERF, BENCH_ENTRY_PORTS,
 #   BENCH_PARTS: see stateful-vm.sh.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -43,12 +44,12 @@ rm -rf "$out"
 mkdir -p "$out"
 envs=()
 for v in BENCH_SMOKE BENCH_REPS BENCH_CONN_N BENCH_SESSIONS BENCH_TPUT_SECS \
-	BENCH_STEPS BENCH_CHUNK BENCH_ZL_SECS BENCH_PERF BENCH_ENTRY_PORTS \
+	BENCH_STEPS BENCH_CHUNK BENCH_FILL_CHUNK BENCH_ZL_SECS BENCH_PERF BENCH_ENTRY_PORTS \
 	BENCH_PARTS; do
 	[ -n "${!v:-}" ] && envs+=("$v=${!v}")
 done
 rc=0
-VM_CPUS=${VM_CPUS:-2} VM_MEMORY=${VM_MEMORY:-4G} VM_TAG=$tag VM_KO=$ko \
+VM_CPUS=${VM_CPUS:-2} VM_MEMORY=${VM_MEMORY:-8G} VM_TAG=$tag VM_KO=$ko \
 	bash "$top/test/vm.sh" "$krel" env "${envs[@]}" \
 	bash "$top/test/bench/stateful-vm.sh" "$out" "${systems[@]}" || rc=$?
 echo
