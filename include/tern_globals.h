@@ -163,6 +163,14 @@ const struct tern_global_meta tern_globals[] = {
 	  .kind = TERN_KIND_U32, .def = 0, .max = 4294967295,
 	  .off = TERN_CFG(det_port_key),
 	  .help = "NAT64: deterministic mode: key of the port choice in a block (same on every box)" },
+	{ .key = "box-count", .attr = TERN_G_BOX_COUNT,
+	  .kind = TERN_KIND_U32, .min = 1, .max = 1024, .def = 1,
+	  .off = TERN_CFG(box_count),
+	  .help = "NAT64: boxes sharing this configuration, each using its share of pool4" },
+	{ .key = "box-index", .attr = TERN_G_BOX_INDEX,
+	  .kind = TERN_KIND_U32, .max = 1023, .def = 0,
+	  .off = TERN_CFG(box_index),
+	  .help = "NAT64: this box among box-count (0 to box-count - 1): which share of pool4" },
 	{ .key = NULL }
 };
 #else

@@ -68,6 +68,9 @@ struct tern_config {
 	struct tern_prefix6 det_space;
 	u32 det_block;			/* 0: derived */
 	u32 det_port_key;
+	/* Several boxes, one pool (include/tern_share.h). */
+	u32 box_count;
+	u32 box_index;			/* < box_count */
 };
 
 struct tern_instance {
