@@ -421,6 +421,8 @@ enum tern_global {
 	TERN_G_DET_BLOCK_SIZE,		/* u32 ports, 0..65536; 0: derived */
 	TERN_G_DET_PORT_KEY,		/* u32: key of the port choice */
 	TERN_G_PORT_BLOCK_SIZE,		/* u32 ports, 0..65536; 0: off */
+	TERN_G_BOX_COUNT,		/* u32, 1..1024: boxes sharing pool4 */
+	TERN_G_BOX_INDEX,		/* u32, 0..1023: this box (< count) */
 	__TERN_G_MAX
 };
 #define TERN_G_MAX (__TERN_G_MAX - 1)

@@ -167,6 +167,14 @@ const struct tern_global_meta tern_globals[] = {
 	  .kind = TERN_KIND_U32, .max = 65536, .def = 0,
 	  .off = TERN_CFG(port_block),
 	  .help = "NAT64: port blocks (RFC 7422): ports a subscriber gets at a time; 0: off" },
+	{ .key = "box-count", .attr = TERN_G_BOX_COUNT,
+	  .kind = TERN_KIND_U32, .min = 1, .max = 1024, .def = 1,
+	  .off = TERN_CFG(box_count),
+	  .help = "NAT64: boxes sharing this configuration, each using its share of pool4" },
+	{ .key = "box-index", .attr = TERN_G_BOX_INDEX,
+	  .kind = TERN_KIND_U32, .max = 1023, .def = 0,
+	  .off = TERN_CFG(box_index),
+	  .help = "NAT64: this box among box-count (0 to box-count - 1): which share of pool4" },
 	{ .key = NULL }
 };
 #else

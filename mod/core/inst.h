@@ -69,6 +69,9 @@ struct tern_config {
 	u32 det_block;			/* 0: derived */
 	u32 det_port_key;
 	u32 port_block;			/* port blocks (nat64/blocks.c); 0: off */
+	/* Several boxes, one pool (include/tern_share.h). */
+	u32 box_count;
+	u32 box_index;			/* < box_count */
 };
 
 struct tern_instance {

@@ -2,13 +2,17 @@
 /*
  * Deterministic NAT64 (RFC 7422) over a pool4 snapshot: a subscriber's
  * address and port block from include/tern_det.h, the port inside the
- * block as RFC 6056 asks, with a key from the configuration.
+ * block as RFC 6056 asks, with a key from the configuration; with
+ * several boxes, over this box's share of pool4 (include/tern_share.h).
+ * The checks of the settings against pool4, box-count's too.
  */
 
 #include <linux/kernel.h>
 #include "nat64/det.h"
 #include "nat64/pool4.h"
 #include "nat64/pool4_int.h"
+#include "siit/prefix.h"
+#include "tern_share.h"
 
 static const char *const tern_det_l4_name[TERN_L4_N] = {
 	[TERN_L4_TCP] = "TCP", [TERN_L4_UDP] = "UDP", [TERN_L4_ICMP] = "ICMP",
@@ -33,31 +37,105 @@ static bool tern_det_run(const struct tern_pool4 *p, u8 l4, u32 *lo, u32 *hi)
 	return *lo < *hi;
 }
 
+/*
+ * The shape of @l4 over this box's share of the run by_pick[*lo .. *hi):
+ * its addresses from the run's *@base-th on (include/tern_share.h).
+ */
+static bool tern_det_share(const struct tern_config *cfg,
+			   const struct tern_pool4 *p, u8 l4,
+			   struct tern_det_shape *d, u32 *lo, u32 *hi,
+			   u32 *base)
+{
+	const struct tern_pool4_entry *e;
+	u32 total;
+
+	tern_det_shape_cfg(cfg, d);
+	if (!tern_det_run(p, l4, lo, hi))
+		return false;
+	e = &p->e[p->by_pick[*lo]];
+	total = p->cum[*hi] - p->cum[*lo];
+	*base = tern_share_first(total, cfg->box_count, cfg->box_index);
+	d->n_addrs = tern_share_size(total, cfg->box_count, cfg->box_index);
+	d->pmin = e->pmin;
+	d->pmax = e->pmax;
+	return true;
+}
+
 bool tern_det_shape_of(const struct tern_config *cfg,
 		       const struct tern_pool4 *p, u8 l4,
 		       struct tern_det_shape *d)
 {
-	const struct tern_pool4_entry *e;
-	u32 lo, hi;
+	u32 lo, hi, base;
 
-	tern_det_shape_cfg(cfg, d);
-	if (!tern_det_run(p, l4, &lo, &hi))
-		return false;
-	e = &p->e[p->by_pick[lo]];
-	d->n_addrs = p->cum[hi] - p->cum[lo];
-	d->pmin = e->pmin;
-	d->pmax = e->pmax;
-	return true;
+	return tern_det_share(cfg, p, l4, d, &lo, &hi, &base);
+}
+
+/*
+ * Several boxes, one pool: box-index below box-count; with more than one
+ * box, every run of pool4 (protocol, mark) has an address for each box
+ * and no address twice (two entries of one address could fall in two
+ * boxes' shares, and IPv4 returns are routed by address).
+ */
+static int tern_box_validate(const struct tern_config *cfg,
+			     const struct tern_pool4 *p, char *msg,
+			     size_t size)
+{
+	u32 boxes = max_t(u32, cfg->box_count, 1), lo, hi, i, end;
+	const struct tern_pool4_entry *e, *f;
+
+	if (cfg->box_index >= boxes) {
+		snprintf(msg, size, "box-index %u is not below box-count %u",
+			 cfg->box_index, boxes);
+		return -EINVAL;
+	}
+	if (boxes == 1)
+		return 0;
+	/* Port blocks come from all of pool4: not split by box (yet). */
+	if (cfg->port_block) {
+		snprintf(msg, size,
+			 "box-count %u and port-block-size %u: one or the other",
+			 boxes, cfg->port_block);
+		return -EINVAL;
+	}
+	for (lo = 0; lo < tern_pool4_count(p); lo = hi) {
+		e = &p->e[p->by_pick[lo]];
+		tern_pick_run(p, e->l4, e->mark, &lo, &hi);
+		if (p->cum[hi] - p->cum[lo] < boxes) {
+			snprintf(msg, size,
+				 "box-count %u > %u %s pool4 addresses (mark %u): a box gets none",
+				 boxes, p->cum[hi] - p->cum[lo],
+				 tern_det_l4_name[e->l4], e->mark);
+			return -EINVAL;
+		}
+		end = ntohl(e->prefix.addr) + tern_hostmask4(e->prefix.len);
+		for (i = lo + 1; i < hi; i++) {
+			f = &p->e[p->by_pick[i]];
+			if (ntohl(f->prefix.addr) > end) {
+				end = ntohl(f->prefix.addr) +
+				      tern_hostmask4(f->prefix.len);
+				e = f;
+				continue;
+			}
+			snprintf(msg, size,
+				 "box-count: %s pool4 %pI4/%u and %pI4/%u overlap",
+				 tern_det_l4_name[e->l4], &e->prefix.addr,
+				 e->prefix.len, &f->prefix.addr, f->prefix.len);
+			return -EINVAL;
+		}
+	}
+	return 0;
 }
 
 int tern_det_validate(const struct tern_config *cfg,
 		      const struct tern_pool4 *p, char *msg, size_t size)
 {
 	struct tern_det_shape d;
-	u32 i, lo, hi, l4;
+	u32 i, lo, hi, l4, base;
+	int ret;
 
-	if (!cfg->det_space_set)
-		return 0;
+	ret = tern_box_validate(cfg, p, msg, size);
+	if (ret || !cfg->det_space_set)
+		return ret;
 	if (cfg->port_block) {
 		snprintf(msg, size,
 			 "det-space and port-block-size %u: one or the other",
@@ -97,7 +175,10 @@ int tern_det_validate(const struct tern_config *cfg,
 				 f->pmin, f->pmax);
 			return -EINVAL;
 		}
-		tern_det_shape_of(cfg, p, l4, &d);
+		/* Every box holds every subscriber: the smallest share does. */
+		tern_det_share(cfg, p, l4, &d, &lo, &hi, &base);
+		d.n_addrs = tern_share_min(p->cum[hi] - p->cum[lo],
+					   cfg->box_count);
 		switch (tern_det_check(&d)) {
 		case TERN_DET_OK:
 			continue;
@@ -109,8 +190,9 @@ int tern_det_validate(const struct tern_config *cfg,
 			return -EINVAL;
 		default:
 			snprintf(msg, size,
-				 "det: %llu subscribers > %s: %u addrs x %u blocks of %u",
+				 "det: %llu subscribers > %s%s: %u addrs x %u blocks of %u",
 				 tern_det_subs(&d), tern_det_l4_name[l4],
+				 cfg->box_count > 1 ? " box" : "",
 				 d.n_addrs, tern_det_blocks(&d),
 				 tern_det_block(&d));
 			return -EINVAL;
@@ -125,9 +207,9 @@ int tern_det_prepare(struct tern_det_pick *dp, const struct tern_config *cfg,
 {
 	const struct tern_pool4_entry *e;
 	struct tern_det_shape d;
-	u32 lo, hi, k, slot, first;
+	u32 lo, hi, base, k, slot, first;
 
-	if (!tern_det_shape_of(cfg, p, l4, &d))
+	if (!tern_det_share(cfg, p, l4, &d, &lo, &hi, &base))
 		return TERN_STAT_DROP_NO_POOL4;
 	if (!tern_det_in_space(&d, cfg->det_space.addr.s6_addr,
 			       t6->addr.s6_addr))
@@ -135,7 +217,8 @@ int tern_det_prepare(struct tern_det_pick *dp, const struct tern_config *cfg,
 	if (tern_det_check(&d) != TERN_DET_OK)
 		return TERN_STAT_DROP_DET_FULL;
 	tern_det_map(&d, tern_det_index(&d, t6->addr.s6_addr), &slot, &first);
-	tern_det_run(p, l4, &lo, &hi);
+	/* The slot-th address of this box's share. */
+	slot += base;
 	k = tern_pick_entry(p, lo, hi, slot);
 	e = &p->e[p->by_pick[k]];
 	dp->addr = htonl(ntohl(e->prefix.addr) + (p->cum[lo] + slot -
@@ -158,23 +241,11 @@ bool tern_det_pick4(void *arg, const struct tern_ta6 *t6, unsigned int attempt,
 {
 	const struct tern_det_pick *dp = arg;
 	u32 last = dp->first + dp->size - 1;
-	struct {
-		struct in6_addr a6;
-		__be32 a4;
-		__be16 port6;
-		u8 l4;
-		u8 zero;
-	} __aligned(SIPHASH_ALIGNMENT) in;
 	u64 h;
 
 	if (attempt >= dp->probes)
 		return false;
-	memset(&in, 0, sizeof(in));
-	in.a6 = t6->addr;
-	in.a4 = dp->addr;
-	in.port6 = t6->port;
-	in.l4 = dp->l4;
-	h = siphash(&in, sizeof(in), &dp->key);
+	h = tern_pick_hash(&dp->key, t6, dp->addr, dp->l4);
 	t4->addr = dp->addr;
 	if (attempt < dp->pref)
 		t4->port = htons(tern_pick_port(dp->first, last,

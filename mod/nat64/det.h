@@ -19,17 +19,21 @@
 struct tern_pool4;
 
 /*
- * The shape of protocol @l4 (enum tern_l4) under @cfg and @p: its pool4
- * entries of mark 0. False when it has none.
+ * The shape of protocol @l4 (enum tern_l4) under @cfg and @p: this box's
+ * share (box-index of box-count, include/tern_share.h) of the addresses
+ * of its pool4 entries of mark 0. False when it has none.
  */
 bool tern_det_shape_of(const struct tern_config *cfg,
 		       const struct tern_pool4 *p, u8 l4,
 		       struct tern_det_shape *d);
 
 /*
- * Can deterministic mode map every subscriber of @cfg's det-space with
- * pool4 @p (NULL: empty)? 0, or -EINVAL with the reason, numbers named,
- * in @msg (for an extack). 0 when det-space is unset.
+ * Do @cfg and pool4 @p (NULL: empty) fit each other? box-index below
+ * box-count and, with several boxes, a share of at least one address for
+ * each in every run (protocol, mark) of pool4, no address twice in one;
+ * with det-space set, deterministic mode maps every subscriber of the
+ * space on every box (the smallest share). 0, or -EINVAL with the
+ * reason, numbers named, in @msg (for an extack).
  */
 int tern_det_validate(const struct tern_config *cfg,
 		      const struct tern_pool4 *p, char *msg, size_t size);

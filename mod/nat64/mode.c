@@ -128,6 +128,8 @@ static struct tern_session *tern_nat64_new6(struct tern_xlat *x, u8 l4,
 		.key = &inst->nat64->port_key,
 		.mark = x->mark,
 		.l4 = l4,
+		.boxes = x->cfg->box_count,
+		.box = x->cfg->box_index,
 	};
 	struct tern_det_pick det;
 	struct tern_blk_pick blk = {};

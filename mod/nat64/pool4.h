@@ -97,12 +97,17 @@ void tern_pool4_free_rcu(struct tern_pool4 *p);
  * address (the IPv6 port in it, so that the bindings of one host do not
  * all probe from the same offset). False at once when no entry has @l4
  * and @mark.
+ *
+ * Several boxes, one pool: of the addresses of @l4 and @mark, only the
+ * share of box @box of @boxes (include/tern_share.h; @boxes 0 or 1: all
+ * of them); false at once when the share is empty.
  */
 struct tern_pick {
 	const struct tern_pool4 *pool;
 	const siphash_key_t *key;
 	u32 mark;
 	u8 l4;
+	u32 boxes, box;		/* box-count, box-index */
 };
 
 #define TERN_PICK_PROBES	128

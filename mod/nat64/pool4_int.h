@@ -36,5 +36,12 @@ u32 tern_pick_nth(u64 h, unsigned int attempt, u32 n);
  */
 u16 tern_pick_port(u16 min, u16 max, u16 p6, u64 h, unsigned int attempt);
 u32 tern_pick_port_count(u16 min, u16 max, u16 p6);
+/*
+ * The hash behind a port's offset: siphash under @key of (@t6's address
+ * and port, the IPv4 address @a4, the protocol @l4), for tern_pick4() and
+ * deterministic mode alike.
+ */
+u64 tern_pick_hash(const siphash_key_t *key, const struct tern_ta6 *t6,
+		   __be32 a4, u8 l4);
 
 #endif /* _TERN_NAT64_POOL4_INT_H */

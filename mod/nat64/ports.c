@@ -8,6 +8,7 @@
 #include <linux/siphash.h>
 #include "nat64/pool4.h"
 #include "nat64/pool4_int.h"
+#include "tern_share.h"
 
 /*
  * Port selection (see nat64/pool4.h): RFC 6056 Algorithm 3 without its
@@ -98,13 +99,9 @@ u32 tern_pick_port_count(u16 min, u16 max, u16 p6)
 	return first > hi ? hi - lo + 1 : (hi - first) / 2 + 1;
 }
 
-bool tern_pick4(void *arg, const struct tern_ta6 *t6, unsigned int attempt,
-		struct tern_ta4 *t4)
+u64 tern_pick_hash(const siphash_key_t *key, const struct tern_ta6 *t6,
+		   __be32 a4, u8 l4)
 {
-	const struct tern_pick *pk = arg;
-	const struct tern_pool4 *p = pk->pool;
-	const struct tern_pool4_entry *e;
-	u32 lo, hi, total, slot, i, a;
 	struct {
 		struct in6_addr a6;
 		__be32 a4;
@@ -112,6 +109,22 @@ bool tern_pick4(void *arg, const struct tern_ta6 *t6, unsigned int attempt,
 		u8 l4;
 		u8 zero;
 	} __aligned(SIPHASH_ALIGNMENT) in;
+
+	memset(&in, 0, sizeof(in));
+	in.a6 = t6->addr;
+	in.a4 = a4;
+	in.port6 = t6->port;
+	in.l4 = l4;
+	return siphash(&in, sizeof(in), key);
+}
+
+bool tern_pick4(void *arg, const struct tern_ta6 *t6, unsigned int attempt,
+		struct tern_ta4 *t4)
+{
+	const struct tern_pick *pk = arg;
+	const struct tern_pool4 *p = pk->pool;
+	const struct tern_pool4_entry *e;
+	u32 lo, hi, total, first, size, slot, i, a;
 	u64 h;
 
 	if (!p || attempt >= TERN_PICK_PROBES)
@@ -119,21 +132,21 @@ bool tern_pick4(void *arg, const struct tern_ta6 *t6, unsigned int attempt,
 	tern_pick_run(p, pk->l4, pk->mark, &lo, &hi);
 	if (lo == hi)
 		return false;
+	/* This box's share of the run's addresses (include/tern_share.h). */
 	total = p->cum[hi] - p->cum[lo];
+	first = tern_share_first(total, pk->boxes, pk->box);
+	size = tern_share_size(total, pk->boxes, pk->box);
+	if (!size)
+		return false;
 	h = siphash_4u32(t6->addr.s6_addr32[0], t6->addr.s6_addr32[1],
 			 t6->addr.s6_addr32[2], t6->addr.s6_addr32[3], pk->key);
-	slot = do_div(h, total);
-	slot = (slot + attempt / TERN_PICK_ADDR_PROBES) % total;
+	slot = do_div(h, size);
+	slot = first + (slot + attempt / TERN_PICK_ADDR_PROBES) % size;
 	i = tern_pick_entry(p, lo, hi, slot);
 	e = &p->e[p->by_pick[i]];
 	a = ntohl(e->prefix.addr) + (p->cum[lo] + slot - p->cum[i]);
 
-	memset(&in, 0, sizeof(in));
-	in.a6 = t6->addr;
-	in.a4 = htonl(a);
-	in.port6 = t6->port;
-	in.l4 = pk->l4;
-	h = siphash(&in, sizeof(in), pk->key);
+	h = tern_pick_hash(pk->key, t6, htonl(a), pk->l4);
 	t4->addr = htonl(a);
 	if (pk->l4 == TERN_L4_ICMP)
 		t4->port = htons(e->pmin + tern_pick_nth(h, attempt,

@@ -39,7 +39,8 @@ DEFAULTS = {"enabled": True, "pool6": POOL6, "strict-wkp": True,
             "max-sessions-per-bib-from-ipv4": 4096,
             "max-static-bib-entries": 65536, "det-space": None,
             "det-block-size": 0, "det-port-key": 0,
-            "port-block-size": 0}
+            "port-block-size": 0,
+            "box-count": 1, "box-index": 0}
 ALLOWED_LENGTHS = ("32", "40", "48", "56", "64", "96")
 
 

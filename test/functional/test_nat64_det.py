@@ -73,7 +73,7 @@ def test_det_bib_entries_in_their_block(nat, tmp_path):
         want = [{"protocol": "udp", "subscriber": sub + "/128",
                  "index": int(ipaddress.IPv6Address(sub)) & 0xff,
                  "address4": addr, "port-first": first,
-                 "port-last": last}]
+                 "port-last": last, "box": 0}]
         assert _lookup(nat, sub, "--udp") == want
         assert _lookup(nat, "--config", str(conf), sub, "--udp") == want
         # And back: the IPv4 transport address names the subscriber.

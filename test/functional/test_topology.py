@@ -44,7 +44,8 @@ def test_topology_header_lists():
         "max-sessions-per-bib-from-ipv4": "U32",
         "max-static-bib-entries": "U32", "det-space": "PREFIX6_OPT",
         "det-block-size": "U32", "det-port-key": "U32",
-        "port-block-size": "U32"}
+        "port-block-size": "U32",
+        "box-count": "U32", "box-index": "U32"}
 
 
 @pytest.mark.parametrize("pool,expected", [

@@ -708,7 +708,7 @@ udp 2001:db8:101:200::/56 192.0.2.6 1216-1218
 icmp 2001:db8:105:f200::/56 192.0.2.6 1216-1219" 192.0.2.6#1218
 det_out det-lookup-ipv4-colon "icmp 2001:db8:101:200::/56 192.0.2.7 204-207" \
 	192.0.2.7:207 --icmp
-det_out det-lookup-json '[{"protocol":"udp","subscriber":"2001:db8:100:100::/56","index":1,"address4":"192.0.2.5","port-first":1024,"port-last":1026}]' \
+det_out det-lookup-json '[{"protocol":"udp","subscriber":"2001:db8:100:100::/56","index":1,"address4":"192.0.2.5","port-first":1024,"port-last":1026,"box":0}]' \
 	192.0.2.5#1024 --udp --json
 det_err det-outside-space 1 "2001:db8:200::/56 is outside det-space" \
 	--config "$tmp/det.json" 2001:db8:200::/56
@@ -729,6 +729,51 @@ det_err det-no-instance 1 "$tmp/det-off.json: no instance has det-space" \
 sed 's|/40|/20|' "$tmp/det.json" >"$tmp/det-long.json"
 det_err det-too-many-bits 1 "det-space /20, subscriber-prefix-len 56: need 0 to 32 bits" \
 	--config "$tmp/det-long.json" 2001:db8:101:200::/56
+
+# Three boxes (box-count 3), TCP pool4 192.0.2.0/28: shares of 16 addresses
+# at floor(16k/3): box 0 192.0.2.0-4, box 1 .5-.9, box 2 .10-.15; each box
+# maps all 65536 subscribers over its share: boxes 0 and 1 blocks of
+# floor(64512 / ceil(65536/5)) = 4 ports, box 2 of floor(64512 / 10923) = 5.
+# Subscriber 258: boxes 0 and 1: address 258 mod 5 = 3, block 51; box 2:
+# address 258 mod 6 = 0, block 43.
+cat >"$tmp/det-boxes.json" <<'EOF'
+{"instances": [{"name": "n", "type": "nat64", "pool6": "64:ff9b::/96",
+  "globals": {"det-space": "2001:db8:100::/40", "subscriber-prefix-len": 56,
+              "box-count": 3, "box-index": 1},
+  "pool4": [{"prefix": "192.0.2.0/28", "protocols": ["tcp"]}]}]}
+EOF
+# det_box NAME WANT ARGS...: det_out of the three-box file
+det_box() {
+	local name=$1 want=$2
+	shift 2
+	run det lookup --config "$tmp/det-boxes.json" "$@"
+	if [ "$rc" = 0 ] && [ "$out" = "$want" ] && [ -z "$err" ]; then
+		ok "$name"
+	else
+		fail "$name" "exit $rc, stdout: $out, stderr: $err"
+	fi
+}
+det_box det-boxes-prefix "tcp 2001:db8:101:200::/56 192.0.2.3 1228-1231 box 0
+tcp 2001:db8:101:200::/56 192.0.2.8 1228-1231 box 1
+tcp 2001:db8:101:200::/56 192.0.2.10 1239-1243 box 2" 2001:db8:101:200::/56
+det_box det-boxes-ipv4-box1 "tcp 2001:db8:101:200::/56 192.0.2.8 1228-1231 box 1" \
+	192.0.2.8#1230
+det_box det-boxes-ipv4-box2 "tcp 2001:db8:101:200::/56 192.0.2.10 1239-1243 box 2" \
+	192.0.2.10:1243
+det_box det-boxes-ipv4-box0-edge "tcp 2001:db8:100:400::/56 192.0.2.4 1024-1027 box 0" \
+	192.0.2.4#1027
+det_box det-boxes-json '[{"protocol":"tcp","subscriber":"2001:db8:100:200::/56","index":2,"address4":"192.0.2.12","port-first":1024,"port-last":1028,"box":2}]' \
+	192.0.2.12#1024 --json
+sed 's|"box-count": 3|"box-count": 17|' "$tmp/det-boxes.json" >"$tmp/det-boxes17.json"
+det_err det-boxes-empty-share 1 "box-count 17 > 16 tcp pool4 addresses (mark 0): a box gets none" \
+	--config "$tmp/det-boxes17.json" 2001:db8:101:200::/56
+sed 's|"box-index": 1|"box-index": 3|' "$tmp/det-boxes.json" >"$tmp/det-boxes-idx.json"
+det_err det-boxes-index 1 "box-index 3 is not below box-count 3" \
+	--config "$tmp/det-boxes-idx.json" 2001:db8:101:200::/56
+# Blocks of 5 fit box 2's 6 addresses, not the 5 of the smallest share.
+sed 's|"subscriber-prefix-len": 56|&, "det-block-size": 5|' "$tmp/det-boxes.json" >"$tmp/det-boxes-short.json"
+det_err det-boxes-smallest-share 1 "det: 65536 subscribers > tcp box: 5 addrs x 12902 blocks of 5" \
+	--config "$tmp/det-boxes-short.json" 2001:db8:101:200::/56
 
 # --- --version without the module
 run --version
