@@ -9,7 +9,7 @@ virtual addresses that keepalived moves between boxA (priority 150) and
 boxB (100), two instances (one a link) in a sync group. Both boxes run
 the same Tern configuration: deterministic mode and tcp-nosyn-with-bib,
 so that boxB rebuilds each session from the flow's next IPv6 packet with
-the IPv4 port boxA had given it (docs/deterministic.md, "Failover with
+the IPv4 port boxA had given it (docs/scale-out.md, "Failover with
 VRRP", has this configuration).
 
 An iperf3 TCP transfer and a UDP stream of numbered datagrams (100 a
