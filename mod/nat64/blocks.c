@@ -14,8 +14,9 @@
  */
 
 #include <linux/bitmap.h>
-#include <linux/jhash.h>
 #include <linux/list.h>
+#include <linux/random.h>
+#include <linux/siphash.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <net/ipv6.h>
@@ -58,6 +59,8 @@ struct tern_blocks {
 	u32 nblocks;
 	tern_blk_event_fn ev;
 	void *arg;
+	/* Of the two hashes: subscribers choose their prefixes. */
+	siphash_key_t key;
 	struct hlist_head blk[TERN_BLK_BUCKETS];
 	struct hlist_head sub[TERN_BLK_BUCKETS];
 };
@@ -76,6 +79,7 @@ struct tern_blocks *tern_blocks_alloc(tern_blk_event_fn ev, void *arg)
 	if (!bl)
 		return NULL;
 	spin_lock_init(&bl->lock);
+	get_random_bytes(&bl->key, sizeof(bl->key));
 	bl->ev = ev;
 	bl->arg = arg;
 	return bl;
@@ -104,9 +108,10 @@ u32 tern_blocks_count(struct tern_blocks *bl)
 	return READ_ONCE(bl->nblocks);
 }
 
-static u32 tern_blk_hash(u8 l4, __be32 addr, u16 first)
+static u32 tern_blk_hash(const struct tern_blocks *bl, u8 l4, __be32 addr,
+			 u16 first)
 {
-	return jhash_3words((__force u32)addr, first, l4, 0) &
+	return (u32)siphash_3u32((__force u32)addr, first, l4, &bl->key) &
 	       (TERN_BLK_BUCKETS - 1);
 }
 
@@ -115,16 +120,19 @@ static struct tern_blk *tern_blk_find(struct tern_blocks *bl, u8 l4,
 {
 	struct tern_blk *blk;
 
-	hlist_for_each_entry(blk, &bl->blk[tern_blk_hash(l4, addr, first)],
+	hlist_for_each_entry(blk, &bl->blk[tern_blk_hash(bl, l4, addr, first)],
 			     node)
 		if (blk->addr == addr && blk->first == first && blk->l4 == l4)
 			return blk;
 	return NULL;
 }
 
-static u32 tern_bsub_hash(const struct in6_addr *p, u8 plen)
+static u32 tern_bsub_hash(const struct tern_blocks *bl,
+			  const struct in6_addr *p, u8 plen)
 {
-	return jhash2((const u32 *)p->s6_addr32, 4, plen) &
+	const u64 *a = (const u64 *)p;
+
+	return (u32)siphash_3u64(a[0], a[1], plen, &bl->key) &
 	       (TERN_BLK_BUCKETS - 1);
 }
 
@@ -137,7 +145,7 @@ static struct tern_bsub *tern_bsub_get(struct tern_blocks *bl,
 	u32 h;
 
 	ipv6_addr_prefix(&p, addr, plen);
-	h = tern_bsub_hash(&p, plen);
+	h = tern_bsub_hash(bl, &p, plen);
 	hlist_for_each_entry(sub, &bl->sub[h], node)
 		if (sub->plen == plen && ipv6_addr_equal(&sub->prefix, &p))
 			return sub;
@@ -320,7 +328,7 @@ static struct tern_blk *tern_blk_new(struct tern_blocks *bl,
 	blk->first = first;
 	blk->l4 = bp->l4;
 	blk->size = bl->size;
-	hlist_add_head(&blk->node, &bl->blk[tern_blk_hash(bp->l4, a, first)]);
+	hlist_add_head(&blk->node, &bl->blk[tern_blk_hash(bl, bp->l4, a, first)]);
 	list_add(&blk->sub_node, &sub->blocks);
 	sub->nblocks++;
 	WRITE_ONCE(bl->nblocks, bl->nblocks + 1);
