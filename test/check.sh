@@ -173,7 +173,8 @@ debug_sel=(-m "(not cli or kernel) and not bulk and not nft")
 half_a=(test_cli.py test_cli_globals.py test_eamt.py test_netlink.py test_nat64_cli.py
 	test_pool4.py test_nat64_events.py test_nat64_simopen.py test_drop_errors.py
 	test_traffic.py test_nat64_malformed.py test_topology.py test_invalid_input.py
-	test_nat64_rfc6146.py test_nat64_evict.py test_iptables.py test_config.py)
+	test_nat64_rfc6146.py test_nat64_evict.py test_iptables.py test_config.py
+	test_nat64_det.py test_nat64_boxes.py test_nat64_blocks.py)
 half_b=()
 for f in test/functional/test_*.py; do
 	f=${f##*/}
