@@ -5,7 +5,7 @@
 /*
  * Inside a pool4 snapshot: shared by its builder (nat64/pool4.c) and the
  * port selection that reads it (nat64/ports.c, and nat64/det.c for the
- * deterministic mode, nat64/blocks.c for port blocks). Nobody else looks in.
+ * deterministic mode, nat64/blocks_pick.c for port blocks). Nobody else looks in.
  */
 
 #include <linux/rcupdate.h>

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Port blocks (nat64/blocks.h): the picker, the tern_pick4_fn of a new
+ * BIB entry with port-block-size set: a port of one of the subscriber's
+ * blocks, a new block when they are full. The records are in
+ * nat64/blocks.c.
+ */
+
+#include <linux/bitmap.h>
+#include <linux/jhash.h>
+#include <linux/slab.h>
+#include <net/ipv6.h>
+#include "nat64/blocks_int.h"
+#include "nat64/pool4.h"
+#include "nat64/pool4_int.h"
+#include "tern_genl.h"
+
+void tern_blk_pick_init(struct tern_blk_pick *bp, struct tern_blocks *bl,
+			const struct tern_pool4 *pool,
+			const siphash_key_t *key, u32 size, u32 max_ports,
+			u8 plen, u8 l4, u32 mark)
+{
+	memset(bp, 0, sizeof(*bp));
+	bp->bl = bl;
+	bp->pool = pool;
+	bp->key = key;
+	bp->size = size;
+	bp->max_blocks = max_ports ? DIV_ROUND_UP(max_ports, size) : 0;
+	bp->plen = min_t(u8, plen, 128);
+	bp->l4 = l4;
+	bp->mark = mark;
+}
+
+/*
+ * Under the lock: a block of @bp's pool4 entries no record has, in *@a,
+ * *@first: from the address the subscriber's prefix hashes to (its blocks
+ * share an address while it has room), the lowest block of each address.
+ */
+static bool tern_blk_free_slot(struct tern_blocks *bl,
+			       const struct tern_blk_pick *bp,
+			       const struct tern_bsub *sub, __be32 *a,
+			       u16 *first)
+{
+	const struct tern_pool4 *p = bp->pool;
+	u32 lo, hi, total, start, i, k, n = 0, size = bl->size;
+
+	if (!p)
+		return false;
+	tern_pick_run(p, bp->l4, bp->mark, &lo, &hi);
+	if (lo == hi)
+		return false;
+	total = p->cum[hi] - p->cum[lo];
+	start = jhash2((const u32 *)sub->prefix.s6_addr32, 4, sub->plen) %
+		total;
+	for (i = 0; i < total; i++) {
+		u32 slot = (start + i) % total, f;
+		const struct tern_pool4_entry *e;
+
+		k = tern_pick_entry(p, lo, hi, slot);
+		e = &p->e[p->by_pick[k]];
+		*a = htonl(ntohl(e->prefix.addr) + (p->cum[lo] + slot -
+						    p->cum[k]));
+		for (f = roundup(e->pmin, size); f + size - 1 <= e->pmax;
+		     f += size) {
+			if (!tern_blk_find(bl, bp->l4, *a, f)) {
+				*first = f;
+				return true;
+			}
+			if (++n >= TERN_BLK_PROBES)
+				return false;
+		}
+	}
+	return false;
+}
+
+/* Under the lock: a new block for @sub, held by @bp; NULL, bp->why set. */
+static struct tern_blk *tern_blk_new(struct tern_blocks *bl,
+				     struct tern_blk_pick *bp,
+				     struct tern_bsub *sub)
+{
+	struct tern_blk *blk;
+	u16 first;
+	__be32 a;
+
+	if (bp->max_blocks && sub->nblocks >= bp->max_blocks) {
+		bp->why = TERN_STAT_DROP_BLOCK_REFUSED;
+		return NULL;
+	}
+	if (!bl->nblocks)
+		bl->size = bp->size;
+	if (!tern_blk_free_slot(bl, bp, sub, &a, &first)) {
+		bp->why = TERN_STAT_DROP_POOL4_FULL;
+		return NULL;
+	}
+	blk = kzalloc(struct_size(blk, map, BITS_TO_LONGS(bl->size)),
+		      GFP_ATOMIC | __GFP_NOWARN);
+	if (!blk) {
+		bp->why = TERN_STAT_DROP_NOMEM;
+		return NULL;
+	}
+	blk->sub = sub;
+	blk->addr = a;
+	blk->first = first;
+	blk->l4 = bp->l4;
+	blk->size = bl->size;
+	hlist_add_head(&blk->node, &bl->blk[tern_blk_hash(bl, bp->l4, a, first)]);
+	list_add(&blk->sub_node, &sub->blocks);
+	sub->nblocks++;
+	WRITE_ONCE(bl->nblocks, bl->nblocks + 1);
+	return blk;
+}
+
+/*
+ * The next block to try for @t6 (the one tried before is let go): one of
+ * its subscriber's with room not tried yet, else a new one.
+ */
+static bool tern_blk_next(struct tern_blk_pick *bp, const struct tern_ta6 *t6)
+{
+	struct tern_blk_evs evs = { .n = 0 };
+	struct tern_blocks *bl = bp->bl;
+	struct tern_blk *blk, *held = bp->held, *pick = NULL;
+	struct tern_bsub *sub;
+	u32 i = 0;
+
+	if (bp->tried >= TERN_BLK_TRIES) {
+		bp->why = TERN_STAT_DROP_POOL4_FULL;
+		return false;
+	}
+	spin_lock_bh(&bl->lock);
+	if (held) {
+		held->holds--;
+		tern_blk_maybe_release(bl, held, &evs);
+		bp->held = NULL;
+	}
+	sub = tern_bsub_get(bl, &t6->addr, bp->plen);
+	if (!sub) {
+		bp->why = TERN_STAT_DROP_NOMEM;
+		goto out;
+	}
+	/*
+	 * The blocks tried are the first ones with room, in list order; the
+	 * full ones are at the end (a subscriber with many blocks is not
+	 * scanned whole for each new BIB entry).
+	 */
+	list_for_each_entry(blk, &sub->blocks, sub_node) {
+		if (blk->used >= blk->size)
+			break;
+		if (blk->l4 != bp->l4)
+			continue;
+		if (i++ == bp->tried) {
+			pick = blk;
+			break;
+		}
+	}
+	if (!pick) {
+		pick = tern_blk_new(bl, bp, sub);
+		if (pick)
+			tern_blk_tell(&evs, pick, true);
+		else
+			tern_bsub_put(sub);
+	}
+	if (pick) {
+		pick->holds++;
+		bp->held = pick;
+		bp->addr = pick->addr;
+		bp->first = pick->first;
+		bp->size = pick->size;
+		bp->n = 0;
+		bp->pref = bp->l4 == TERN_L4_ICMP ? 0 :
+			   tern_pick_port_count(pick->first,
+						pick->first + pick->size - 1,
+						ntohs(t6->port));
+		bp->tried++;
+	}
+out:
+	spin_unlock_bh(&bl->lock);
+	tern_blk_told(bl, &evs);
+	return pick;
+}
+
+/* Candidate @n of the block held: as tern_det_pick4() in its block. */
+static u16 tern_blk_port(const struct tern_blk_pick *bp,
+			 const struct tern_ta6 *t6, u32 n)
+{
+	u32 last = bp->first + bp->size - 1;
+	struct {
+		struct in6_addr a6;
+		__be32 a4;
+		__be16 port6;
+		u8 l4;
+		u8 zero;
+	} __aligned(SIPHASH_ALIGNMENT) in;
+	u64 h;
+
+	memset(&in, 0, sizeof(in));
+	in.a6 = t6->addr;
+	in.a4 = bp->addr;
+	in.port6 = t6->port;
+	in.l4 = bp->l4;
+	h = siphash(&in, sizeof(in), bp->key);
+	if (n < bp->pref)
+		return tern_pick_port(bp->first, last, ntohs(t6->port), h, n);
+	return bp->first + tern_pick_nth(h, n - bp->pref, bp->size);
+}
+
+bool tern_blk_pick4(void *arg, const struct tern_ta6 *t6, unsigned int attempt,
+		    struct tern_ta4 *t4)
+{
+	struct tern_blk_pick *bp = arg;
+	u16 port;
+
+	for (;;) {
+		if ((!bp->held || bp->n >= bp->pref + bp->size) &&
+		    !tern_blk_next(bp, t6))
+			return false;
+		port = tern_blk_port(bp, t6, bp->n++);
+		/* pool4 may have lost part of the block since it was given. */
+		if (tern_pool4_contains(bp->pool, bp->l4, bp->addr, port)) {
+			t4->addr = bp->addr;
+			t4->port = htons(port);
+			return true;
+		}
+	}
+}
+
+void tern_blk_pick_end(struct tern_blk_pick *bp)
+{
+	struct tern_blk_evs evs = { .n = 0 };
+	struct tern_blocks *bl = bp->bl;
+	struct tern_blk *held = bp->held;
+
+	if (!held)
+		return;
+	spin_lock_bh(&bl->lock);
+	held->holds--;
+	tern_blk_maybe_release(bl, held, &evs);
+	spin_unlock_bh(&bl->lock);
+	bp->held = NULL;
+	tern_blk_told(bl, &evs);
+}
