@@ -183,21 +183,8 @@ static u16 tern_blk_port(const struct tern_blk_pick *bp,
 			 const struct tern_ta6 *t6, u32 n)
 {
 	u32 last = bp->first + bp->size - 1;
-	struct {
-		struct in6_addr a6;
-		__be32 a4;
-		__be16 port6;
-		u8 l4;
-		u8 zero;
-	} __aligned(SIPHASH_ALIGNMENT) in;
-	u64 h;
+	u64 h = tern_pick_hash(bp->key, t6, bp->addr, bp->l4);
 
-	memset(&in, 0, sizeof(in));
-	in.a6 = t6->addr;
-	in.a4 = bp->addr;
-	in.port6 = t6->port;
-	in.l4 = bp->l4;
-	h = siphash(&in, sizeof(in), bp->key);
 	if (n < bp->pref)
 		return tern_pick_port(bp->first, last, ntohs(t6->port), h, n);
 	return bp->first + tern_pick_nth(h, n - bp->pref, bp->size);
