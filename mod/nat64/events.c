@@ -49,8 +49,10 @@ static bool tern_ev_wanted(const struct tern_instance *inst, bool sess)
 }
 
 /* The attributes of a BIB entry (TERN_A_BIB). */
-static int tern_ev_put_bib(struct sk_buff *skb, const struct tern_bib *b)
+static int tern_ev_put_bib(struct sk_buff *skb, const void *obj)
 {
+	const struct tern_bib *b = obj;
+
 	if (nla_put_u8(skb, TERN_BIB_PROTO, tern_ev_proto(b->l4)) ||
 	    nla_put_in6_addr(skb, TERN_BIB_ADDR6, &b->t6.addr) ||
 	    nla_put_u16(skb, TERN_BIB_PORT6, ntohs(b->t6.port)) ||
@@ -62,8 +64,9 @@ static int tern_ev_put_bib(struct sk_buff *skb, const struct tern_bib *b)
 }
 
 /* The attributes of a session (TERN_A_SESSION); no expiry. */
-static int tern_ev_put_sess(struct sk_buff *skb, const struct tern_session *s)
+static int tern_ev_put_sess(struct sk_buff *skb, const void *obj)
 {
+	const struct tern_session *s = obj;
 	const struct tern_bib *b = s->bib;
 
 	if (nla_put_u8(skb, TERN_SESSION_PROTO, tern_ev_proto(b->l4)) ||
@@ -94,9 +97,25 @@ static size_t tern_ev_size(void)
 	       nla_total_size(1);			/* STATE or STATIC */
 }
 
-/* Builds and multicasts one event; either @b or @s. */
-static void tern_ev_send(struct tern_instance *inst, u8 event,
-			 const struct tern_bib *b, const struct tern_session *s)
+static int tern_ev_put_block(struct sk_buff *skb, const void *obj)
+{
+	const struct tern_blk_info *bi = obj;
+
+	return nla_put_u8(skb, TERN_BLOCK_PROTO, tern_ev_proto(bi->l4)) ||
+	       nla_put_in6_addr(skb, TERN_BLOCK_PREFIX6, &bi->prefix) ||
+	       nla_put_u8(skb, TERN_BLOCK_PLEN, bi->plen) ||
+	       nla_put_in_addr(skb, TERN_BLOCK_ADDR4, bi->addr) ||
+	       nla_put_u16(skb, TERN_BLOCK_PORT_MIN, bi->first) ||
+	       nla_put_u16(skb, TERN_BLOCK_PORT_MAX, bi->last);
+}
+
+/*
+ * Builds and multicasts one event: @obj in a nest of type @type, filled
+ * by @put.
+ */
+static void tern_ev_send(struct tern_instance *inst, u8 event, int type,
+			 int (*put)(struct sk_buff *skb, const void *obj),
+			 const void *obj)
 {
 	struct nlattr *nest;
 	struct sk_buff *skb;
@@ -114,10 +133,8 @@ static void tern_ev_send(struct tern_instance *inst, u8 event,
 	    nla_put_u64_64bit(skb, TERN_A_TIME, ktime_get_real_ns(),
 			      TERN_A_PAD))
 		goto free;
-	nest = nla_nest_start(skb, b ? TERN_A_BIB : TERN_A_SESSION);
-	if (!nest)
-		goto free;
-	if (b ? tern_ev_put_bib(skb, b) : tern_ev_put_sess(skb, s))
+	nest = nla_nest_start(skb, type);
+	if (!nest || put(skb, obj))
 		goto free;
 	nla_nest_end(skb, nest);
 	genlmsg_end(skb, hdr);
@@ -144,7 +161,7 @@ void tern_nat64_ev_bib(void *arg, const struct tern_bib *b, bool add)
 
 	if (tern_ev_wanted(inst, false))
 		tern_ev_send(inst, add ? TERN_EV_BIB_ADD : TERN_EV_BIB_DEL,
-			     b, NULL);
+			     TERN_A_BIB, tern_ev_put_bib, b);
 }
 
 void tern_nat64_ev_sess(void *arg, const struct tern_session *s, bool add)
@@ -153,7 +170,8 @@ void tern_nat64_ev_sess(void *arg, const struct tern_session *s, bool add)
 
 	if (tern_ev_wanted(inst, true))
 		tern_ev_send(inst, add ? TERN_EV_SESSION_ADD :
-			     TERN_EV_SESSION_DEL, NULL, s);
+			     TERN_EV_SESSION_DEL, TERN_A_SESSION, tern_ev_put_sess,
+			     s);
 }
 
 /*
@@ -163,42 +181,8 @@ void tern_nat64_ev_sess(void *arg, const struct tern_session *s, bool add)
 void tern_nat64_ev_block(struct tern_instance *inst,
 			 const struct tern_blk_info *bi, bool add)
 {
-	struct nlattr *nest;
-	struct sk_buff *skb;
-	void *hdr;
-
-	if (!genl_has_listeners(&tern_genl_family, inst->net,
-				TERN_MCGRP_EVENTS))
-		return;
-	skb = genlmsg_new(tern_ev_size(), GFP_ATOMIC | __GFP_NOWARN);
-	if (!skb)
-		goto dropped;
-	hdr = genlmsg_put(skb, 0, 0, &tern_genl_family, 0, TERN_CMD_EVENT);
-	if (!hdr)
-		goto free;
-	if (nla_put_string(skb, TERN_A_INSTANCE, inst->name) ||
-	    nla_put_u8(skb, TERN_A_EVENT,
-		       add ? TERN_EV_BLOCK_ADD : TERN_EV_BLOCK_DEL) ||
-	    nla_put_u64_64bit(skb, TERN_A_TIME, ktime_get_real_ns(),
-			      TERN_A_PAD))
-		goto free;
-	nest = nla_nest_start(skb, TERN_A_BLOCK);
-	if (!nest ||
-	    nla_put_u8(skb, TERN_BLOCK_PROTO, tern_ev_proto(bi->l4)) ||
-	    nla_put_in6_addr(skb, TERN_BLOCK_PREFIX6, &bi->prefix) ||
-	    nla_put_u8(skb, TERN_BLOCK_PLEN, bi->plen) ||
-	    nla_put_in_addr(skb, TERN_BLOCK_ADDR4, bi->addr) ||
-	    nla_put_u16(skb, TERN_BLOCK_PORT_MIN, bi->first) ||
-	    nla_put_u16(skb, TERN_BLOCK_PORT_MAX, bi->last))
-		goto free;
-	nla_nest_end(skb, nest);
-	genlmsg_end(skb, hdr);
-	if (genlmsg_multicast_netns(&tern_genl_family, inst->net, skb, 0,
-				    TERN_MCGRP_EVENTS, GFP_ATOMIC))
-		goto dropped;
-	return;
-free:
-	nlmsg_free(skb);
-dropped:
-	tern_stats_inc(inst->stats, TERN_STAT_EVENTS_DROPPED);
+	if (genl_has_listeners(&tern_genl_family, inst->net,
+			       TERN_MCGRP_EVENTS))
+		tern_ev_send(inst, add ? TERN_EV_BLOCK_ADD : TERN_EV_BLOCK_DEL,
+			     TERN_A_BLOCK, tern_ev_put_block, bi);
 }
