@@ -58,7 +58,7 @@ static int tern_ev_put_bib(struct sk_buff *skb, const void *obj)
 	    nla_put_u16(skb, TERN_BIB_PORT6, ntohs(b->t6.port)) ||
 	    nla_put_in_addr(skb, TERN_BIB_ADDR4, b->t4.addr) ||
 	    nla_put_u16(skb, TERN_BIB_PORT4, ntohs(b->t4.port)) ||
-	    (READ_ONCE(b->is_static) && nla_put_flag(skb, TERN_BIB_STATIC)))
+	    (b->is_static && nla_put_flag(skb, TERN_BIB_STATIC)))
 		return -EMSGSIZE;
 	return 0;
 }

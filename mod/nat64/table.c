@@ -23,7 +23,7 @@ struct kmem_cache *tern_peer_cache;
 
 /*
  * Twice is once: the KUnit suites may run before the module's init. No
- * SLAB_HWCACHE_ALIGN: objects of 56 and 72 bytes, not rounded up to a
+ * SLAB_HWCACHE_ALIGN: objects of 56 and 64 bytes, not rounded up to a
  * cache line (lookups read one entry or two; packing matters more). Peer
  * records are charged to the memory cgroup of the task that makes them,
  * if any (in softirq, none).
@@ -198,7 +198,12 @@ void tern_tbl_where(const struct tern_tables *t, u8 l4,
 	w->b4 = tern_tbl_hash_bib4(t, l4, t4);
 }
 
-void tern_tbl_where_sess(const struct tern_session *s, u32 h6,
+/*
+ * A linked session's: its BIB entry's lock indices are found again from
+ * its hashes (an entry does not keep them: struct tern_bib).
+ */
+void tern_tbl_where_sess(const struct tern_tables *t,
+			 const struct tern_session *s, u32 h6,
 			 struct tern_tbl_where *w)
 {
 	const struct tern_bib *b = s->bib;
@@ -207,8 +212,8 @@ void tern_tbl_where_sess(const struct tern_session *s, u32 h6,
 	w->s6 = h6 % TERN_TBL_NLOCKS;
 	w->s4 = tern_sess_lk4(s);
 	w->tag6 = s->tag6;
-	w->b6 = b->lk6;
-	w->b4 = b->lk4;
+	w->b6 = tern_tbl_hash_bib6(t, b->l4, &b->t6);
+	w->b4 = tern_tbl_hash_bib4(t, b->l4, &b->t4);
 }
 
 void tern_tbl_where_bib(const struct tern_tables *t, const struct tern_bib *b,

@@ -30,16 +30,22 @@
 #include <linux/stddef.h>
 #include <linux/types.h>
 
-/* Transport addresses; ports in network order (ICMP: the identifier). */
+/*
+ * Transport addresses; ports in network order (ICMP: the identifier).
+ * Packed, 18 and 6 bytes: a BIB entry holds one of each in 24 (its 64
+ * bytes fill a slab page with no waste). Within an entry or a session
+ * both stand 8-byte aligned; elsewhere their address may be only 2-byte
+ * aligned (the hashes read them with get_unaligned()).
+ */
 struct tern_ta6 {
 	struct in6_addr addr;
 	__be16 port;
-};
+} __packed __aligned(2);
 
 struct tern_ta4 {
 	__be32 addr;
 	__be16 port;
-};
+} __packed __aligned(2);
 
 /* Table index of a protocol. */
 enum tern_l4 {
@@ -53,8 +59,8 @@ enum tern_l4 {
  * Once both nodes of an entry are unlinked, RCU readers still follow their
  * next but nothing reads n4.pprev again (n6.pprev, NULL, says "unlinked"):
  * @gone, on n4.pprev, chains the entry on its table's list of entries to
- * free after a grace period (nat64/table_free.c). No rcu_head: 128 bytes
- * at most for a UDP session with a BIB entry of its own.
+ * free after a grace period (nat64/table_free.c). No rcu_head: 120 bytes
+ * for a UDP session with a BIB entry of its own.
  */
 struct tern_bib {
 	struct hlist_nulls_node n6;	/* by (l4, t6) */
@@ -67,15 +73,22 @@ struct tern_bib {
 	};
 	struct tern_ta6 t6;
 	struct tern_ta4 t4;
-	u8 l4;				/* enum tern_l4 */
-	bool is_static;
 	u16 sess4;			/* its sessions opened from IPv4 */
 	/*
-	 * Lock indices of its two chains (below TERN_TBL_NLOCKS) and, in
-	 * the bits above, the prefix length of its subscriber
-	 * (tern_bib_sub_plen(), nat64/table_int.h).
+	 * One byte: l4 is set before the entry is linked and never changes;
+	 * is_static changes under its chains' locks (a store of the byte
+	 * whose l4 bits stay as they are: lock-free readers of l4 see them
+	 * either way).
 	 */
-	u16 lk6, lk4;
+	u8 l4 : 2;			/* enum tern_l4 */
+	u8 is_static : 1;
+	/*
+	 * The prefix length its subscriber was charged with (the setting
+	 * may change meanwhile): set before it is linked, never changed.
+	 * Its chains' lock indices are not kept: they are its hashes
+	 * modulo TERN_TBL_NLOCKS (tern_tbl_where_bib()).
+	 */
+	u8 sub_plen;
 	refcount_t ref;			/* its sessions, +1 if static */
 };
 
@@ -105,7 +118,7 @@ struct tern_session {
 #define TERN_SESS_FROM4		0x4000
 #define TERN_SESS_ASSURED	0x2000
 
-/* The overlay above, and the sizes issue 12 asks for (a build check). */
+/* The overlay above, and the sizes: 120 bytes of slab a UDP session. */
 static_assert(offsetof(struct tern_bib, gone) ==
 	      offsetof(struct tern_bib, n4.pprev));
 static_assert(offsetof(struct tern_session, gone) ==
@@ -114,7 +127,8 @@ static_assert(offsetof(struct tern_bib, n4_next) ==
 	      offsetof(struct tern_bib, n4.next));
 static_assert(offsetof(struct tern_session, n4_next) ==
 	      offsetof(struct tern_session, n4.next));
-static_assert(sizeof(struct tern_bib) <= 72);
+static_assert(sizeof(struct tern_bib) <= 64);
+static_assert(TERN_L4_N <= 4);
 static_assert(sizeof(struct tern_session) <= 56);
 
 struct tern_tables;

@@ -30,9 +30,6 @@ static void tern_tbl_link_sess(struct tern_tables *t, struct tern_session *s,
 static void tern_tbl_link_bib(struct tern_tables *t, struct tern_bib *b,
 			      const struct tern_tbl_where *w)
 {
-	/* The bits above the lock indices keep the subscriber's plen. */
-	b->lk6 = (b->lk6 & ~(TERN_TBL_NLOCKS - 1)) | w->b6 % TERN_TBL_NLOCKS;
-	b->lk4 = (b->lk4 & ~(TERN_TBL_NLOCKS - 1)) | w->b4 % TERN_TBL_NLOCKS;
 	hlist_nulls_add_head_rcu(&b->n6, &t->bib6[w->b6 & t->bib_mask]);
 	hlist_nulls_add_head_rcu(&b->n4, &t->bib4[w->b4 & t->bib_mask]);
 	atomic_inc(&t->nbib);

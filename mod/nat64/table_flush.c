@@ -58,7 +58,7 @@ static void tern_flush_chain(struct tern_tables *t, u32 h,
 			continue;
 		if (f->match && !f->match(s->bib, f->arg))
 			continue;
-		tern_tbl_where_sess(s, h, &w);
+		tern_tbl_where_sess(t, s, h, &w);
 		tern_tbl_lock(t, &ls, &w);
 		done = tern_tbl_sess_unlink(t, s, &bib_gone, bt);
 		tern_tbl_unlock(t, &ls);

@@ -40,11 +40,12 @@ void tern_tbl_where(const struct tern_tables *t, u8 l4,
 		    const struct tern_ta6 *t6, const struct tern_ta4 *t4,
 		    const struct tern_ta4 *remote, struct tern_tbl_where *w);
 /*
- * The locks of a linked session in chain @h6 of t->sess6, from the lock
- * indices it and its BIB entry keep (no hashing): @w then holds lock
- * indices, not buckets, good for tern_tbl_lock() only.
+ * The locks of a linked session in chain @h6 of t->sess6: from the lock
+ * index the session keeps and its BIB entry's hashes. Good for
+ * tern_tbl_lock() only (@w's session indices are not buckets).
  */
-void tern_tbl_where_sess(const struct tern_session *s, u32 h6,
+void tern_tbl_where_sess(const struct tern_tables *t,
+			 const struct tern_session *s, u32 h6,
 			 struct tern_tbl_where *w);
 void tern_tbl_where_bib(const struct tern_tables *t, const struct tern_bib *b,
 			struct tern_tbl_where *w);

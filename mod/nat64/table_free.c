@@ -4,7 +4,7 @@
  * of what was unlinked, in batches after a grace period (nat64/table_int.h
  * has the locking).
  *
- * No rcu_head per entry (it would take 16 of a UDP session's 128 bytes):
+ * No rcu_head per entry (it would take 16 of a UDP session's 120 bytes):
  * an unlinked entry is chained by its @gone, which overlays n4.pprev
  * (nat64/table.h). That is safe because, once both nodes are unlinked:
  * - RCU readers only follow next pointers (n6.next and n4.next stay as
@@ -151,7 +151,7 @@ bool tern_tbl_sess_remove(struct tern_tables *t, struct tern_session *s,
 	struct tern_lockset ls;
 
 	rcu_read_lock();
-	tern_tbl_where_sess(s, h6, &w);
+	tern_tbl_where_sess(t, s, h6, &w);
 	tern_tbl_lock(t, &ls, &w);
 	if (!if_expired || tern_sess_expired(s, (u32)jiffies))
 		done = tern_tbl_sess_unlink(t, s, &bib_gone, &bt);

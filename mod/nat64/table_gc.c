@@ -60,7 +60,7 @@ static bool tern_tbl_tcp_keep(struct tern_tables *t, struct tern_session *s,
 	/* The rule lookups follow too (nat64/table.h). */
 	if (!tern_sess_tcp_expire(t, &state, &timeout))
 		return false;
-	tern_tbl_where_sess(s, h6, &w);
+	tern_tbl_where_sess(t, s, h6, &w);
 	tern_tbl_lock(t, &ls, &w);
 	/* Not if a packet or another remover came first. */
 	if (!hlist_nulls_unhashed(&s->n6) && READ_ONCE(s->state) == old &&
@@ -191,7 +191,7 @@ int tern_bib_del(struct tern_tables *t, u8 l4, const struct tern_ta6 *t6,
 	if (hlist_nulls_unhashed(&b->n6)) {
 		ret = -ENOENT;
 	} else if (b->is_static) {
-		WRITE_ONCE(b->is_static, false);
+		b->is_static = false;
 		atomic_dec(&t->nstatic);
 	} else {
 		refcount_inc(&b->ref);

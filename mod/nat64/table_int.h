@@ -32,7 +32,8 @@
  *
  * Resizing (nat64/table_resize.c). Every array has a power of two of at
  * least TERN_TBL_NLOCKS buckets, so an entry's lock index (its hash modulo
- * TERN_TBL_NLOCKS) does not depend on the array's size: lk6, lk4 stay.
+ * TERN_TBL_NLOCKS) does not depend on the array's size: a session's lk4
+ * stays, and a BIB entry's two, not kept, are found again from its hashes.
  * The resizer holds t->resize_mutex (a flush and tern_bib_del() hold it
  * too: their cursors are of one size; the expiry worker and walks read
  * the arrays once under RCU), takes t->all_lock, sets t->all and waits for
@@ -200,8 +201,9 @@ extern struct kmem_cache *tern_peer_cache;
 static inline u32 tern_tbl_hash_bib6(const struct tern_tables *t, u8 l4,
 				     const struct tern_ta6 *t6)
 {
-	const u64 *a = (const u64 *)&t6->addr;
+	u64 a[2];
 
+	memcpy(a, &t6->addr, sizeof(a));	/* t6 may be 2-byte aligned */
 	return (u32)siphash_3u64(a[0], a[1],
 				 (u64)l4 << 16 | (__force u16)t6->port, &t->key);
 }
@@ -218,8 +220,9 @@ static inline u32 tern_tbl_hash_sess6(const struct tern_tables *t, u8 l4,
 				      const struct tern_ta6 *t6,
 				      const struct tern_ta4 *r)
 {
-	const u64 *a = (const u64 *)&t6->addr;
+	u64 a[2];
 
+	memcpy(a, &t6->addr, sizeof(a));	/* t6 may be 2-byte aligned */
 	return (u32)siphash_4u64(a[0], a[1],
 				 (u64)(__force u32)r->addr << 32 |
 				 (u32)(__force u16)r->port << 16 |
@@ -304,24 +307,15 @@ static inline bool tern_sess_assured(const struct tern_session *s)
 	return READ_ONCE(s->lk4) & TERN_SESS_ASSURED;
 }
 
-/*
- * A BIB entry's subscriber prefix length, in the bits of lk6 (low 6) and
- * lk4 (high 2) above their lock indices: set before the entry is linked,
- * never changed after.
- */
-#define TERN_BIB_LK_SHIFT	10
-static_assert(TERN_TBL_NLOCKS == 1U << TERN_BIB_LK_SHIFT);
-
+/* A BIB entry's subscriber prefix length (struct tern_bib). */
 static inline u8 tern_bib_sub_plen(const struct tern_bib *b)
 {
-	return b->lk6 >> TERN_BIB_LK_SHIFT |
-	       (b->lk4 >> TERN_BIB_LK_SHIFT) << (16 - TERN_BIB_LK_SHIFT);
+	return b->sub_plen;
 }
 
 static inline void tern_bib_set_sub_plen(struct tern_bib *b, u8 plen)
 {
-	b->lk6 = (u16)(plen << TERN_BIB_LK_SHIFT);
-	b->lk4 = (u16)(plen >> (16 - TERN_BIB_LK_SHIFT) << TERN_BIB_LK_SHIFT);
+	b->sub_plen = plen;
 }
 
 static inline bool tern_tbl_ta6_eq(const struct tern_ta6 *a,

@@ -68,7 +68,7 @@ static void table_insert_lookup(struct kunit *test)
 	s2 = kt_add6(t, TERN_L4_TCP, &a, &r1, &lim, &p);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s2));
 	KUNIT_EXPECT_PTR_NE(test, s2, s);
-	KUNIT_EXPECT_EQ(test, s2->bib->l4, TERN_L4_TCP);
+	KUNIT_EXPECT_EQ(test, (u8)s2->bib->l4, TERN_L4_TCP);
 	KT_EXPECT_COUNT(test, t, 2, 4);
 
 	/* A compare-and-exchange: from the state there only. */
