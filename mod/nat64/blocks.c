@@ -15,6 +15,8 @@
 
 #include <linux/bitmap.h>
 #include <linux/list.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
 #include <linux/random.h>
 #include <linux/siphash.h>
 #include <linux/slab.h>
@@ -27,10 +29,21 @@
 
 struct tern_blocks *tern_blocks_alloc(tern_blk_event_fn ev, void *arg)
 {
-	struct tern_blocks *bl = kvzalloc(sizeof(*bl), GFP_KERNEL_ACCOUNT);
+	struct tern_blocks *bl = kzalloc(sizeof(*bl), GFP_KERNEL_ACCOUNT);
 
 	if (!bl)
 		return NULL;
+	bl->blk = kvcalloc(TERN_BLK_BUCKETS_MIN, sizeof(*bl->blk),
+			   GFP_KERNEL_ACCOUNT);
+	bl->sub = kvcalloc(TERN_BLK_BUCKETS_MIN, sizeof(*bl->sub),
+			   GFP_KERNEL_ACCOUNT);
+	if (!bl->blk || !bl->sub) {
+		kvfree(bl->blk);
+		kvfree(bl->sub);
+		kfree(bl);
+		return NULL;
+	}
+	bl->mask = TERN_BLK_BUCKETS_MIN - 1;
 	spin_lock_init(&bl->lock);
 	get_random_bytes(&bl->key, sizeof(bl->key));
 	bl->ev = ev;
@@ -47,13 +60,15 @@ void tern_blocks_free(struct tern_blocks *bl)
 
 	if (!bl)
 		return;
-	for (h = 0; h < TERN_BLK_BUCKETS; h++) {
+	for (h = 0; h <= bl->mask; h++) {
 		hlist_for_each_entry_safe(blk, tmp, &bl->blk[h], node)
 			kfree(blk);
 		hlist_for_each_entry_safe(sub, tmp, &bl->sub[h], node)
 			kfree(sub);
 	}
-	kvfree(bl);
+	kvfree(bl->blk);
+	kvfree(bl->sub);
+	kfree(bl);
 }
 
 u32 tern_blocks_count(struct tern_blocks *bl)
@@ -64,7 +79,7 @@ u32 tern_blocks_count(struct tern_blocks *bl)
 u32 tern_blk_hash(const struct tern_blocks *bl, u8 l4, __be32 addr, u16 first)
 {
 	return (u32)siphash_3u32((__force u32)addr, first, l4, &bl->key) &
-	       (TERN_BLK_BUCKETS - 1);
+	       bl->mask;
 }
 
 struct tern_blk *tern_blk_find(struct tern_blocks *bl, u8 l4, __be32 addr,
@@ -84,8 +99,7 @@ static u32 tern_bsub_hash(const struct tern_blocks *bl,
 {
 	const u64 *a = (const u64 *)p;
 
-	return (u32)siphash_3u64(a[0], a[1], plen, &bl->key) &
-	       (TERN_BLK_BUCKETS - 1);
+	return (u32)siphash_3u64(a[0], a[1], plen, &bl->key) & bl->mask;
 }
 
 /* The record of @addr's subscriber, made if new (NULL: no memory). */
@@ -117,6 +131,61 @@ void tern_bsub_put(struct tern_bsub *sub)
 		return;
 	hlist_del(&sub->node);
 	kfree(sub);
+}
+
+/*
+ * From the instance's expiry worker: more buckets for both hashes when
+ * there are more than twice as many blocks, as many as there are blocks
+ * (rounded up to a power of two, at most TERN_BLK_BUCKETS_MAX). Allocated
+ * first; the records move under the lock (nothing reads them without it),
+ * in one pass with BH off, as conntrack's resize: blocks are made only
+ * with a subscriber's first BIB entry of a block, never per packet.
+ */
+void tern_blocks_grow(struct tern_blocks *bl)
+{
+	struct hlist_head *nblk, *nsub, *oblk, *osub;
+	struct hlist_node *tmp;
+	struct tern_bsub *sub;
+	struct tern_blk *blk;
+	u32 n, h, omask;
+
+	n = READ_ONCE(bl->nblocks);
+	if (n <= 2 * (READ_ONCE(bl->mask) + 1) ||
+	    READ_ONCE(bl->mask) + 1 >= TERN_BLK_BUCKETS_MAX)
+		return;
+	n = min_t(u32, roundup_pow_of_two(n), TERN_BLK_BUCKETS_MAX);
+	nblk = kvcalloc(n, sizeof(*nblk), GFP_KERNEL_ACCOUNT);
+	nsub = kvcalloc(n, sizeof(*nsub), GFP_KERNEL_ACCOUNT);
+	if (!nblk || !nsub) {
+		kvfree(nblk);
+		kvfree(nsub);
+		return;
+	}
+	spin_lock_bh(&bl->lock);
+	oblk = bl->blk;
+	osub = bl->sub;
+	omask = bl->mask;
+	bl->blk = nblk;
+	bl->sub = nsub;
+	bl->mask = n - 1;
+	for (h = 0; h <= omask; h++) {
+		hlist_for_each_entry_safe(blk, tmp, &oblk[h], node) {
+			hlist_del(&blk->node);
+			hlist_add_head(&blk->node,
+				       &nblk[tern_blk_hash(bl, blk->l4,
+							   blk->addr,
+							   blk->first)]);
+		}
+		hlist_for_each_entry_safe(sub, tmp, &osub[h], node) {
+			hlist_del(&sub->node);
+			hlist_add_head(&sub->node,
+				       &nsub[tern_bsub_hash(bl, &sub->prefix,
+							    sub->plen)]);
+		}
+	}
+	spin_unlock_bh(&bl->lock);
+	kvfree(oblk);
+	kvfree(osub);
 }
 
 void tern_blk_tell(struct tern_blk_evs *evs, const struct tern_blk *blk,

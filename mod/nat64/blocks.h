@@ -50,6 +50,8 @@ struct tern_blocks *tern_blocks_alloc(tern_blk_event_fn ev, void *arg);
 void tern_blocks_free(struct tern_blocks *bl);
 /* Blocks given now (tests, counters). */
 u32 tern_blocks_count(struct tern_blocks *bl);
+/* Process context (the expiry worker): sizes the hashes to the blocks. */
+void tern_blocks_grow(struct tern_blocks *bl);
 
 /*
  * The tables' bib_bound callback (struct tern_table_events): a dynamic

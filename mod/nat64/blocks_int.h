@@ -12,7 +12,13 @@
 #include <linux/spinlock.h>
 #include "nat64/blocks.h"
 
-#define TERN_BLK_BUCKETS	1024
+/*
+ * Buckets of each of the two hashes: from the least, doubled by
+ * tern_blocks_grow() while there are more than twice as many blocks (a
+ * subscriber with blocks has one at least: its hash is no fuller).
+ */
+#define TERN_BLK_BUCKETS_MIN	1024
+#define TERN_BLK_BUCKETS_MAX	(1U << 20)
 /* Most records looked at to find a free block in pool4. */
 #define TERN_BLK_PROBES		4096
 /* Most blocks tried for one new BIB entry. */
@@ -48,8 +54,9 @@ struct tern_blocks {
 	void *arg;
 	/* Of the two hashes: subscribers choose their prefixes. */
 	siphash_key_t key;
-	struct hlist_head blk[TERN_BLK_BUCKETS];
-	struct hlist_head sub[TERN_BLK_BUCKETS];
+	u32 mask;			/* buckets - 1, of both */
+	struct hlist_head *blk;		/* by (l4, addr, first) */
+	struct hlist_head *sub;		/* by (prefix, plen) */
 };
 
 /* Events told after the lock is released. */

@@ -29,6 +29,7 @@ static void tern_nat64_gc(struct work_struct *work)
 	unsigned long next;
 
 	tern_tables_gc(n->tables, &next);
+	tern_blocks_grow(n->blocks);
 	queue_delayed_work(system_unbound_wq, &n->gc, next);
 }
 

@@ -11,6 +11,7 @@
 #include <linux/slab.h>
 #include <net/ipv6.h>
 #include "nat64/blocks.h"
+#include "nat64/blocks_int.h"
 #include "tern_genl.h"
 #include "kt_nat64.h"
 #include "kt_pool4.h"
@@ -264,10 +265,70 @@ static void blocks_refused(struct kunit *test)
 	kt_blk_teardown(k);
 }
 
+#define KT_GROW_SUBS	2100
+
+/*
+ * 2,100 subscribers with a block each: tern_blocks_grow() (the expiry
+ * worker's) takes both hashes from 1,024 buckets to 4,096; every block
+ * is found again where it moved, and every subscriber's record (a second
+ * entry of each goes in its block: no new block); a flush returns them.
+ */
+static void blocks_grow(struct kunit *test)
+{
+	static const struct tern_pool4_entry e[] = {
+		ENTRY(A4(192, 0, 2, 0), 26, UDP, 1024, 3071, 0),
+	};
+	struct tern_ta4 r = kt_t4(KT_REMOTE(1), 53);
+	struct tern_session **s, *s2;
+	unsigned int i, lost = 0;
+	struct kt_blk *k;
+	int why;
+
+	s = kunit_kcalloc(test, KT_GROW_SUBS, sizeof(*s), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	k = kt_blk_setup(test, e, ARRAY_SIZE(e), 16, 0);
+	for (i = 0; i < KT_GROW_SUBS; i++) {
+		s[i] = kt_blk_add(k, TERN_L4_UDP, KT6(1 + i, 1, 4000), &r, &why);
+		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR_OR_NULL(s[i]),
+				       "sub %u why %d", i, why);
+	}
+	KUNIT_EXPECT_EQ(test, tern_blocks_count(k->bl), KT_GROW_SUBS);
+	KUNIT_EXPECT_EQ(test, k->bl->mask, 1023U);
+	tern_blocks_grow(k->bl);
+	KUNIT_EXPECT_EQ(test, k->bl->mask, 4095U);
+	spin_lock_bh(&k->bl->lock);
+	for (i = 0; i < KT_GROW_SUBS; i++) {
+		const struct tern_bib *b = s[i]->bib;
+		u16 port = ntohs(b->t4.port);
+
+		lost += !tern_blk_find(k->bl, TERN_L4_UDP, b->t4.addr,
+				       port - port % 16);
+	}
+	spin_unlock_bh(&k->bl->lock);
+	KUNIT_EXPECT_EQ(test, lost, 0U);
+	/* As many blocks as buckets: nothing to do. */
+	tern_blocks_grow(k->bl);
+	KUNIT_EXPECT_EQ(test, k->bl->mask, 4095U);
+	for (i = 0; i < KT_GROW_SUBS; i++) {
+		s2 = kt_blk_add(k, TERN_L4_UDP, KT6(1 + i, 2, 4001), &r, &why);
+		KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s2));
+		KUNIT_EXPECT_EQ(test, s2->bib->t4.addr, s[i]->bib->t4.addr);
+		KUNIT_EXPECT_EQ(test, ntohs(s2->bib->t4.port) / 16,
+				ntohs(s[i]->bib->t4.port) / 16);
+	}
+	KUNIT_EXPECT_EQ(test, k->log.adds, KT_GROW_SUBS);
+	KT_EXPECT_COUNT(test, k->t, 2 * KT_GROW_SUBS, 2 * KT_GROW_SUBS);
+	tern_tables_flush(k->t, TERN_L4_N);
+	KUNIT_EXPECT_EQ(test, k->log.dels, KT_GROW_SUBS);
+	KUNIT_EXPECT_EQ(test, tern_blocks_count(k->bl), 0U);
+	kt_blk_teardown(k);
+}
+
 static struct kunit_case tern_nat64_blocks_cases[] = {
 	KUNIT_CASE(blocks_own),
 	KUNIT_CASE(blocks_release_last),
 	KUNIT_CASE(blocks_refused),
+	KUNIT_CASE(blocks_grow),
 	{}
 };
 
