@@ -93,15 +93,6 @@ static void share_prefixes(struct kunit *test)
 
 /* --- tern_pick4() over a share */
 
-static void tern_kt_box_src(struct tern_ta6 *t6, u32 i, u16 port)
-{
-	memset(t6, 0, sizeof(*t6));
-	t6->addr.s6_addr32[0] = cpu_to_be32(0x20010db8);
-	t6->addr.s6_addr32[2] = cpu_to_be32(i * 2654435761U);
-	t6->addr.s6_addr32[3] = cpu_to_be32(i);
-	t6->port = htons(port);
-}
-
 /*
  * A TCP run of 12 addresses in two entries (192.0.2.0/29, 198.51.100.4/30)
  * and one of 4 of another mark: each box's candidates, at every attempt,
@@ -125,7 +116,7 @@ static void pick_share(struct kunit *test)
 	struct tern_pick pk = { NULL, &tern_kt_box_key, 0, TERN_L4_TCP };
 	struct tern_pick one;
 	u32 i, k, j, att, seen[3] = { 0 };
-	struct tern_ta4 t4, u4;
+	struct tern_ta4 t4;
 	struct tern_ta6 t6;
 
 	pk.pool = tern_kt_pool(test, e, ARRAY_SIZE(e));
@@ -134,7 +125,7 @@ static void pick_share(struct kunit *test)
 		pk.box = k;
 		pk.mark = 0;
 		for (i = 0; i < 200; i++) {
-			tern_kt_box_src(&t6, i, 30000 + i);
+			tern_kt_src(&t6, i, 30000 + i);
 			for (att = 0; att < TERN_PICK_PROBES; att += 13) {
 				KUNIT_ASSERT_TRUE(test,
 						  tern_pick4(&pk, &t6, att, &t4));
@@ -149,7 +140,7 @@ static void pick_share(struct kunit *test)
 		/* Mark 9, 4 addresses: box k has 203.0.113.k, box 2 .3 too. */
 		pk.mark = 9;
 		for (i = 0; i < 50; i++) {
-			tern_kt_box_src(&t6, i, 30000 + i);
+			tern_kt_src(&t6, i, 30000 + i);
 			KUNIT_ASSERT_TRUE(test, tern_pick4(&pk, &t6, 0, &t4));
 			j = ntohl(t4.addr) - (ntohl(A4(203, 0, 113, 0)));
 			KUNIT_ASSERT_EQ(test, j == 3 ? 2 : j, k);
@@ -168,41 +159,13 @@ static void pick_share(struct kunit *test)
 	pk.box = 0;
 	pk.mark = 0;
 	for (i = 0; i < 100; i++) {
-		tern_kt_box_src(&t6, i, 1000 + i);
-		KUNIT_ASSERT_TRUE(test, tern_pick4(&pk, &t6, i % 40, &t4));
-		KUNIT_ASSERT_TRUE(test, tern_pick4(&one, &t6, i % 40, &u4));
-		KUNIT_ASSERT_EQ(test, t4.addr, u4.addr);
-		KUNIT_ASSERT_EQ(test, t4.port, u4.port);
+		tern_kt_src(&t6, i, 1000 + i);
+		tern_kt_same_pick(test, &pk, &one, &t6, i % 40, &t4);
 	}
 	tern_pool4_free((struct tern_pool4 *)pk.pool);
 }
 
 /* --- deterministic mode over a share */
-
-static struct tern_config *tern_kt_box_cfg(struct kunit *test, u32 boxes)
-{
-	struct tern_config *cfg = kunit_kzalloc(test, sizeof(*cfg),
-						GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, cfg);
-	cfg->det_space_set = true;
-	cfg->det_space.addr.s6_addr32[0] = cpu_to_be32(0x20010db8);
-	cfg->det_space.addr.s6_addr32[1] = cpu_to_be32(0x01000000);
-	cfg->det_space.len = 120;
-	cfg->sub_prefix_len = 128;
-	cfg->box_count = boxes;
-	return cfg;
-}
-
-/* Subscriber @i of 2001:db8:100::/120 (/128 each), port @port. */
-static void tern_kt_box_sub(struct tern_ta6 *t6, u32 i, u16 port)
-{
-	memset(t6, 0, sizeof(*t6));
-	t6->addr.s6_addr32[0] = cpu_to_be32(0x20010db8);
-	t6->addr.s6_addr32[1] = cpu_to_be32(0x01000000);
-	t6->addr.s6_addr32[3] = cpu_to_be32(i);
-	t6->port = htons(port);
-}
 
 struct tern_kt_det_boxes {
 	const char *name;
@@ -240,7 +203,7 @@ static void det_blocks_per_box(struct kunit *test)
 	const struct tern_pool4_entry e[] = {
 		ENTRY(A4(192, 0, 2, 0), c->len, UDP, c->pmin, c->pmax, 0),
 	};
-	struct tern_config *cfg = tern_kt_box_cfg(test, c->boxes);
+	struct tern_config *cfg = tern_kt_det_cfg(test, 120, 128, 0);
 	struct tern_pool4 *p = tern_kt_pool(test, e, 1);
 	u32 n = 1U << (32 - c->len), ports = c->pmax - c->pmin + 1;
 	u32 k, i, a, port, back, first, size;
@@ -250,6 +213,7 @@ static void det_blocks_per_box(struct kunit *test)
 	struct tern_ta6 t6;
 	char msg[80];
 
+	cfg->box_count = c->boxes;
 	KUNIT_ASSERT_EQ(test, tern_det_validate(cfg, p, msg, sizeof(msg)), 0);
 	used = kunit_kzalloc(test, BITS_TO_LONGS(n * ports) * sizeof(long),
 			     GFP_KERNEL);
@@ -262,7 +226,7 @@ static void det_blocks_per_box(struct kunit *test)
 							  &d));
 		KUNIT_ASSERT_EQ(test, d.n_addrs, size);
 		for (i = 0; i < 256; i++) {
-			tern_kt_box_sub(&t6, i, 40000);
+			tern_kt_det_src(&t6, i, 40000);
 			KUNIT_ASSERT_EQ(test, tern_det_prepare(&dp, cfg, p,
 							       TERN_L4_UDP,
 							       &t6), 0);
@@ -301,37 +265,32 @@ static void box_validate_msgs(struct kunit *test)
 	static const struct tern_pool4_entry sixteen[] = {
 		ENTRY(A4(192, 0, 2, 0), 28, TCP, 1024, 65535, 0),
 	};
-	struct tern_config *cfg = tern_kt_box_cfg(test, 3);
+	struct tern_config *cfg = tern_kt_det_cfg(test, 120, 128, 0);
 	struct tern_pool4 *p;
 	char msg[80];
 
+	cfg->box_count = 3;
 	cfg->det_space_set = false;
 	cfg->box_index = 3;
-	KUNIT_EXPECT_EQ(test, tern_det_validate(cfg, NULL, msg, sizeof(msg)),
-			-EINVAL);
-	KUNIT_EXPECT_STREQ(test, msg, "box-index 3 is not below box-count 3");
+	tern_kt_det_refused(test, cfg, NULL,
+			    "box-index 3 is not below box-count 3");
 	cfg->box_index = 2;
 	KUNIT_EXPECT_EQ(test, tern_det_validate(cfg, NULL, msg, sizeof(msg)),
 			0);
 	/* 2 TCP addresses for 3 boxes; the 8 UDP ones of mark 5 would do. */
 	p = tern_kt_pool(test, two, ARRAY_SIZE(two));
-	KUNIT_EXPECT_EQ(test, tern_det_validate(cfg, p, msg, sizeof(msg)),
-			-EINVAL);
-	KUNIT_EXPECT_STREQ(test, msg,
-			   "box-count 3 > 2 TCP pool4 addresses (mark 0): a box gets none");
+	tern_kt_det_refused(test, cfg, p,
+			    "box-count 3 > 2 TCP pool4 addresses (mark 0): a box gets none");
 	cfg->box_count = 2;
-	KUNIT_EXPECT_EQ(test, tern_det_validate(cfg, p, msg, sizeof(msg)),
-			-EINVAL);
-	KUNIT_EXPECT_STREQ(test, msg, "box-index 2 is not below box-count 2");
+	tern_kt_det_refused(test, cfg, p,
+			    "box-index 2 is not below box-count 2");
 	cfg->box_index = 1;
 	KUNIT_EXPECT_EQ(test, tern_det_validate(cfg, p, msg, sizeof(msg)), 0);
 	tern_pool4_free(p);
 	/* An address in two entries of a run could be in two shares. */
 	p = tern_kt_pool(test, nested, ARRAY_SIZE(nested));
-	KUNIT_EXPECT_EQ(test, tern_det_validate(cfg, p, msg, sizeof(msg)),
-			-EINVAL);
-	KUNIT_EXPECT_STREQ(test, msg,
-			   "box-count: ICMP pool4 192.0.2.0/29 and 192.0.2.5/32 overlap");
+	tern_kt_det_refused(test, cfg, p,
+			    "box-count: ICMP pool4 192.0.2.0/29 and 192.0.2.5/32 overlap");
 	cfg->box_count = 1;
 	cfg->box_index = 0;
 	KUNIT_EXPECT_EQ(test, tern_det_validate(cfg, p, msg, sizeof(msg)), 0);
@@ -346,10 +305,8 @@ static void box_validate_msgs(struct kunit *test)
 	cfg->det_block = 12;
 	KUNIT_EXPECT_EQ(test, tern_det_validate(cfg, p, msg, sizeof(msg)), 0);
 	cfg->box_count = 3;
-	KUNIT_EXPECT_EQ(test, tern_det_validate(cfg, p, msg, sizeof(msg)),
-			-EINVAL);
-	KUNIT_EXPECT_STREQ(test, msg,
-			   "det: 65536 subscribers > TCP box: 5 addrs x 5376 blocks of 12");
+	tern_kt_det_refused(test, cfg, p,
+			    "det: 65536 subscribers > TCP box: 5 addrs x 5376 blocks of 12");
 	/* Blocks of 4: 5 addresses x 16128 blocks hold them. */
 	cfg->det_block = 4;
 	KUNIT_EXPECT_EQ(test, tern_det_validate(cfg, p, msg, sizeof(msg)), 0);

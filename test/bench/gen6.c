@@ -34,7 +34,6 @@
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
-#include <errno.h>
 #include <linux/if_packet.h>
 #include <net/ethernet.h>
 #include <net/if.h>
@@ -49,7 +48,6 @@
 #include <unistd.h>
 #include "pktutil.h"
 
-#define BATCH		256
 #define PAYLOAD		16
 #define FRAME_LEN	(14 + 40 + 8 + PAYLOAD)
 #define STRIDE		1000003ULL	/* a prime */
@@ -102,6 +100,22 @@ static unsigned long flow_of(unsigned long k, unsigned long flows)
 			       flows);
 }
 
+/* What frame K is built from. */
+struct gen6 {
+	uint8_t dmac[6], smac[6];
+	struct in6_addr src, dst;
+	unsigned long first, flows;
+};
+
+/* Frame K: from SRC96::FIRST + its flow (see above). */
+static void build(uint8_t *f, unsigned long k, void *arg)
+{
+	const struct gen6 *g = arg;
+
+	fill(f, g->dmac, g->smac, &g->src, &g->dst,
+	     g->first + flow_of(k, g->flows));
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: gen6 -i IFACE -m DSTMAC -n COUNT [-f FIRST] "
@@ -111,101 +125,45 @@ static void usage(void)
 
 int main(int argc, char **argv)
 {
-	static uint8_t frames[BATCH][FRAME_LEN];
-	struct mmsghdr msg[BATCH];
-	struct iovec iov[BATCH];
+	static uint8_t frames[SEND_BATCH][FRAME_LEN];
 	const char *ifname = NULL, *mac = NULL;
 	const char *s96 = "2001:db8:6::", *d6 = "2001:db8:64::cb00:7163";
-	unsigned long count = 0, first = 1, rate = 0, sent = 0, i;
-	unsigned long flows = 0, refused = 0;
-	int open_loop = 0, nowait = 0, stop = 0;
-	double secs = 0;
-	uint8_t dmac[6], smac[6];
-	struct in6_addr src, dst;
-	int fd, c;
-	double t0;
+	struct sender s = { 0 };
+	struct gen6 g = { .first = 1 };
+	int c;
 
 	while ((c = getopt(argc, argv, "i:m:n:f:r:F:t:oxs:d:")) != -1) {
 		switch (c) {
 		case 'i': ifname = optarg; break;
 		case 'm': mac = optarg; break;
-		case 'n': count = strtoul(optarg, NULL, 0); break;
-		case 'f': first = strtoul(optarg, NULL, 0); break;
-		case 'r': rate = strtoul(optarg, NULL, 0); break;
-		case 'F': flows = strtoul(optarg, NULL, 0); break;
-		case 't': secs = strtod(optarg, NULL); break;
-		case 'o': open_loop = 1; break;
-		case 'x': nowait = 1; break;
+		case 'n': s.count = strtoul(optarg, NULL, 0); break;
+		case 'f': g.first = strtoul(optarg, NULL, 0); break;
+		case 'r': s.rate = strtoul(optarg, NULL, 0); break;
+		case 'F': g.flows = strtoul(optarg, NULL, 0); break;
+		case 't': s.secs = strtod(optarg, NULL); break;
+		case 'o': s.open_loop = 1; break;
+		case 'x': s.nowait = 1; break;
 		case 's': s96 = optarg; break;
 		case 'd': d6 = optarg; break;
 		default: usage();
 		}
 	}
-	if (!ifname || !mac || !count ||
-	    !parse_mac(mac, dmac) ||
-	    inet_pton(AF_INET6, s96, &src) != 1 ||
-	    inet_pton(AF_INET6, d6, &dst) != 1 ||
-	    (flows && flows % STRIDE == 0))
+	if (!ifname || !mac || !s.count ||
+	    !parse_mac(mac, g.dmac) ||
+	    inet_pton(AF_INET6, s96, &g.src) != 1 ||
+	    inet_pton(AF_INET6, d6, &g.dst) != 1 ||
+	    (g.flows && g.flows % STRIDE == 0))
 		usage();
 
-	fd = open_sender(ifname, ETH_P_IPV6, nowait, smac);
-
-	memset(msg, 0, sizeof(msg));
-	for (i = 0; i < BATCH; i++) {
-		iov[i].iov_base = frames[i];
-		iov[i].iov_len = FRAME_LEN;
-		msg[i].msg_hdr.msg_iov = &iov[i];
-		msg[i].msg_hdr.msg_iovlen = 1;
-	}
-
-	t0 = now();
-	while (sent < count && !stop) {
-		unsigned long n = count - sent < BATCH ? count - sent : BATCH;
-		unsigned long done = 0;
-
-		/*
-		 * Each batch is built once; the calls that follow a partial
-		 * send go on from its first frame not taken. (Building the
-		 * whole batch again after each refused frame made gen6 spend
-		 * its time on checksums exactly when the translator fell
-		 * behind.)
-		 */
-		for (i = 0; i < n; i++)
-			fill(frames[i], dmac, smac, &src, &dst,
-			     first + flow_of(sent + i, flows));
-		while (done < n && !stop) {
-			int r = sendmmsg(fd, msg + done, n - done,
-					 nowait ? MSG_DONTWAIT : 0);
-
-			if (r < 0) {
-				if (errno != ENOBUFS && errno != EAGAIN)
-					die("sendmmsg");
-				r = 0;
-			}
-			/* Frame r, if any, was refused: lost with -o. */
-			if (open_loop && done + r < n) {
-				r++;
-				refused++;
-			}
-			done += r;
-			sent += r;
-			if (secs > 0 && now() - t0 >= secs)
-				stop = 1;
-			/* Pacing: sleep while ahead of RATE frames a second. */
-			if (rate && !stop) {
-				double ahead = (double)sent / rate - (now() - t0);
-
-				if (ahead > 0)
-					usleep(ahead * 1e6);
-			}
-		}
-	}
+	s.fd = open_sender(ifname, ETH_P_IPV6, s.nowait, g.smac);
+	send_frames(&s, &frames[0][0], FRAME_LEN, build, &g);
 	/* The last two fields: the time, "s"; "refused R" before them. */
-	if (flows)
+	if (g.flows)
 		printf("%lu sent over flows %lu-%lu refused %lu in %.4f s\n",
-		       sent, first, first + flows - 1, refused, now() - t0);
+		       s.sent, g.first, g.first + g.flows - 1, s.refused,
+		       now() - s.t0);
 	else
-		printf("%lu sent (%lu-%lu) refused %lu in %.4f s\n", sent,
-		       first, first + sent - 1, refused, now() - t0);
+		printf("%lu sent (%lu-%lu) refused %lu in %.4f s\n", s.sent,
+		       g.first, g.first + s.sent - 1, s.refused, now() - s.t0);
 	return 0;
 }

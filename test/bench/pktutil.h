@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the benchmark's generators (gen6.c, gen4.c) and responder (resp.c)
- * share: errors, the clock, MAC addresses, the Internet checksum and
- * Ethernet/IPv4/UDP frames.
+ * share: errors, the clock, MAC addresses, the Internet checksum,
+ * Ethernet/IPv4/UDP frames and sending frames in paced batches.
  */
 #ifndef TERN_BENCH_PKTUTIL_H
 #define TERN_BENCH_PKTUTIL_H
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <linux/if_packet.h>
 #include <net/if.h>
 #include <sys/socket.h>
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static inline void die(const char *what)
 {
@@ -139,6 +141,93 @@ static inline int open_sender(const char *ifname, unsigned short ethertype,
 	if (nowait)
 		setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &big, sizeof(big));
 	return fd;
+}
+
+#define SEND_BATCH	256
+
+/*
+ * How send_frames() sends (set by the caller) and what it did (set by
+ * send_frames()).
+ */
+struct sender {
+	int fd;
+	unsigned long count;	/* frames to send */
+	unsigned long rate;	/* at most this many frames a second; 0: unpaced */
+	double secs;		/* stop after this many seconds; 0: never */
+	int open_loop;		/* a refused frame is lost (counted), not resent */
+	int nowait;		/* never wait for the send buffer (MSG_DONTWAIT) */
+	unsigned long sent;	/* frames the kernel took (open loop: and refused) */
+	unsigned long refused;	/* frames refused (open loop) */
+	double t0;		/* now() when sending started */
+};
+
+/*
+ * Sends s->count frames on s->fd in batches of sendmmsg(): @build writes
+ * frame K (K = 0 .. count - 1) at the frame it is given, @frames holding
+ * SEND_BATCH frames of @len bytes. Stops early after s->secs seconds.
+ */
+static inline void send_frames(struct sender *s, uint8_t *frames, size_t len,
+			       void (*build)(uint8_t *f, unsigned long k,
+					     void *arg),
+			       void *arg)
+{
+	struct mmsghdr msg[SEND_BATCH];
+	struct iovec iov[SEND_BATCH];
+	unsigned long i;
+	int stop = 0;
+
+	memset(msg, 0, sizeof(msg));
+	for (i = 0; i < SEND_BATCH; i++) {
+		iov[i].iov_base = frames + i * len;
+		iov[i].iov_len = len;
+		msg[i].msg_hdr.msg_iov = &iov[i];
+		msg[i].msg_hdr.msg_iovlen = 1;
+	}
+	s->sent = 0;
+	s->refused = 0;
+	s->t0 = now();
+	while (s->sent < s->count && !stop) {
+		unsigned long n = s->count - s->sent < SEND_BATCH ?
+				  s->count - s->sent : SEND_BATCH;
+		unsigned long done = 0;
+
+		/*
+		 * Each batch is built once; the calls that follow a partial
+		 * send go on from its first frame not taken. (Building the
+		 * whole batch again after each refused frame made gen6 spend
+		 * its time on checksums exactly when the translator fell
+		 * behind.)
+		 */
+		for (i = 0; i < n; i++)
+			build(frames + i * len, s->sent + i, arg);
+		while (done < n && !stop) {
+			int r = sendmmsg(s->fd, msg + done, n - done,
+					 s->nowait ? MSG_DONTWAIT : 0);
+
+			if (r < 0) {
+				if (errno != ENOBUFS && errno != EAGAIN)
+					die("sendmmsg");
+				r = 0;
+			}
+			/* Frame r, if any, was refused: lost in open loop. */
+			if (s->open_loop && done + r < n) {
+				r++;
+				s->refused++;
+			}
+			done += r;
+			s->sent += r;
+			if (s->secs > 0 && now() - s->t0 >= s->secs)
+				stop = 1;
+			/* Pacing: sleep while ahead of RATE frames a second. */
+			if (s->rate && !stop) {
+				double ahead = (double)s->sent / s->rate -
+					       (now() - s->t0);
+
+				if (ahead > 0)
+					usleep(ahead * 1e6);
+			}
+		}
+	}
 }
 
 #endif

@@ -15,6 +15,18 @@ here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 py=/usr/bin/python3
+# passes FILE WHAT, fails FILE WHAT: report.py --check must pass FILE, must
+# fail on it (its tables go to $tmp/out); WHAT ends the line printed.
+passes() {
+	$py "$here/report.py" --check --no-plots "$1" "$tmp/out" >/dev/null
+	echo "ok    report.py --check passes $2"
+}
+fails() {
+	if $py "$here/report.py" --check --no-plots "$1" "$tmp/out" >/dev/null 2>&1; then
+		echo "FAIL  report.py --check did not fail $2"; exit 1
+	fi
+	echo "ok    report.py --check fails $2"
+}
 $py "$here/report.py" --no-plots "$here/report-test/results.tsv" "$tmp/a" >/dev/null
 diff -u "$here/report-test/expected.md" "$tmp/a/results.md"
 echo "ok    report.py: the table of report-test/results.tsv is expected.md"
@@ -39,28 +51,15 @@ echo "ok    report.py: the table of report-test/results.tsv is expected.md"
 	done
 } >"$tmp/raw.tsv"
 cp "$tmp/raw.tsv" "$tmp/raw.ok"
-$py "$here/report.py" --check --no-plots "$tmp/ok.tsv" "$tmp/b" >/dev/null
-echo "ok    report.py --check passes a complete file"
+passes "$tmp/ok.tsv" "a complete file"
 sed '$s/\t5\tx$/\t0\tx/' "$tmp/ok.tsv" >"$tmp/zero.tsv"
-if $py "$here/report.py" --check --no-plots "$tmp/zero.tsv" "$tmp/c" >/dev/null 2>&1; then
-	echo "FAIL  report.py --check passed a figure of 0"; exit 1
-fi
-echo "ok    report.py --check fails on a figure of 0"
+fails "$tmp/zero.tsv" "on a figure of 0"
 grep -v '^tcp_throughput	tern-siit' "$tmp/ok.tsv" >"$tmp/miss.tsv"
-if $py "$here/report.py" --check --no-plots "$tmp/miss.tsv" "$tmp/d" >/dev/null 2>&1; then
-	echo "FAIL  report.py --check passed a system without tcp_throughput"; exit 1
-fi
-echo "ok    report.py --check fails on a missing metric"
+fails "$tmp/miss.tsv" "on a missing metric"
 grep -v '^capacity_vs_fwd' "$tmp/ok.tsv" >"$tmp/nopair.tsv"
-if $py "$here/report.py" --check --no-plots "$tmp/nopair.tsv" "$tmp/g" >/dev/null 2>&1; then
-	echo "FAIL  report.py --check passed a Tern system without capacity_vs_fwd"; exit 1
-fi
-echo "ok    report.py --check fails on a Tern system without capacity_vs_fwd"
+fails "$tmp/nopair.tsv" "on a Tern system without capacity_vs_fwd"
 grep -v '^added_ns' "$tmp/ok.tsv" >"$tmp/noadd.tsv"
-if $py "$here/report.py" --check --no-plots "$tmp/noadd.tsv" "$tmp/h" >/dev/null 2>&1; then
-	echo "FAIL  report.py --check passed a paired system without added_ns"; exit 1
-fi
-echo "ok    report.py --check fails on a paired system without added_ns"
+fails "$tmp/noadd.tsv" "on a paired system without added_ns"
 # A NAT64 system: every stateful figure, each one missing in turn fails.
 {
 	cat "$tmp/ok.tsv"
@@ -82,17 +81,13 @@ echo "ok    report.py --check fails on a paired system without added_ns"
 for p in pair conn sessions zl; do
 	printf '%s\ttern-nat64\t6to4\t1\t1\t1000000000\t9\t9\t8\t8\t40\t5\n' $p >>"$tmp/raw.tsv"
 done
-$py "$here/report.py" --check --no-plots "$tmp/nat.tsv" "$tmp/i" >/dev/null
-echo "ok    report.py --check passes a complete NAT64 system"
+passes "$tmp/nat.tsv" "a complete NAT64 system"
 for m in teardown_free_seconds one_entry_ratio conn_gen_bound conn_offered_ratio \
 	tput_sessions_gen_bound tput_sessions_offered_ratio \
 	tput_sessions_zero_loss_gen_bound sessions_fill_rate \
 	slab_bytes_per_session slab_obj_bytes_per_session; do
 	grep -v "^$m	tern-nat64" "$tmp/nat.tsv" >"$tmp/nat-$m.tsv"
-	if $py "$here/report.py" --check --no-plots "$tmp/nat-$m.tsv" "$tmp/j" >/dev/null 2>&1; then
-		echo "FAIL  report.py --check passed a NAT64 system without $m"; exit 1
-	fi
-	echo "ok    report.py --check fails on a NAT64 system without $m"
+	fails "$tmp/nat-$m.tsv" "on a NAT64 system without $m"
 done
 # The fill rate and slab bytes a session at every size of tput_sessions:
 # a second size with all three passes, one without any of them fails.
@@ -100,34 +95,21 @@ for m in tput_sessions sessions_fill_rate slab_bytes_per_session \
 	slab_obj_bytes_per_session; do
 	printf '%s\ttern-nat64\t6to4\t10000000\t1\t5\tx\n' $m
 done | cat "$tmp/nat.tsv" - >"$tmp/nat-2.tsv"
-$py "$here/report.py" --check --no-plots "$tmp/nat-2.tsv" "$tmp/m" >/dev/null
-echo "ok    report.py --check passes a NAT64 system with its per-size figures at two sizes"
+passes "$tmp/nat-2.tsv" "a NAT64 system with its per-size figures at two sizes"
 for m in sessions_fill_rate slab_bytes_per_session slab_obj_bytes_per_session; do
 	grep -v "^$m	tern-nat64	6to4	10000000" "$tmp/nat-2.tsv" >"$tmp/nat-2-$m.tsv"
-	if $py "$here/report.py" --check --no-plots "$tmp/nat-2-$m.tsv" "$tmp/n" >/dev/null 2>&1; then
-		echo "FAIL  report.py --check passed a NAT64 system without $m at one of its sizes"; exit 1
-	fi
-	echo "ok    report.py --check fails on a NAT64 system without $m at one of its sizes"
+	fails "$tmp/nat-2-$m.tsv" "on a NAT64 system without $m at one of its sizes"
 done
 cp "$tmp/raw.tsv" "$tmp/raw.nat"
 for p in conn sessions zl; do
 	grep -v "^$p	tern-nat64" "$tmp/raw.nat" >"$tmp/raw.tsv"
-	if $py "$here/report.py" --check --no-plots "$tmp/nat.tsv" "$tmp/m" >/dev/null 2>&1; then
-		echo "FAIL  report.py --check passed a NAT64 system without a $p window in raw.tsv"; exit 1
-	fi
-	echo "ok    report.py --check fails on a NAT64 system without a $p window in raw.tsv"
+	fails "$tmp/nat.tsv" "on a NAT64 system without a $p window in raw.tsv"
 done
 cp "$tmp/raw.ok" "$tmp/raw.tsv"
 grep -v '^pair	fwd' "$tmp/raw.ok" >"$tmp/raw.tsv"
-if $py "$here/report.py" --check --no-plots "$tmp/ok.tsv" "$tmp/k" >/dev/null 2>&1; then
-	echo "FAIL  report.py --check passed a raw.tsv without forwarding's paired window"; exit 1
-fi
-echo "ok    report.py --check fails on a raw.tsv without forwarding's paired window"
+fails "$tmp/ok.tsv" "on a raw.tsv without forwarding's paired window"
 rm "$tmp/raw.tsv"
-if $py "$here/report.py" --check --no-plots "$tmp/ok.tsv" "$tmp/l" >/dev/null 2>&1; then
-	echo "FAIL  report.py --check passed results without raw.tsv"; exit 1
-fi
-echo "ok    report.py --check fails without raw.tsv"
+fails "$tmp/ok.tsv" "without raw.tsv"
 cp "$tmp/raw.ok" "$tmp/raw.tsv"
 # tput_zero_loss may be 0 in a cell (no loss-free rate found there), not in
 # every cell of a system; a flag may be 0.
@@ -136,10 +118,6 @@ cp "$tmp/raw.ok" "$tmp/raw.tsv"
 	printf 'tput_zero_loss\ttern-siit\t4to6\t1\t1\t0\tpps\n'
 	printf 'conn_gen_bound\ttern-siit\t6to4\t1\t1\t0\tflag\n'
 } >"$tmp/some.tsv"
-$py "$here/report.py" --check --no-plots "$tmp/some.tsv" "$tmp/e" >/dev/null
-echo "ok    report.py --check passes a zero-loss rate of 0 in one cell and a flag of 0"
+passes "$tmp/some.tsv" "a zero-loss rate of 0 in one cell and a flag of 0"
 sed 's/^\(tput_zero_loss\ttern-siit\t6to4\t1\t1\t\)5/\10/' "$tmp/some.tsv" >"$tmp/none.tsv"
-if $py "$here/report.py" --check --no-plots "$tmp/none.tsv" "$tmp/f" >/dev/null 2>&1; then
-	echo "FAIL  report.py --check passed a system whose zero-loss rates are all 0"; exit 1
-fi
-echo "ok    report.py --check fails on a system whose zero-loss rates are all 0"
+fails "$tmp/none.tsv" "on a system whose zero-loss rates are all 0"

@@ -126,54 +126,25 @@ static void drain(int fd)
 	}
 }
 
+/* Reply K: back from the server to the pool4 address of learned[K]. */
+static void build(uint8_t *f, unsigned long k, void *arg)
+{
+	const uint8_t *const *macs = arg;
+	const struct tuple *t = &learned[k];
+
+	udp4_frame(f, macs[0], macs[1], t->dst, t->src, t->dport, t->sport,
+		   PAYLOAD);
+}
+
 static unsigned long reply(int fd, const uint8_t *dmac, const uint8_t *smac,
 			   unsigned long rate)
 {
-	static uint8_t frames[BATCH][RESP_FRAME_LEN];
-	struct mmsghdr msg[BATCH];
-	struct iovec iov[BATCH];
-	unsigned long sent = 0, i;
-	double t0 = now();
+	static uint8_t frames[SEND_BATCH][RESP_FRAME_LEN];
+	const uint8_t *macs[2] = { dmac, smac };
+	struct sender s = { .fd = fd, .count = nlearned, .rate = rate };
 
-	memset(msg, 0, sizeof(msg));
-	for (i = 0; i < BATCH; i++) {
-		iov[i].iov_base = frames[i];
-		iov[i].iov_len = RESP_FRAME_LEN;
-		msg[i].msg_hdr.msg_iov = &iov[i];
-		msg[i].msg_hdr.msg_iovlen = 1;
-	}
-	while (sent < nlearned) {
-		unsigned long n = nlearned - sent < BATCH ?
-				  nlearned - sent : BATCH;
-		unsigned long done = 0;
-
-		/* Built once per batch, as in gen6.c. */
-		for (i = 0; i < n; i++) {
-			const struct tuple *t = &learned[sent + i];
-
-			/* Back: from the server to the pool4 address. */
-			udp4_frame(frames[i], dmac, smac, t->dst, t->src,
-				   t->dport, t->sport, PAYLOAD);
-		}
-		while (done < n) {
-			int r = sendmmsg(fd, msg + done, n - done, 0);
-
-			if (r < 0) {
-				if (errno == ENOBUFS || errno == EAGAIN)
-					continue;
-				die("sendmmsg");
-			}
-			done += r;
-			sent += r;
-			if (rate) {
-				double ahead = (double)sent / rate - (now() - t0);
-
-				if (ahead > 0)
-					usleep(ahead * 1e6);
-			}
-		}
-	}
-	return sent;
+	send_frames(&s, &frames[0][0], RESP_FRAME_LEN, build, macs);
+	return s.sent;
 }
 
 int main(int argc, char **argv)

@@ -673,17 +673,20 @@ cat >"$tmp/det.json" <<'EOF'
   "pool4": [{"prefix": "192.0.2.4/30"},
             {"prefix": "198.51.100.7", "protocols": ["icmp"]}]}]}
 EOF
-# det_out NAME WANT ARGS...: exit 0, stdout WANT, nothing on stderr
-det_out() {
-	local name=$1 want=$2
-	shift 2
-	run det lookup --config "$tmp/det.json" "$@"
+# det_in FILE NAME WANT ARGS...: det lookup --config FILE ARGS: exit 0,
+# stdout WANT, nothing on stderr
+det_in() {
+	local file=$1 name=$2 want=$3
+	shift 3
+	run det lookup --config "$file" "$@"
 	if [ "$rc" = 0 ] && [ "$out" = "$want" ] && [ -z "$err" ]; then
 		ok "$name"
 	else
 		fail "$name" "exit $rc, stdout: $out, stderr: $err"
 	fi
 }
+# det_out NAME WANT ARGS...: det_in of det.json
+det_out() { det_in "$tmp/det.json" "$@"; }
 # det_err NAME RC MESSAGE ARGS...: exit RC, the one line MESSAGE
 det_err() {
 	local name=$1 want_rc=$2 msg=$3
@@ -742,17 +745,8 @@ cat >"$tmp/det-boxes.json" <<'EOF'
               "box-count": 3, "box-index": 1},
   "pool4": [{"prefix": "192.0.2.0/28", "protocols": ["tcp"]}]}]}
 EOF
-# det_box NAME WANT ARGS...: det_out of the three-box file
-det_box() {
-	local name=$1 want=$2
-	shift 2
-	run det lookup --config "$tmp/det-boxes.json" "$@"
-	if [ "$rc" = 0 ] && [ "$out" = "$want" ] && [ -z "$err" ]; then
-		ok "$name"
-	else
-		fail "$name" "exit $rc, stdout: $out, stderr: $err"
-	fi
-}
+# det_box NAME WANT ARGS...: det_in of the three-box file
+det_box() { det_in "$tmp/det-boxes.json" "$@"; }
 det_box det-boxes-prefix "tcp 2001:db8:101:200::/56 192.0.2.3 1228-1231 box 0
 tcp 2001:db8:101:200::/56 192.0.2.8 1228-1231 box 1
 tcp 2001:db8:101:200::/56 192.0.2.10 1239-1243 box 2" 2001:db8:101:200::/56
