@@ -92,4 +92,6 @@ fi
 	git log -1 --format='tree: %h %s' 2>/dev/null | cut -c1-100 || true
 } >"$dest/about.txt"
 /usr/bin/python3 test/bench/report.py ${smoke:+--check} "$dest/results.tsv" "$dest"
-echo "bench: results in $dest (results.md, results.tsv, plots)"
+# The targets' verdicts by the rules of docs/performance.md.
+/usr/bin/python3 test/bench/judge.py "$dest/results.tsv" >"$dest/targets.md"
+echo "bench: results in $dest (results.md, targets.md, results.tsv, plots)"

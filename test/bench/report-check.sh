@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Host-only check of test/bench/report.py (make check): the table it makes
-# of the fixed report-test/results.tsv must be report-test/expected.md,
-# byte for byte; --check must pass on it and fail on a figure of 0, on
+# Host-only check of test/bench/report.py and judge.py (make check): the
+# verdicts judge.py gives a fixed TSV must be report-test/judge-expected.md
+# and the table report.py makes of the fixed report-test/results.tsv must
+# be report-test/expected.md, byte for byte; --check must pass on it and fail on a figure of 0, on
 # a system without one of the metrics every system must have, on a system
 # without its paired capacity against forwarding or its added cost, on a
 # NAT64 system without a stateful figure (tear-down to the last byte, the
@@ -30,6 +31,13 @@ fails() {
 $py "$here/report.py" --no-plots "$here/report-test/results.tsv" "$tmp/a" >/dev/null
 diff -u "$here/report-test/expected.md" "$tmp/a/results.md"
 echo "ok    report.py: the table of report-test/results.tsv is expected.md"
+# judge.py applies the targets' rules: report-test/judge.tsv has a cell of
+# each verdict (met, inside the spread, not met, not judged: every
+# repetition generator-bound), sizes that differ between the systems'
+# tear-downs and a negative added cost; its verdicts, byte for byte.
+$py "$here/judge.py" "$here/report-test/judge.tsv" >"$tmp/judge.md"
+diff -u "$here/report-test/judge-expected.md" "$tmp/judge.md"
+echo "ok    judge.py: the verdicts on report-test/judge.tsv are judge-expected.md"
 # A complete smoke file: every MUST metric for both systems, the paired
 # figures of the Tern one (its added cost below 0: a difference may be),
 # all above 0; its raw.tsv beside it, with a window of each system in the

@@ -1,0 +1,248 @@
+#!/usr/bin/python3
+"""Judges a `make bench` results.tsv by the targets' rules (docs/
+performance.md, "Rules"), every cell, and prints the verdicts as Markdown.
+
+Usage: judge.py RESULTS.TSV
+
+Each rule compares a figure with a bound in every cell it has (direction
+and flows, size, pair of systems). A cell's verdict:
+- "met": the figure passes even with the spread set against it: the worst
+  repetition (or pair) of the numerator over the best of the denominator
+  (for a bound from above, the numerator's highest over the
+  denominator's lowest; from below, its lowest over the highest);
+- "inside the spread": the medians pass, that worst pairing does not;
+- "not met": the medians do not pass;
+- "not judged": the run has no figure the rule accepts (a cell whose every
+  repetition the generator set, see report.py's GEN_FLAGS).
+A target's verdict is its worst cell's (not met, then inside the spread,
+then met), "not judged" only when no cell was judged. The first table
+gives each target with its closest cell, the second every cell.
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from report import GEN_FLAGS, flows_key, load, median  # noqa: E402
+
+SIIT_PAIRS = [("tern-siit", "jool-siit"),
+              ("tern-siit-eamt1", "jool-siit-eamt1"),
+              ("tern-siit-eamt10k", "jool-siit-eamt10k")]
+TERN_PAIRED = ["tern-siit", "tern-siit-eamt1", "tern-siit-eamt10k",
+               "tern-nat64", "tern-siit-ipt"]
+RANK = {"not met": 0, "inside the spread": 1, "met": 2, "not judged": 3}
+
+
+class Rows:
+    def __init__(self, rows):
+        self.v = {}
+        flag = {(r["metric"], r["system"], r["direction"], r["flows"],
+                 r["rep"]): r["value"] for r in rows}
+        for r in rows:
+            f = GEN_FLAGS.get(r["metric"])
+            if f and flag.get((f, r["system"], r["direction"], r["flows"],
+                               r["rep"])) == 1:
+                continue  # the generator set it: not the system's figure
+            self.v.setdefault((r["metric"], r["system"], r["direction"],
+                               r["flows"]), []).append(r["value"])
+
+    def get(self, metric, system, cell):
+        return self.v.get((metric, system) + cell, [])
+
+    def cells(self, metric, system):
+        return sorted({k[2:] for k in self.v if k[:2] == (metric, system)},
+                      key=lambda c: (c[0], flows_key(c[1])))
+
+
+def verdict(med, worst, bound, upper):
+    def ok(x):
+        return x <= bound if upper else x >= bound
+    if not ok(med):
+        return "not met"
+    return "met" if ok(worst) else "inside the spread"
+
+
+def ratio(a, b):
+    return a / b if b > 0 else float("inf")
+
+
+def cmp_cell(label, num, den, bound, upper):
+    """A cell comparing the values num over den (lists)."""
+    if not num or not den:
+        return (label, None, None, bound, upper, "not judged")
+    med = ratio(median(num), median(den))
+    worst = ratio(max(num), min(den)) if upper else \
+        ratio(min(num), max(den))
+    return (label, med, worst, bound, upper,
+            verdict(med, worst, bound, upper))
+
+
+def cell_name(cell):
+    d, f = cell
+    d = {"6to4": "6→4", "4to6": "4→6", "bidir": "both ways"}.get(d, d)
+    return "%s, %s" % (d, f)
+
+
+def added_vs_jool(r, pairs, bound):
+    out = []
+    for t, j in pairs:
+        out += same_cells(r, "added_ns", t, j, bound, True)
+    return out
+
+
+def added_vs_fwd(r):
+    out = []
+    for t in TERN_PAIRED:
+        for c in r.cells("added_ns", t):
+            out.append(cmp_cell("%s, %s" % (t, cell_name(c)),
+                                r.get("added_ns", t, c),
+                                r.get("pair_fwd_ns", t, c), 0.15, True))
+    return out
+
+
+def same_cells(r, metric, a, b, bound, upper):
+    """A cell per (direction, flows) either system has: a over b."""
+    cells = sorted(set(r.cells(metric, a)) | set(r.cells(metric, b)),
+                   key=lambda c: (c[0], flows_key(c[1])))
+    return [cmp_cell("%s / %s, %s" % (a, b, cell_name(c)),
+                     r.get(metric, a, c), r.get(metric, b, c), bound, upper)
+            for c in cells] or [cmp_cell("%s / %s" % (a, b), [], [], bound,
+                                         upper)]
+
+
+def teardown(r):
+    """At a size both have; else at each one's largest, said so."""
+    t, j = "tern-nat64", "jool-nat64"
+    tc, jc = r.cells("teardown_free_rate", t), r.cells("teardown_free_rate",
+                                                       j)
+    common = sorted(set(tc) & set(jc), key=lambda c: flows_key(c[1]))
+    if common:
+        return same_cells(r, "teardown_free_rate", t, j, 1, False)[-1:]
+    if not tc or not jc:
+        return [cmp_cell("%s / %s" % (t, j), [], [], 1, False)]
+    a, b = tc[-1], jc[-1]
+    return [cmp_cell("%s at %s sessions / %s at %s" % (t, a[1], j, b[1]),
+                     r.get("teardown_free_rate", t, a),
+                     r.get("teardown_free_rate", j, b), 1, False)]
+
+
+def sessions_scale(r):
+    t = "tern-nat64"
+    sizes = [c for c in r.cells("tput_sessions", t) if c[1].isdigit()]
+    big = [c for c in sizes if int(c[1]) == 10000000]
+    small = [c for c in sizes if int(c[1]) == 10000]
+    if not big or not small:
+        return [cmp_cell("%s, 10000000 / 10000 sessions" % t, [], [], 0.9,
+                         False)]
+    return [cmp_cell("%s, 10000000 / 10000 sessions" % t,
+                     r.get("tput_sessions", t, big[0]),
+                     r.get("tput_sessions", t, small[0]), 0.9, False)]
+
+
+def slab(r):
+    out = []
+    for s in ("tern-nat64",):
+        for c in r.cells("slab_bytes_per_session", s):
+            v = r.get("slab_bytes_per_session", s, c)
+            med, worst = median(v), max(v)
+            out.append(("%s, %s sessions" % (s, c[1]), med, worst, 128, True,
+                        verdict(med, worst, 128, True)))
+    return out or [("tern-nat64", None, None, 128, True, "not judged")]
+
+
+def one_entry(r):
+    t = "tern-nat64"
+    cells = r.cells("tput_one_entry", t)
+    if len(cells) < 2 or not r.get("one_entry_ratio", t, cells[-1]):
+        return [("%s" % t, None, None, 0.9, False, "not judged")]
+    one, many = cells[0], cells[-1]
+    med = median(r.get("one_entry_ratio", t, many))
+    worst = ratio(min(r.get("tput_one_entry", t, many)),
+                  max(r.get("tput_one_entry", t, one)))
+    return [("%s, %s sessions / %s" % (t, many[1], one[1]), med, worst, 0.9,
+             False, verdict(med, worst, 0.9, False))]
+
+
+TARGETS = [
+    ("Tern SIIT's added cost ≤ 0.25 × Jool SIIT's",
+     "added_ns, median of the pairs, per mode (pool6, 1 and 10k EAMT "
+     "entries)", lambda r: added_vs_jool(r, SIIT_PAIRS, 0.25)),
+    ("Tern NAT64's added cost ≤ 0.35 × Jool NAT64's",
+     "added_ns, median of the pairs",
+     lambda r: added_vs_jool(r, [("tern-nat64", "jool-nat64")], 0.35)),
+    ("added cost ≤ 15 % of forwarding's",
+     "added_ns over pair_fwd_ns, every Tern system",
+     added_vs_fwd),
+    ("connection establishment ≥ 2 × Jool",
+     "conn_rate, repetitions the system set",
+     lambda r: same_cells(r, "conn_rate", "tern-nat64", "jool-nat64", 2,
+                          False)),
+    ("tear-down to the last byte ≥ Jool",
+     "teardown_free_rate, largest size", teardown),
+    ("10M sessions ≥ 0.9 × 10k",
+     "tput_sessions (overload), repetitions the system set",
+     sessions_scale),
+    ("≤ 128 bytes of slab a UDP session",
+     "slab_bytes_per_session, every size, every repetition", slab),
+    ("one BIB entry: 65,535 sessions ≥ 0.9 × 1 session",
+     "one_entry_ratio, median", one_entry),
+    ("iptables mode ≥ 0.95 × netfilter mode",
+     "capacity_vs_fwd, tern-siit-ipt over tern-siit",
+     lambda r: same_cells(r, "capacity_vs_fwd", "tern-siit-ipt",
+                          "tern-siit", 0.95, False)),
+    ("single-flow TCP ≥ 0.9 × forwarding",
+     "tcp_throughput, median of the repetitions",
+     lambda r: same_cells(r, "tcp_throughput", "tern-siit", "fwd", 0.9,
+                          False) +
+     same_cells(r, "tcp_throughput", "tern-nat64", "fwd", 0.9, False)),
+]
+
+
+def num(x):
+    if x is None:
+        return "-"
+    if x == float("inf"):
+        return "∞"
+    return "%.1f" % x if abs(x) >= 10 else "%.2f" % x
+
+
+def closest(cells):
+    """The cell that decides the target: the worst verdict, then the least
+    margin of the median."""
+    judged = [c for c in cells if c[5] != "not judged"] or cells
+
+    def key(c):
+        margin = 0 if c[1] is None else (
+            c[3] - c[1] if c[4] else c[1] - c[3]) / c[3]
+        return (RANK[c[5]], margin)
+    return min(judged, key=key)
+
+
+def main(argv):
+    if len(argv) != 1:
+        sys.exit("usage: judge.py RESULTS.TSV")
+    r = Rows(load(argv[0]))
+    head = ["| target | figure | closest cell | median | worst pairing "
+            "| verdict |", "|---|---|---|---:|---:|---|"]
+    detail = ["| target | cell | median | worst pairing | bound | verdict |",
+              "|---|---|---:|---:|---:|---|"]
+    for name, figure, rule in TARGETS:
+        cells = rule(r)
+        c = closest(cells)
+        v = c[5]
+        if v != "not judged":
+            n = sum(x[5] == v for x in cells if x[5] != "not judged")
+            m = sum(x[5] != "not judged" for x in cells)
+            v = "**%s** (%d of %d)" % (v, n, m) if v != "met" else \
+                "met (%d of %d)" % (m, m)
+        head.append("| %s | %s | %s | %s | %s | %s |" % (
+            name, figure, c[0], num(c[1]), num(c[2]), v))
+        for x in cells:
+            detail.append("| %s | %s | %s | %s | %s%s | %s |" % (
+                name, x[0], num(x[1]), num(x[2]), "≤ " if x[4] else "≥ ",
+                num(x[3]), x[5]))
+    print("\n".join(["## Targets", ""] + head + ["", "### Every cell", ""] +
+                    detail))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
