@@ -38,6 +38,12 @@ echo "ok    report.py: the table of report-test/results.tsv is expected.md"
 $py "$here/judge.py" "$here/report-test/judge.tsv" >"$tmp/judge.md"
 diff -u "$here/report-test/judge-expected.md" "$tmp/judge.md"
 echo "ok    judge.py: the verdicts on report-test/judge.tsv are judge-expected.md"
+# A part of a run (the header alone here): every target "not judged".
+head -1 "$here/report-test/judge.tsv" >"$tmp/judge-none.tsv"
+$py "$here/judge.py" "$tmp/judge-none.tsv" >"$tmp/judge-none.md"
+n=$(sed '/^### Every cell/q' "$tmp/judge-none.md" | grep -c '| not judged |$')
+[ "$n" = 12 ] || { echo "FAIL  judge.py on an empty run: $n targets not judged, not 12"; exit 1; }
+echo "ok    judge.py: on a run without figures every target is not judged"
 # A complete smoke file: every MUST metric for both systems, the paired
 # figures of the Tern one (its added cost below 0: a difference may be),
 # all above 0; its raw.tsv beside it, with a window of each system in the
