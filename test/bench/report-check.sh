@@ -2,8 +2,9 @@
 # Host-only check of test/bench/report.py and judge.py (make check): the
 # verdicts judge.py gives a fixed TSV must be report-test/judge-expected.md
 # and the table report.py makes of the fixed report-test/results.tsv must
-# be report-test/expected.md, byte for byte; --check must pass on it and fail on a figure of 0, on
-# a system without one of the metrics every system must have, on a system
+# be report-test/expected.md, byte for byte; --check must pass on it and
+# fail on a figure of 0, on a system without one of the metrics every
+# system must have, on a system
 # without its paired capacity against forwarding or its added cost, on a
 # NAT64 system without a stateful figure (tear-down to the last byte, the
 # one-entry ratio, whether the generator set a figure: the flags and
