@@ -6,9 +6,12 @@
  * and the instance publishes it with RCU, so the packet path looks entries
  * up without a lock. Prefixes never overlap (additions that would are
  * refused) in either family, so at most one entry covers an address and
- * the longest-prefix match is that entry: it is found by one binary search
- * for the last prefix starting at or before the address, O(log n), in the
- * entries sorted by IPv4 prefix, or in an index sorted by IPv6 prefix.
+ * the longest-prefix match is that entry. A family whose prefixes come in
+ * a few lengths (TERN_EAMT_HLENS) is looked up in a hash index
+ * (siit/eamt_hash.c), built with each snapshot: one hash a length. Else,
+ * and for the changes, one binary search for the last prefix starting at
+ * or before the address, O(log n), in the entries sorted by IPv4 prefix,
+ * or in an index sorted by IPv6 prefix.
  */
 
 #include <linux/netlink.h>
@@ -16,6 +19,7 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include "siit/eamt.h"
+#include "siit/eamt_hash.h"
 #include "siit/prefix.h"
 #include "siit/sorted4.h"
 
@@ -23,20 +27,40 @@ struct tern_eamt {
 	struct rcu_head rcu;
 	u32 n;
 	u32 *by6;		/* indexes into e[], by IPv6 prefix */
-	struct tern_eam e[];	/* by IPv4 prefix; then by6's storage */
+	struct tern_eamt_hash h4, h6;
+	/* By IPv4 prefix; then by6's storage, then h4's slots, h6's. */
+	struct tern_eam e[];
 };
 
 static struct tern_eamt *tern_eamt_alloc(u32 n)
 {
+	size_t words = size_add(n, size_mul(2, tern_eamt_hash_slots(n)));
 	struct tern_eamt *t;
 
-	t = kvmalloc(size_add(struct_size(t, e, n), array_size(n, sizeof(u32))),
+	t = kvmalloc(size_add(struct_size(t, e, n),
+			      array_size(words, sizeof(u32))),
 		     GFP_KERNEL_ACCOUNT);
 	if (!t)
 		return NULL;
 	t->n = n;
 	t->by6 = (u32 *)&t->e[n];
 	return t;
+}
+
+/* The hash indexes of a table whose entries are in place. */
+static struct tern_eamt *tern_eamt_index(struct tern_eamt *t)
+{
+	u32 *slots = t->by6 + t->n;
+
+	tern_eamt_hash_build(&t->h4, slots, t->e, t->n, false);
+	tern_eamt_hash_build(&t->h6, slots + tern_eamt_hash_slots(t->n),
+			     t->e, t->n, true);
+	return t;
+}
+
+bool tern_eamt_hashed(const struct tern_eamt *t, bool v6)
+{
+	return t && (v6 ? t->h6.nlen : t->h4.nlen);
 }
 
 void tern_eamt_free(struct tern_eamt *t)
@@ -97,6 +121,8 @@ const struct tern_eam *tern_eamt_find4(const struct tern_eamt *t, __be32 a)
 
 	if (!t)
 		return NULL;
+	if (t->h4.nlen)
+		return tern_eamt_hash_find4(&t->h4, t->e, a);
 	i = tern_floor4(t, a);
 	if (i < 0 || !tern_prefix4_contains(&t->e[i].p4, a))
 		return NULL;
@@ -111,6 +137,8 @@ const struct tern_eam *tern_eamt_find6(const struct tern_eamt *t,
 
 	if (!t)
 		return NULL;
+	if (t->h6.nlen)
+		return tern_eamt_hash_find6(&t->h6, t->e, a);
 	i = tern_floor6(t, a);
 	if (i < 0)
 		return NULL;
@@ -273,7 +301,7 @@ struct tern_eamt *tern_eamt_add(const struct tern_eamt *old,
 		k = old->by6[j++];
 		t->by6[i] = k >= pos4 ? k + 1 : k;
 	}
-	return t;
+	return tern_eamt_index(t);
 }
 
 struct tern_eamt *tern_eamt_del(const struct tern_eamt *old,
@@ -325,7 +353,7 @@ struct tern_eamt *tern_eamt_del(const struct tern_eamt *old,
 			continue;
 		t->by6[j++] = k > victim ? k - 1 : k;
 	}
-	return t;
+	return tern_eamt_index(t);
 }
 
 static int tern_eam_cmp6(const void *a, const void *b, const void *priv)
@@ -377,7 +405,7 @@ struct tern_eamt *tern_eamt_build(const struct tern_eam *v, u32 n, u32 *bad,
 out:
 	kvfree(idx);
 	if (!ret)
-		return t;
+		return tern_eamt_index(t);
 	tern_eamt_free(t);
 	return ERR_PTR(ret);
 }

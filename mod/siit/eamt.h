@@ -61,6 +61,9 @@ struct tern_eamt *tern_eamt_del(const struct tern_eamt *old,
 struct tern_eamt *tern_eamt_build(const struct tern_eam *v, u32 n, u32 *bad,
 				  u32 *other);
 
+/* Whether a family's lookups take the hash index (siit/eamt_hash.h). */
+bool tern_eamt_hashed(const struct tern_eamt *t, bool v6);
+
 /* Entries in IPv4 prefix order, for dumps. */
 u32 tern_eamt_count(const struct tern_eamt *t);
 const struct tern_eam *tern_eamt_entry(const struct tern_eamt *t, u32 i);

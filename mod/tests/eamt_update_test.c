@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit: EAMT (RFC 7757) updates: overlapping entries refused, deletion
- * from snapshots, random tables against a linear scan.
+ * from snapshots, random tables against a linear scan (binary search and
+ * hash index alike, added one by one and built at once).
  */
 
 #include <kunit/test.h>
 #include <linux/err.h>
 #include <linux/random.h>
 #include <linux/slab.h>
+#include "siit/eamt_hash.h"
 #include "siit/prefix.h"
 #include "kt_eamt.h"
 
@@ -99,19 +101,57 @@ static void delete(struct kunit *test)
 			-ENOENT);
 }
 
-/* Random disjoint entries and lookups against a linear scan. */
-static void random_against_scan(struct kunit *test)
+/* The entry of @t covering each query is the one a linear scan finds. */
+static void lookups_against_scan(struct kunit *test, const struct tern_eamt *t,
+				 const struct tern_eam *v, int count)
+{
+	const struct tern_eam *c, *want;
+	int i, j;
+
+	for (i = 0; i < 4000; i++) {
+		struct in6_addr q6 = v[i % count].p6.addr;
+		__be32 q4 = htonl(get_random_u32());
+
+		if (i % 2)
+			q4 = v[i % count].p4.addr ^ htonl(get_random_u32() & 0x3ff);
+		q6.s6_addr32[3] ^= htonl(get_random_u32() & 0x3ff);
+		want = NULL;
+		for (j = 0; j < count; j++)
+			if (tern_prefix4_contains(&v[j].p4, q4))
+				want = &v[j];
+		c = tern_eamt_find4(t, q4);
+		KUNIT_EXPECT_TRUE_MSG(test, want ? c && tern_prefix4_equal(&c->p4, &want->p4) : !c,
+				      "%pI4", &q4);
+		want = NULL;
+		for (j = 0; j < count; j++)
+			if (tern_prefix6_contains(&v[j].p6, &q6))
+				want = &v[j];
+		c = tern_eamt_find6(t, &q6);
+		KUNIT_EXPECT_TRUE_MSG(test, want ? c && tern_prefix6_equal(&c->p6, &want->p6) : !c,
+				      "%pI6c", &q6);
+	}
+}
+
+/*
+ * Random disjoint entries of the IPv4 lengths @lens (IPv6: 96 more), added
+ * one by one and built at once, looked up against a linear scan; @hashed:
+ * whether the lookups must take the hash index (at most TERN_EAMT_HLENS
+ * lengths) or the binary search.
+ */
+static void random_tables(struct kunit *test, const u8 *lens, int nlens,
+			  bool hashed)
 {
 	const int max = 400;
 	struct tern_eam *v = kunit_kcalloc(test, max, sizeof(*v), GFP_KERNEL);
-	struct tern_eamt *t = NULL, *n;
+	struct tern_eamt *t = NULL, *n, *b;
 	const struct tern_eam *c;
 	int count = 0, i, j, tries;
+	u32 bad, other;
 	bool c4;
 
 	KUNIT_ASSERT_NOT_NULL(test, v);
 	for (tries = 0; tries < 2000 && count < max; tries++) {
-		u8 len4 = 20 + get_random_u32() % 13;
+		u8 len4 = lens[get_random_u32() % nlens];
 		struct tern_eam e = {
 			.p4 = { htonl(get_random_u32() & ~tern_hostmask4(len4)),
 				len4 },
@@ -133,28 +173,15 @@ static void random_against_scan(struct kunit *test)
 		t = n;
 		v[count++] = e;
 	}
-	for (i = 0; i < 4000; i++) {
-		const struct tern_eam *want = NULL;
-		struct in6_addr q6 = v[i % count].p6.addr;
-		__be32 q4 = htonl(get_random_u32());
-
-		if (i % 2)
-			q4 = v[i % count].p4.addr ^ htonl(get_random_u32() & 0x3ff);
-		q6.s6_addr32[3] ^= htonl(get_random_u32() & 0x3ff);
-		for (j = 0; j < count; j++)
-			if (tern_prefix4_contains(&v[j].p4, q4))
-				want = &v[j];
-		c = tern_eamt_find4(t, q4);
-		KUNIT_EXPECT_TRUE_MSG(test, want ? c && tern_prefix4_equal(&c->p4, &want->p4) : !c,
-				      "%pI4", &q4);
-		want = NULL;
-		for (j = 0; j < count; j++)
-			if (tern_prefix6_contains(&v[j].p6, &q6))
-				want = &v[j];
-		c = tern_eamt_find6(t, &q6);
-		KUNIT_EXPECT_TRUE_MSG(test, want ? c && tern_prefix6_equal(&c->p6, &want->p6) : !c,
-				      "%pI6c", &q6);
-	}
+	KUNIT_ASSERT_GT(test, count, 100);
+	KUNIT_EXPECT_EQ(test, tern_eamt_hashed(t, false), hashed);
+	KUNIT_EXPECT_EQ(test, tern_eamt_hashed(t, true), hashed);
+	lookups_against_scan(test, t, v, count);
+	b = tern_eamt_build(v, count, &bad, &other);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(b));
+	KUNIT_EXPECT_EQ(test, tern_eamt_hashed(b, false), hashed);
+	lookups_against_scan(test, b, v, count);
+	tern_eamt_free(b);
 	/* Remove all, in insertion order; the rest stays findable. */
 	for (i = 0; i < count; i++) {
 		n = tern_eamt_del(t, i % 2 ? &v[i].p6 : NULL,
@@ -163,17 +190,50 @@ static void random_against_scan(struct kunit *test)
 		tern_eamt_free(t);
 		t = n;
 		KUNIT_EXPECT_EQ(test, tern_eamt_count(t), (u32)(count - i - 1));
-		if (i + 1 < count)
+		if (i + 1 < count) {
 			KUNIT_EXPECT_NOT_NULL(test,
 					      tern_eamt_find4(t, v[count - 1].p4.addr));
+			KUNIT_EXPECT_NOT_NULL(test,
+					      tern_eamt_find6(t, &v[count - 1].p6.addr));
+			KUNIT_EXPECT_NULL(test, tern_eamt_find4(t, v[i].p4.addr));
+			KUNIT_EXPECT_NULL(test, tern_eamt_find6(t, &v[i].p6.addr));
+		}
 	}
 	KUNIT_EXPECT_NULL(test, t);
+}
+
+/* 13 lengths: more than the hash index takes; the binary search. */
+static void random_against_scan(struct kunit *test)
+{
+	static const u8 lens[] = { 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30,
+				   31, 32 };
+
+	random_tables(test, lens, ARRAY_SIZE(lens), false);
+}
+
+/* As many lengths as the hash index takes (/32 hosts among subnets). */
+static void random_hashed(struct kunit *test)
+{
+	static const u8 lens[] = { 32, 30, 28, 24 };
+
+	BUILD_BUG_ON(ARRAY_SIZE(lens) != TERN_EAMT_HLENS);
+	random_tables(test, lens, ARRAY_SIZE(lens), true);
+}
+
+/* Hosts only (/32 <-> /128): one length, one hash a lookup. */
+static void random_hosts(struct kunit *test)
+{
+	static const u8 lens[] = { 32 };
+
+	random_tables(test, lens, ARRAY_SIZE(lens), true);
 }
 
 static struct kunit_case tern_eamt_update_cases[] = {
 	KUNIT_CASE(overlap_refused),
 	KUNIT_CASE(delete),
 	KUNIT_CASE(random_against_scan),
+	KUNIT_CASE(random_hashed),
+	KUNIT_CASE(random_hosts),
 	{}
 };
 
