@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit: the EAMT and denylist4 built at once from a list in any order
- * (tern config apply): the same tables as entry by entry, and overlaps
- * named by the later entry's index and the earlier one's.
+ * (tern config apply): the same tables as entry by entry, 10,000 hosts
+ * through the EAMT's hash index, and overlaps named by the later entry's
+ * index and the earlier one's.
  */
 
 #include <kunit/test.h>
@@ -70,6 +71,47 @@ static void eamt_build_same_as_add(struct kunit *test)
 	tern_eamt_free(t);
 }
 
+/*
+ * 10,000 hosts, /128 <-> /32 (2001:db8:e0::N <-> 100.64.N, the bench's
+ * table): one length a family, looked up in the hash index, every entry
+ * found both ways and its neighbours past the table not.
+ */
+static void eamt_build_hosts_hashed(struct kunit *test)
+{
+	const u32 n = 10000;
+	struct tern_eam *v;
+	struct tern_eamt *t;
+	u32 i, bad = 0, other = 0;
+
+	v = kunit_kmalloc_array(test, n, sizeof(*v), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, v);
+	for (i = 0; i < n; i++) {
+		v[i] = (struct tern_eam){ .p6.len = 128, .p4.len = 32 };
+		v[i].p6.addr.s6_addr32[0] = htonl(0x20010db8);
+		v[i].p6.addr.s6_addr32[1] = htonl(0x00e00000);
+		v[i].p6.addr.s6_addr32[3] = htonl(i + 1);
+		v[i].p4.addr = htonl(0x64400000 + i + 1);
+	}
+	t = tern_eamt_build(v, n, &bad, &other);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(t));
+	KUNIT_EXPECT_TRUE(test, tern_eamt_hashed(t, false));
+	KUNIT_EXPECT_TRUE(test, tern_eamt_hashed(t, true));
+	for (i = 0; i < n; i++) {
+		const struct tern_eam *e4 = tern_eamt_find4(t, v[i].p4.addr);
+		const struct tern_eam *e6 = tern_eamt_find6(t, &v[i].p6.addr);
+		struct in6_addr past6 = v[i].p6.addr;
+
+		KUNIT_ASSERT_NOT_NULL(test, e4);
+		KUNIT_EXPECT_PTR_EQ(test, e4, e6);
+		KUNIT_EXPECT_TRUE(test, tern_prefix4_equal(&e4->p4, &v[i].p4));
+		past6.s6_addr32[3] = htonl(n + i + 1);
+		KUNIT_EXPECT_NULL(test, tern_eamt_find6(t, &past6));
+		KUNIT_EXPECT_NULL(test,
+				  tern_eamt_find4(t, htonl(0x64400000 + n + i + 1)));
+	}
+	tern_eamt_free(t);
+}
+
 static void eamt_build_overlaps(struct kunit *test)
 {
 	struct tern_eam v[] = {
@@ -120,6 +162,7 @@ static void deny4_build(struct kunit *test)
 
 static struct kunit_case tern_table_build_cases[] = {
 	KUNIT_CASE(eamt_build_same_as_add),
+	KUNIT_CASE(eamt_build_hosts_hashed),
 	KUNIT_CASE(eamt_build_overlaps),
 	KUNIT_CASE(deny4_build),
 	{}
