@@ -90,9 +90,12 @@
 #   ("10000 100000 1000000 10000000"), BENCH_TPUT_SECS (5), BENCH_STEPS (8),
 #   BENCH_CHUNK (50000), BENCH_FILL_CHUNK (500000), BENCH_ZL_SECS (2), BENCH_PERF=1 (perf profiles: of both CPUs in
 #   each tput_sessions window, OUTDIR/perf-sessions-SYSTEM-S-REP.txt; of
-#   the full flush of tput_teardown, perf-teardown-SYSTEM-REP.txt, perf's
+#   the full flush of tput_teardown, perf-teardown-SYSTEM-S-REP.txt, perf's
 #   own cost then in that teardown figure), BENCH_ENTRY_PORTS (65535),
-#   BENCH_PARTS (the parts measured: "conn tput entry").
+#   BENCH_PARTS (the parts measured: "conn tput entry"),
+#   BENCH_JOOL_MAX_SESSIONS (1000000: Jool's larger sizes are skipped),
+#   BENCH_TEARDOWN_AT (1000000: a system whose table went past it is
+#   filled again to it after its tear-down, and torn down again).
 set -euo pipefail
 outdir=${1:?usage: stateful-vm.sh OUTDIR [SYSTEMS...]}
 shift
@@ -111,6 +114,8 @@ else
 	zl_secs=${BENCH_ZL_SECS:-2}
 	chunk=${BENCH_CHUNK:-50000}
 fi
+jool_max=${BENCH_JOOL_MAX_SESSIONS:-1000000}
+teardown_also=${BENCH_TEARDOWN_AT:-1000000}
 largest=0
 for s in $sizes; do ((s > largest)) && largest=$s; done
 
@@ -495,13 +500,18 @@ zero_loss() {
 		$((1 - zl_lost)) flag
 }
 tput_teardown() {	# SYSTEM REP
-	local filled=0 s c0 c2 s1 s2 t1 t2 t3 pid pps t_full t_empty net i offered
-	local dirs base slack used t_free free_net
+	local filled=0 s c0 c2 s1 s2 pid pps offered dirs base slack
 	sys_up "$1"
 	mapfile -t dirs < <(slab_dirs "$1")
 	base=$(slab_used "${dirs[@]}") slack=$(slab_slack "${dirs[@]}")
 	scale_start "${dirs[@]}"
 	for s in $sizes; do
+		if [[ $1 == jool-* ]] && ((s > jool_max)); then
+			scale_skip "$1" "$s" "BENCH_JOOL_MAX_SESSIONS is $jool_max (Jool" \
+				"makes some 13k sessions a second here: 10M would take 13 minutes" \
+				"a repetition)"
+			break
+		fi
 		scale_room "$1" "$s" "$filled" || break
 		fill_timed "$1" $((filled + 1)) "$s" || {
 			scale_skip "$1" "$s" "the fill could not make them"; break; }
@@ -542,6 +552,21 @@ tput_teardown() {	# SYSTEM REP
 			"$(gen_bound "$w_off" "$w_recv")" flag
 		zero_loss "$1" "$s" "$2" "$offered"
 	done
+	teardown_at "$1" "$2" "$filled"
+	# And at BENCH_TEARDOWN_AT when the table went past it (Tern to 10M
+	# while Jool stops at 1M): refilled from empty to it, flushed again,
+	# so that both systems' tear-down is timed at the same size.
+	if ((filled > teardown_also && teardown_also > 0)); then
+		fill_timed "$1" 1 "$teardown_also" && teardown_at "$1" "$2" "$teardown_also"
+	fi
+	sys_down "$1"
+}
+
+# teardown_at SYSTEM REP S: the flush of the S sessions in the table,
+# timed to its return and to the last byte (dirs, base and slack are
+# tput_teardown's).
+teardown_at() {
+	local used t1 t2 t3 t_full t_empty net i t_free free_net
 	used=$(slab_used "${dirs[@]}")
 	perf_on -a
 	t1=$(now); sys_flush "$1"; t2=$(now)
@@ -551,7 +576,7 @@ tput_teardown() {	# SYSTEM REP
 		t3=$(now)
 		t_free=$((t3 - t1))	# t1 is reused below
 	fi
-	perf_off "$outdir/perf-teardown-$1-$2.txt" --no-children --sort sym --percent-limit 0.5
+	perf_off "$outdir/perf-teardown-$1-$3-$2.txt" --no-children --sort sym --percent-limit 0.5
 	t_full=$((t2 - t1))
 	if [ -n "$t3" ]; then
 		i="back $(((t3 - t1) / 1000)) us after the flush began"
@@ -570,19 +595,18 @@ tput_teardown() {	# SYSTEM REP
 		[ -z "$t_empty" ] || ((t2 - t1 < t_empty)) && t_empty=$((t2 - t1))
 	done
 	net=$((t_full - t_empty))
-	say "$1: flush of $filled sessions $((t_full / 1000)) us, of none" \
+	say "$1: flush of $3 sessions $((t_full / 1000)) us, of none" \
 		"$((t_empty / 1000)) us (least of 3)"
-	sys_down "$1"
 	if ((net <= 0)); then
 		# Below the noise of the empty one: the whole time, a bound.
 		say "$1: the flush is below the noise of the empty one:" \
 			"its whole time written (the rate is a lower bound)"
 		net=$t_full
 	fi
-	emit teardown_seconds "$1" 6to4 "$filled" "$2" \
+	emit teardown_seconds "$1" 6to4 "$3" "$2" \
 		"$(awk -v t=$net 'BEGIN { printf "%.6f", t / 1e9 }')" s
-	emit teardown_rate "$1" 6to4 "$filled" "$2" \
-		"$(awk -v t=$net -v n="$filled" 'BEGIN { printf "%.0f", t ? n / (t / 1e9) : 0 }')" \
+	emit teardown_rate "$1" 6to4 "$3" "$2" \
+		"$(awk -v t=$net -v n="$3" 'BEGIN { printf "%.0f", t ? n / (t / 1e9) : 0 }')" \
 		sessions/s
 	# To the last byte: 0 when the memory did not come back.
 	free_net=0
@@ -590,10 +614,10 @@ tput_teardown() {	# SYSTEM REP
 		free_net=$((t_free - t_empty))
 		((free_net > 0)) || free_net=$t_free
 	fi
-	emit teardown_free_seconds "$1" 6to4 "$filled" "$2" \
+	emit teardown_free_seconds "$1" 6to4 "$3" "$2" \
 		"$(awk -v t=$free_net 'BEGIN { printf "%.6f", t / 1e9 }')" s
-	emit teardown_free_rate "$1" 6to4 "$filled" "$2" \
-		"$(awk -v t=$free_net -v n="$filled" 'BEGIN { printf "%.0f", t ? n / (t / 1e9) : 0 }')" \
+	emit teardown_free_rate "$1" 6to4 "$3" "$2" \
+		"$(awk -v t=$free_net -v n="$3" 'BEGIN { printf "%.0f", t ? n / (t / 1e9) : 0 }')" \
 		sessions/s
 }
 

@@ -14,7 +14,7 @@
 #   test/compare/install-jool.sh).
 #   BENCH_SMOKE, BENCH_REPS, BENCH_CONN_N, BENCH_SESSIONS, BENCH_TPUT_SECS,
 #   BENCH_STEPS, BENCH_CHUNK, BENCH_FILL_CHUNK, BENCH_ZL_SECS, BENCH_PERF, BENCH_ENTRY_PORTS,
-#   BENCH_PARTS: see stateful-vm.sh.
+#   BENCH_PARTS, BENCH_JOOL_MAX_SESSIONS, BENCH_TEARDOWN_AT: see stateful-vm.sh.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$top/.build"
@@ -45,7 +45,7 @@ mkdir -p "$out"
 envs=()
 for v in BENCH_SMOKE BENCH_REPS BENCH_CONN_N BENCH_SESSIONS BENCH_TPUT_SECS \
 	BENCH_STEPS BENCH_CHUNK BENCH_FILL_CHUNK BENCH_ZL_SECS BENCH_PERF BENCH_ENTRY_PORTS \
-	BENCH_PARTS; do
+	BENCH_PARTS BENCH_JOOL_MAX_SESSIONS BENCH_TEARDOWN_AT; do
 	[ -n "${!v:-}" ] && envs+=("$v=${!v}")
 done
 rc=0
