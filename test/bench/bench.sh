@@ -23,10 +23,11 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
 smoke=${BENCH_SMOKE:-}
-k61=$(bash test/kernels.sh | cut -d' ' -f1)
 export DEBIAN_FRONTEND=noninteractive
+# A fresh machine has no kernel to name before test/deps.sh installs it.
+[ -n "$smoke" ] || bash test/deps.sh >/dev/null
+k61=$(bash test/kernels.sh | cut -d' ' -f1)
 if [ -z "$smoke" ]; then
-	bash test/deps.sh >/dev/null
 	bash test/compare/install-jool.sh ||
 		echo "bench: Jool could not be installed: its systems are skipped" >&2
 	missing=()
