@@ -44,6 +44,7 @@ median as ">=" (a lower bound), its ratios as bounds.
 import csv
 import os
 import sys
+import statistics
 import textwrap
 
 KNOWN = ["tput_zero_loss", "tput_overload", "tput_offered", "xl_ns_per_packet",
@@ -441,6 +442,40 @@ def check_raw(raw, rows):
     return bad
 
 
+def window_summary(raw):
+    """Per phase and system of raw.tsv: how many windows, what the
+    generator offered over what the system received, and how busy CPU 1
+    (the one receiving) was: a window whose CPU 1 was not busy, or whose
+    generator offered little more than was received, was bounded by the
+    generator, not by the system."""
+    groups = {}
+    for w in raw:
+        try:
+            o, r = int(w["offered"]), int(w["received"])
+            b, t = int(w["busy_ns"]), int(w["window_ns"])
+        except ValueError:
+            continue
+        if r > 0 and t > 0:
+            groups.setdefault((w["phase"], w["system"]), []).append(
+                (o / r, b / t))
+    if not groups:
+        return []
+    out = ["### Windows: offered over received, and CPU 1's busy share "
+           "(median (min-max))", "",
+           "| phase | system | windows | offered / received | "
+           "CPU 1 busy |", "|---|---|---:|---:|---:|"]
+
+    def mm(v, f):
+        v = sorted(v)
+        return "%s (%s-%s)" % (f % statistics.median(v), f % v[0],
+                                f % v[-1])
+    for (phase, s), v in sorted(groups.items()):
+        out.append("| %s | %s | %d | %s | %s |" % (
+            phase, s, len(v), mm([x[0] for x in v], "%.2f"),
+            mm([100 * x[1] for x in v], "%.0f%%")))
+    return out + [""]
+
+
 def check(rows, data, raw):
     bad = []
     systems = {r["system"] for r in rows}
@@ -505,6 +540,7 @@ def main(argv):
     if raw is not None:
         out += ["Every overload window (offered, received, CPU 1's busy "
                 "time): raw.tsv, %d windows." % len(raw), ""]
+        out += window_summary(raw)
     for metric in order(data, KNOWN):
         out += table(metric, data[metric], units[metric],
                      gdata.get(metric)) + [""]
