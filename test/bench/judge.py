@@ -116,7 +116,10 @@ def teardown(r):
                                                        j)
     common = sorted(set(tc) & set(jc), key=lambda c: flows_key(c[1]))
     if common:
-        return same_cells(r, "teardown_free_rate", t, j, 1, False)[-1:]
+        c = common[-1]
+        return [cmp_cell("%s / %s, %s" % (t, j, cell_name(c)),
+                         r.get("teardown_free_rate", t, c),
+                         r.get("teardown_free_rate", j, c), 1, False)]
     if not tc or not jc:
         return [cmp_cell("%s / %s" % (t, j), [], [], 1, False)]
     a, b = tc[-1], jc[-1]

@@ -470,9 +470,13 @@ def window_summary(raw):
         return "%s (%s-%s)" % (f % statistics.median(v), f % v[0],
                                 f % v[-1])
     for (phase, s), v in sorted(groups.items()):
+        # A phase whose busy time runs past its window (the connection
+        # steps count until the backlog drained) has no share to show.
+        busy = [x[1] for x in v]
         out.append("| %s | %s | %d | %s | %s |" % (
             phase, s, len(v), mm([x[0] for x in v], "%.2f"),
-            mm([100 * x[1] for x in v], "%.0f%%")))
+            "–" if max(busy) > 1.02 else
+            mm([100 * b for b in busy], "%.0f%%")))
     return out + [""]
 
 
