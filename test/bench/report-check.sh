@@ -45,6 +45,18 @@ $py "$here/judge.py" "$tmp/judge-none.tsv" >"$tmp/judge-none.md"
 n=$(sed '/^### Every cell/q' "$tmp/judge-none.md" | grep -c '| not judged |$')
 [ "$n" = 12 ] || { echo "FAIL  judge.py on an empty run: $n targets not judged, not 12"; exit 1; }
 echo "ok    judge.py: on a run without figures every target is not judged"
+# Tear-down at a size both systems have (1M), though Tern has a larger one
+# (10M) that Jool lacks: judged at 1M, not "not judged".
+{
+	head -1 "$here/report-test/judge.tsv"
+	printf 'teardown_free_rate\ttern-nat64\t6to4\t1000000\t1\t400000\tsessions/s\n'
+	printf 'teardown_free_rate\ttern-nat64\t6to4\t10000000\t1\t300000\tsessions/s\n'
+	printf 'teardown_free_rate\tjool-nat64\t6to4\t1000000\t1\t200000\tsessions/s\n'
+} >"$tmp/judge-td.tsv"
+$py "$here/judge.py" "$tmp/judge-td.tsv" >"$tmp/judge-td.md"
+grep -q '^| tear-down to the last byte ≥ Jool | tern-nat64 / jool-nat64, 6→4, 1000000 | 2.00 | 2.00 | ≥ 1.00 | met |$' "$tmp/judge-td.md" ||
+	{ echo "FAIL  judge.py: tear-down not judged at the size both systems have"; exit 1; }
+echo "ok    judge.py: tear-down judged at the largest size both systems have"
 # A complete smoke file: every MUST metric for both systems, the paired
 # figures of the Tern one (its added cost below 0: a difference may be),
 # all above 0; its raw.tsv beside it, with a window of each system in the
