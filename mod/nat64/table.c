@@ -96,6 +96,7 @@ struct tern_tables *tern_tables_alloc(u32 max_sessions)
 	atomic_set(&t->nbib, 0);
 	atomic_set(&t->nsess, 0);
 	atomic_set(&t->npeer, 0);
+	t->gc_note = (u32)jiffies + TERN_GC_FAR;
 	init_llist_head(&t->gone_sess);
 	init_llist_head(&t->gone_bib);
 	INIT_WORK(&t->reap, tern_tbl_reap_work);

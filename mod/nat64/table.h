@@ -440,7 +440,8 @@ void tern_tables_count(struct tern_tables *t, struct tern_tables_count *c);
 /*
  * Expiry: removes the expired sessions of a run of the sweep, a bucket at
  * least and a couple of milliseconds at most (and BIB entries left
- * without session); returns true if the sweep has more to do, and in
+ * without session); starts no sweep before the earliest expiry it knows
+ * of (nat64/table_gc.c); returns true if the sweep has more to do, and in
  * @next (if not NULL) the jiffies until the next run is due: 1 within a
  * sweep, a pause after it (nat64/table_gc.c). Called by the instance's
  * worker (nat64/nat64.c).

@@ -22,6 +22,7 @@ static void tern_tbl_link_sess(struct tern_tables *t, struct tern_session *s,
 	s->lk4 = (s->lk4 & TERN_SESS_FROM4) | w->s4 % TERN_TBL_NLOCKS |
 		 (tracked ? TERN_SESS_PEER : 0);
 	s->tag6 = w->tag6;
+	tern_tbl_gc_note(t, s->expires);
 	hlist_nulls_add_head_rcu(&s->n6, &t->sess6[w->s6 & t->sess_mask]);
 	hlist_nulls_add_head_rcu(&s->n4, &t->sess4[w->s4 & t->sess_mask]);
 	atomic_inc(&t->changes);
@@ -77,6 +78,7 @@ static struct tern_session *tern_tbl_lock_existing(struct tern_tables *t,
 	if (old && tern_tbl_sess_gone(t, old, (u32)jiffies)) {
 		WRITE_ONCE(old->state, s->state);
 		WRITE_ONCE(old->expires, s->expires);
+		tern_tbl_gc_note(t, s->expires);
 	}
 	return old;
 }
@@ -330,8 +332,12 @@ bool tern_sess_set_state(struct tern_tables *t, struct tern_session *s,
 		WRITE_ONCE(s->state, state);
 		/* Ordered before the expiry: see tern_tcp_sess_step(). */
 		smp_mb();
-		if (timeout)
-			WRITE_ONCE(s->expires, (u32)(jiffies + timeout));
+		if (timeout) {
+			u32 exp = (u32)(jiffies + timeout);
+
+			WRITE_ONCE(s->expires, exp);
+			tern_tbl_gc_note(t, exp);
+		}
 		done = true;
 	}
 	spin_unlock_bh(lock);

@@ -21,7 +21,10 @@
  * cost in CPU, and TERN_GC_PAUSE at least: a sweep a second on a small
  * table, about 1/(TERN_GC_DUTY + 1) of one CPU on a big one, however many
  * sessions expire (not one sweep after another, which on a big table of
- * long-lived sessions took a sixth of the translator's CPU). Lookups treat
+ * long-lived sessions took a sixth of the translator's CPU). No sweep
+ * starts before the earliest expiry it knows of (struct tern_tables,
+ * gc_low and gc_note): a table of sessions that live on costs a look at
+ * the clock a second, not a walk of every bucket. Lookups treat
  * an expired session meanwhile as the sweep will (nat64/table.h): gone, or
  * kept by tcp_expire, then a packet steps it from the state the sweep
  * would give it; only the memory of one gone, its place under
@@ -69,6 +72,7 @@ static bool tern_tbl_tcp_keep(struct tern_tables *t, struct tern_session *s,
 		/* As tern_sess_set_state(): a refresh reads the state again. */
 		smp_mb();
 		WRITE_ONCE(s->expires, (u32)(jiffies + timeout));
+		tern_tbl_gc_note(t, READ_ONCE(s->expires));
 		kept = true;
 	}
 	tern_tbl_unlock(t, &ls);
@@ -79,31 +83,86 @@ static bool tern_tbl_tcp_keep(struct tern_tables *t, struct tern_session *s,
 }
 
 /* Removes the sessions of chain @h of @sess6 that @match says. */
-static unsigned int tern_tbl_sweep(struct tern_tables *t,
-				   struct hlist_nulls_head *sess6, u32 h,
-				   bool (*match)(const struct tern_session *s,
-						 const void *arg),
-				   const void *arg, bool if_expired)
+static void tern_tbl_sweep(struct tern_tables *t,
+			   struct hlist_nulls_head *sess6, u32 h,
+			   bool (*match)(const struct tern_session *s,
+					 const void *arg),
+			   const void *arg)
 {
 	struct hlist_nulls_node *n;
 	struct tern_session *s;
-	unsigned int done = 0;
 
 	if (hlist_nulls_empty(&sess6[h]))
-		return 0;
+		return;
 	rcu_read_lock();
 	/* An unlinked node keeps its next: the walk goes on from it. */
 	hlist_nulls_for_each_entry_rcu(s, n, &sess6[h], n6)
-		if (match(s, arg) &&
-		    !(if_expired && tern_tbl_tcp_keep(t, s, h)))
-			done += tern_tbl_sess_remove(t, s, h, if_expired);
+		if (match(s, arg))
+			tern_tbl_sess_remove(t, s, h, false);
 	rcu_read_unlock();
-	return done;
 }
 
-static bool tern_match_expired(const struct tern_session *s, const void *arg)
+/*
+ * The sweep's step: removes the expired sessions of chain @h of @sess6 (or
+ * keeps them, tcp_expire), and lowers *@low to the expiry of each left.
+ */
+static void tern_tbl_gc_chain(struct tern_tables *t,
+			      struct hlist_nulls_head *sess6, u32 h, u32 now,
+			      u32 *low)
 {
-	return tern_sess_expired(s, *(const u32 *)arg);
+	struct hlist_nulls_node *n;
+	struct tern_session *s;
+	u32 exp;
+
+	if (hlist_nulls_empty(&sess6[h]))
+		return;
+	rcu_read_lock();
+	/* An unlinked node keeps its next: the walk goes on from it. */
+	hlist_nulls_for_each_entry_rcu(s, n, &sess6[h], n6) {
+		if (tern_sess_expired(s, now) && !tern_tbl_tcp_keep(t, s, h) &&
+		    tern_tbl_sess_remove(t, s, h, true))
+			continue;
+		/* Left (or removed by another): no later than it is. */
+		exp = READ_ONCE(s->expires);
+		if ((s32)(exp - *low) < 0)
+			*low = exp;
+	}
+	rcu_read_unlock();
+}
+
+/*
+ * Before a sweep: may it wait? Yes while the earliest expiry known is to
+ * come. A session whose expiry was set meanwhile lowered gc_note.
+ */
+static bool tern_tbl_gc_idle(struct tern_tables *t, u32 now)
+{
+	u32 low = READ_ONCE(t->gc_note);
+
+	if (!t->gc_low_set)
+		return false;
+	if ((s32)(t->gc_low - low) < 0)
+		low = t->gc_low;
+	return (s32)(now - low) < 0;
+}
+
+/*
+ * After a whole sweep: the bound for the next. Every session left was
+ * seen (gc_sweep_low), or had its expiry set since its bucket was, which
+ * lowered gc_note (taken, and started afresh). A resize during the sweep
+ * may have moved sessions behind the cursor unseen: their expiries are
+ * no earlier than the bound before the sweep.
+ */
+static void tern_tbl_gc_bound(struct tern_tables *t, u32 now, bool resized)
+{
+	u32 low = t->gc_sweep_low;
+	u32 note = xchg(&t->gc_note, now + TERN_GC_FAR);
+
+	if ((s32)(note - low) < 0)
+		low = note;
+	if (resized && t->gc_low_set && (s32)(t->gc_low - low) < 0)
+		low = t->gc_low;
+	t->gc_low = low;
+	t->gc_low_set = true;
 }
 
 unsigned long tern_tables_gc_pause(u64 cost_ns)
@@ -122,8 +181,12 @@ bool tern_tables_gc(struct tern_tables *t, unsigned long *next)
 	unsigned int i = 0;
 	bool more;
 
-	/* An empty table has nothing to expire: a sweep starts over later. */
-	if (!atomic_read(&t->nsess)) {
+	/*
+	 * An empty table has nothing to expire, nor one whose earliest
+	 * expiry is to come: a sweep starts over later.
+	 */
+	if (!atomic_read(&t->nsess) ||
+	    (!t->gc_cursor && tern_tbl_gc_idle(t, now))) {
 		t->gc_cursor = 0;
 		t->gc_cost_ns = 0;
 		if (next)
@@ -138,15 +201,22 @@ bool tern_tables_gc(struct tern_tables *t, unsigned long *next)
 	 */
 	rcu_read_lock();
 	a = tern_tbl_arr(t);
+	if (!t->gc_cursor) {
+		t->gc_sweep_low = now + TERN_GC_FAR;
+		t->gc_sweep_seq = raw_read_seqcount(&t->seq);
+	}
 	h = t->gc_cursor & a->sess_mask;
 	/* A bucket at least, the rest of the sweep at most. */
 	do {
-		tern_tbl_sweep(t, a->sess6, h, tern_match_expired, &now, true);
+		tern_tbl_gc_chain(t, a->sess6, h, now, &t->gc_sweep_low);
 		h = (h + 1) & a->sess_mask;
 		if (!(++i % TERN_GC_CLOCK_EVERY))
 			now_ns = local_clock();
 	} while (h && now_ns - start < TERN_GC_RUN_NS);
 	t->gc_cursor = h;
+	if (!h)
+		tern_tbl_gc_bound(t, now,
+				  raw_read_seqcount(&t->seq) != t->gc_sweep_seq);
 	rcu_read_unlock();
 	/* Bounded: local_clock() may step back on another CPU. */
 	t->gc_cost_ns += min_t(u64, local_clock() - start,
@@ -203,7 +273,7 @@ int tern_bib_del(struct tern_tables *t, u8 l4, const struct tern_ta6 *t6,
 
 	mutex_lock(&t->resize_mutex);
 	for (h = 0; h <= t->sess_mask; h++) {
-		tern_tbl_sweep(t, t->sess6, h, tern_match_bib, b, false);
+		tern_tbl_sweep(t, t->sess6, h, tern_match_bib, b);
 		if (!(h % TERN_GC_RESCHED))
 			cond_resched();
 	}

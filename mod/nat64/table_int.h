@@ -146,6 +146,19 @@ struct tern_tables {
 	u32 gc_cursor;			/* next session-by-6 bucket to scan */
 	u32 evict_next;			/* where early drop looks next */
 	u64 gc_cost_ns;			/* CPU of the sweep under way */
+	/*
+	 * No session expires before min(gc_low, gc_note) (jiffies), when
+	 * gc_low_set: gc_low from the last whole sweep, gc_note lowered by
+	 * every expiry set since that could be earlier (tern_tbl_gc_note()).
+	 * The worker's: gc_low, gc_low_set, and the sweep under way's
+	 * earliest expiry seen (gc_sweep_low) and t->seq at its start
+	 * (gc_sweep_seq: a resize moves sessions).
+	 */
+	u32 gc_note;			/* cmpxchg() */
+	u32 gc_low;
+	u32 gc_sweep_low;
+	unsigned int gc_sweep_seq;
+	bool gc_low_set;
 	const struct tern_table_events *ev;	/* READ_ONCE; may be NULL */
 	struct llist_head gone_sess;	/* unlinked, to free (gone) */
 	struct llist_head gone_bib;
@@ -193,6 +206,29 @@ struct tern_lockset {
 	u16 idx[TERN_TBL_MAX_LOCKS];
 	unsigned int n;
 };
+
+/* A bound of the expiry worker for a time a whole sweep cannot reach. */
+#define TERN_GC_FAR		(1U << 30)
+
+/*
+ * A session's expiry was set to @exp, which may be earlier than every
+ * other: the expiry worker's bound follows (nat64/table_gc.c). Called
+ * where an expiry is set other than by a refresh (which only pushes it
+ * later): a new session, one made current again, a TCP state change, one
+ * the worker keeps. Lock-free; a store only when @exp is the earliest.
+ */
+static inline void tern_tbl_gc_note(struct tern_tables *t, u32 exp)
+{
+	u32 old = READ_ONCE(t->gc_note);
+
+	while ((s32)(exp - old) < 0) {
+		u32 seen = cmpxchg(&t->gc_note, old, exp);
+
+		if (seen == old)
+			break;
+		old = seen;
+	}
+}
 
 extern struct kmem_cache *tern_bib_cache;
 extern struct kmem_cache *tern_sess_cache;

@@ -17,6 +17,7 @@
 #include "nat64/nat64.h"
 #include "nat64/probe.h"
 #include "nat64/tcp.h"
+#include "nat64/table_int.h"
 #include "kt_util.h"
 
 #define KT_PORT6	45000
@@ -156,6 +157,7 @@ static bool kt_expire_and_sweep(struct tern_tables *t, struct tern_session *s)
 	unsigned int i, ends = 0;
 
 	WRITE_ONCE(s->expires, (u32)jiffies - 1);
+	tern_tbl_gc_note(t, READ_ONCE(s->expires));
 	for (i = 0; i < 2 * KT_BUCKETS && ends < 2; i++) {
 		if (!tern_tables_gc(t, NULL))
 			ends++;

@@ -3,6 +3,7 @@
 
 #include <kunit/test.h>
 #include <linux/slab.h>
+#include "nat64/table_int.h"
 #include "kt_nat64.h"
 
 /* What the events callback was told, in order: 'B'/'b' BIB add/del, 'S'/'s'. */
@@ -63,6 +64,7 @@ static void table_events(struct kunit *test)
 	s = kt_add4(t, TERN_L4_TCP, &ls, &r1, &lim);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
 	WRITE_ONCE(s->expires, (u32)jiffies - 1);
+	tern_tbl_gc_note(t, READ_ONCE(s->expires));
 	kt_gc_all(t);
 	KUNIT_EXPECT_STREQ(test, e.log, "BSSBSs");
 	KUNIT_EXPECT_EQ(test, e.port4[5], 9);

@@ -191,6 +191,7 @@ static void evict_expired(struct kunit *test)
 	tern_sess_seen(s1, false);
 	tern_sess_seen(s2, false);
 	WRITE_ONCE(s2->expires, (u32)jiffies - 1);
+	tern_tbl_gc_note(t, READ_ONCE(s2->expires));
 	s = kt_add6(t, TERN_L4_UDP, &a, KT4(KT_REMOTE(3), 53), &x.lim, &x.p);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
 	KUNIT_EXPECT_EQ(test, x.e.expired, 1U);

@@ -60,6 +60,7 @@ static void kt_m_expire(struct tern_tables *t, struct tern_session *s)
 	int i;
 
 	WRITE_ONCE(s->expires, (u32)jiffies - 1);
+	tern_tbl_gc_note(t, READ_ONCE(s->expires));
 	for (i = 0; i < 1024 + 1; i++)
 		tern_tables_gc(t, NULL);
 }

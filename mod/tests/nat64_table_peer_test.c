@@ -64,9 +64,10 @@ static bool kt_known(struct tern_tables *t, u8 l4,
 	return known;
 }
 
-static void kt_expire(struct tern_session *s)
+static void kt_expire(struct tern_tables *t, struct tern_session *s)
 {
 	WRITE_ONCE(s->expires, (u32)jiffies - 1);
+	tern_tbl_gc_note(t, READ_ONCE(s->expires));
 }
 
 #define KT_N	4096
@@ -160,13 +161,13 @@ static void table_peer_records(struct kunit *test)
 			2 * kmem_cache_size(tern_peer_cache));
 
 	/* Expiry: the peer stays known while one of its sessions lives. */
-	kt_expire(s1);
+	kt_expire(t, s1);
 	kt_gc_all(t);
 	KT_EXPECT_COUNT(test, t, 1, 2);
 	KUNIT_EXPECT_EQ(test, kt_peer(t, TERN_L4_UDP, &l, KT_REMOTE(1)), 1);
 	KUNIT_EXPECT_TRUE(test, kt_known(t, TERN_L4_UDP, &l, KT_REMOTE(1)));
 	/* Expired, not yet swept: still counted (the sweep removes it). */
-	kt_expire(s2);
+	kt_expire(t, s2);
 	KUNIT_EXPECT_TRUE(test, kt_known(t, TERN_L4_UDP, &l, KT_REMOTE(1)));
 	kt_gc_all(t);
 	KUNIT_EXPECT_EQ(test, kt_peer(t, TERN_L4_UDP, &l, KT_REMOTE(1)), -1);
@@ -251,11 +252,11 @@ static void table_peer_untracked(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, kt_known(t, TERN_L4_UDP, &l, KT_REMOTE(1)));
 	/* The untracked ones go: the record stays, exact. */
 	for (i = 0; i < 4; i++)
-		kt_expire(s[i]);
+		kt_expire(t, s[i]);
 	kt_gc_all(t);
 	KT_EXPECT_COUNT(test, t, 1, 1);
 	KUNIT_EXPECT_EQ(test, kt_peer(t, TERN_L4_UDP, &l, KT_REMOTE(1)), 1);
-	kt_expire(st);
+	kt_expire(t, st);
 	kt_gc_all(t);
 	KT_EXPECT_COUNT(test, t, 0, 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&t->npeer), 0);

@@ -6,6 +6,7 @@
 
 #include <kunit/test.h>
 #include <linux/random.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include "kt_nat64.h"
 #include "nat64/table_int.h"
@@ -220,6 +221,7 @@ static void table_expiry(struct kunit *test)
 
 	WRITE_ONCE(s->expires, (u32)jiffies - 1);
 	WRITE_ONCE(s3->expires, (u32)jiffies - HZ);
+	tern_tbl_gc_note(t, READ_ONCE(s3->expires));
 	rcu_read_lock();
 	KUNIT_EXPECT_NULL(test, tern_sess_find6(t, TERN_L4_UDP, &a, &r));
 	KUNIT_EXPECT_NULL(test, tern_sess_find4(t, TERN_L4_UDP, &l, &r));
@@ -236,6 +238,7 @@ static void table_expiry(struct kunit *test)
 	rcu_read_unlock();
 
 	WRITE_ONCE(s->expires, (u32)jiffies - 1);
+	tern_tbl_gc_note(t, READ_ONCE(s->expires));
 	kt_gc_all(t);
 	/* s and its BIB entry went, s2 stays, the static entry stays. */
 	KT_EXPECT_COUNT(test, t, 2, 1);
@@ -246,6 +249,49 @@ static void table_expiry(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, tern_sess_find6(t, TERN_L4_UDP,
 						  KT6(1, 1, 1001), &r), s2);
 	rcu_read_unlock();
+	tern_tables_free(t);
+}
+
+/*
+ * The collector waits for the earliest expiry it knows of (nat64/
+ * table_gc.c): a whole sweep sets it, an expiry set earlier since (a TCP
+ * state change here) lowers it; one changed behind its back is not swept.
+ */
+static void table_gc_bound(struct kunit *test)
+{
+	struct tern_tables *t = kt_tables(test, 2048);
+	struct kt_picker p = { .base = 2000, .max = 100 };
+	struct tern_limits lim = {};
+	struct tern_session *s;
+
+	s = kt_add6(t, TERN_L4_UDP, KT6(1, 1, 1000), KT4(KT_REMOTE(1), 80),
+		    &lim, &p);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
+	kt_gc_all(t);
+	KUNIT_EXPECT_TRUE(test, t->gc_low_set);
+	KUNIT_EXPECT_EQ(test, t->gc_low, READ_ONCE(s->expires));
+
+	/* Expired without telling: the sweep waits for the bound. */
+	WRITE_ONCE(s->expires, (u32)jiffies - 1);
+	kt_gc_all(t);
+	KT_EXPECT_COUNT(test, t, 1, 1);
+	tern_tbl_gc_note(t, READ_ONCE(s->expires));
+	kt_gc_all(t);
+	KT_EXPECT_COUNT(test, t, 0, 0);
+
+	/* Another lives 60 s; a state change leaves it a jiffy. */
+	s = kt_add6(t, TERN_L4_TCP, KT6(1, 1, 1001), KT4(KT_REMOTE(1), 80),
+		    &lim, &p);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
+	kt_gc_all(t);
+	KT_EXPECT_COUNT(test, t, 1, 1);
+	rcu_read_lock();
+	KUNIT_EXPECT_TRUE(test, tern_sess_set_state(t, s, READ_ONCE(s->state),
+						    false, 1, 1));
+	rcu_read_unlock();
+	schedule_timeout_uninterruptible(3);
+	kt_gc_all(t);
+	KT_EXPECT_COUNT(test, t, 0, 0);
 	tern_tables_free(t);
 }
 
@@ -270,6 +316,7 @@ static void table_gc_pace(struct kunit *test)
 		    &lim, &p);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
 	WRITE_ONCE(s->expires, (u32)jiffies - 1);
+	tern_tbl_gc_note(t, READ_ONCE(s->expires));
 	do {
 		next = 0;
 		more = tern_tables_gc(t, &next);
@@ -400,6 +447,7 @@ static struct kunit_case tern_nat64_table_cases[] = {
 	KUNIT_CASE(table_max_sessions),
 	KUNIT_CASE(table_subscriber),
 	KUNIT_CASE(table_expiry),
+	KUNIT_CASE(table_gc_bound),
 	KUNIT_CASE(table_gc_pace),
 	KUNIT_CASE(table_flush_parts),
 	KUNIT_CASE(table_flush_subscribers),

@@ -10,6 +10,7 @@
 #include <linux/kthread.h>
 #include <linux/random.h>
 #include <linux/slab.h>
+#include "nat64/table_int.h"
 #include "kt_nat64.h"
 
 /* Walks */
@@ -167,6 +168,7 @@ static void kt_conc_one(struct kt_conc *c, const struct tern_limits *lim)
 				    HZ / 20);
 	if (r % 64 == 2)
 		WRITE_ONCE(s->expires, (u32)jiffies - 1);
+		tern_tbl_gc_note(c->t, READ_ONCE(s->expires));
 	if (r % 32 == 3) {
 		b = tern_bib_find4(c->t, TERN_L4_UDP, KT4(KT_POOL4, 99));
 		if (b && IS_ERR(tern_sess_add4(c->t, b, &rem, lim, 0, HZ)))
