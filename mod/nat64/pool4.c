@@ -37,6 +37,7 @@ static struct tern_pool4 *tern_pool4_alloc(u32 n)
 	p->lens = 0;
 	p->lo = U32_MAX;
 	p->hi = 0;
+	p->dense = false;
 	p->by_pick = (u32 *)&p->e[n];
 	p->cum = p->by_pick + n;
 	return p;
@@ -99,21 +100,31 @@ static int tern_pick_cmp(const struct tern_pool4_entry *a,
 	return tern_addr_cmp(a, b);
 }
 
-/* The length bitmap and the running address counts, from e[], by_pick[]. */
+/*
+ * The length bitmap, the address range and whether the entries cover it
+ * whole (e[] is in address order), the running address counts (from
+ * by_pick[]).
+ */
 static void tern_pool4_index(struct tern_pool4 *p)
 {
+	u64 covered = 0;	/* [lo, covered) is in entries so far */
 	u32 i;
 
 	p->lens = 0;
 	p->lo = U32_MAX;
 	p->hi = 0;
+	p->dense = true;
 	p->cum[0] = 0;
 	for (i = 0; i < p->n; i++) {
 		u32 a = ntohl(p->e[i].prefix.addr);
+		u32 end = a | tern_hostmask4(p->e[i].prefix.len);
 
+		if (i && a > covered)
+			p->dense = false;
+		covered = max_t(u64, covered, (u64)end + 1);
 		p->lens |= BIT_ULL(p->e[i].prefix.len);
 		p->lo = min(p->lo, a);
-		p->hi = max(p->hi, a | tern_hostmask4(p->e[i].prefix.len));
+		p->hi = max(p->hi, end);
 		p->cum[i + 1] = p->cum[i] + tern_pool4_size(&p->e[p->by_pick[i]]);
 	}
 }
@@ -172,6 +183,9 @@ static bool tern_pool4_lookup(const struct tern_pool4 *p, __be32 a, bool any,
 	 */
 	if (!p || h < p->lo || h > p->hi)
 		return false;
+	/* Most pools are a prefix or a few adjacent ones. */
+	if (any && p->dense)
+		return true;
 	bitmap_from_u64(lens, p->lens);
 	for_each_set_bit(len, lens, 33) {
 		start = h & ~tern_hostmask4(len);

@@ -17,6 +17,7 @@ struct tern_pool4 {
 	u32 n;
 	u64 lens;		/* bit L: an entry is L bits long */
 	u32 lo, hi;		/* host order: the lowest, highest address */
+	bool dense;		/* every address of [lo, hi] is in an entry */
 	u32 *by_pick;		/* indexes into e[], by (l4, mark, address) */
 	u32 *cum;		/* cum[i]: addresses of by_pick[0..i), n + 1 */
 	struct tern_pool4_entry e[];	/* by address; then by_pick, cum */

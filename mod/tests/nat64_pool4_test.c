@@ -111,6 +111,8 @@ static void add_del_contains(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, tern_pool4_has_addr(p, A4(198, 51, 100, 4)));
 	KUNIT_EXPECT_FALSE(test, tern_pool4_has_addr(p, A4(192, 0, 1, 255)));
 	KUNIT_EXPECT_FALSE(test, tern_pool4_has_addr(NULL, A4(192, 0, 2, 1)));
+	/* Between two entries, inside the pool's range. */
+	KUNIT_EXPECT_FALSE(test, tern_pool4_has_addr(p, A4(194, 0, 0, 1)));
 
 	/* Removal: by prefix, protocol and mark; ports if given. */
 	x = e[0];
@@ -196,9 +198,42 @@ static void address_limit(struct kunit *test)
 	tern_pool4_free(p);
 }
 
+/*
+ * Entries that cover their range whole (one prefix, adjacent ones, one
+ * nested): every address of it is the pool's, none beside it.
+ */
+static void dense_ranges(struct kunit *test)
+{
+	static const struct tern_pool4_entry one[] = {
+		ENTRY(A4(198, 18, 0, 0), 22, UDP, 1024, 65535, 0),
+	};
+	static const struct tern_pool4_entry adjacent[] = {
+		ENTRY(A4(192, 0, 2, 0), 25, TCP, 1024, 65535, 0),
+		ENTRY(A4(192, 0, 2, 128), 25, UDP, 1024, 65535, 0),
+		ENTRY(A4(192, 0, 2, 64), 26, ICMP, 0, 65535, 0),
+		ENTRY(A4(192, 0, 3, 0), 32, TCP, 1, 1023, 0),
+	};
+	struct tern_pool4 *p;
+
+	p = tern_kt_pool(test, one, ARRAY_SIZE(one));
+	KUNIT_EXPECT_TRUE(test, tern_pool4_has_addr(p, A4(198, 18, 0, 0)));
+	KUNIT_EXPECT_TRUE(test, tern_pool4_has_addr(p, A4(198, 18, 3, 255)));
+	KUNIT_EXPECT_FALSE(test, tern_pool4_has_addr(p, A4(198, 18, 4, 0)));
+	KUNIT_EXPECT_FALSE(test, tern_pool4_has_addr(p, A4(198, 17, 255, 255)));
+	tern_pool4_free(p);
+
+	p = tern_kt_pool(test, adjacent, ARRAY_SIZE(adjacent));
+	KUNIT_EXPECT_TRUE(test, tern_pool4_has_addr(p, A4(192, 0, 2, 127)));
+	KUNIT_EXPECT_TRUE(test, tern_pool4_has_addr(p, A4(192, 0, 2, 128)));
+	KUNIT_EXPECT_TRUE(test, tern_pool4_has_addr(p, A4(192, 0, 3, 0)));
+	KUNIT_EXPECT_FALSE(test, tern_pool4_has_addr(p, A4(192, 0, 3, 1)));
+	tern_pool4_free(p);
+}
+
 static struct kunit_case tern_pool4_cases[] = {
 	KUNIT_CASE_PARAM(validation, tern_kt_valid_gen_params),
 	KUNIT_CASE(add_del_contains),
+	KUNIT_CASE(dense_ranges),
 	KUNIT_CASE(several_ranges),
 	KUNIT_CASE(address_limit),
 	{}
