@@ -166,9 +166,10 @@ static void kt_conc_one(struct kt_conc *c, const struct tern_limits *lim)
 		tern_sess_set_state(c->t, s, READ_ONCE(s->state),
 				    tern_sess_expired(s, (u32)jiffies), 2,
 				    HZ / 20);
-	if (r % 64 == 2)
+	if (r % 64 == 2) {
 		WRITE_ONCE(s->expires, (u32)jiffies - 1);
-		tern_tbl_gc_note(c->t, READ_ONCE(s->expires));
+		tern_tbl_gc_note(c->t, (u32)jiffies - 1);
+	}
 	if (r % 32 == 3) {
 		b = tern_bib_find4(c->t, TERN_L4_UDP, KT4(KT_POOL4, 99));
 		if (b && IS_ERR(tern_sess_add4(c->t, b, &rem, lim, 0, HZ)))
