@@ -20,11 +20,12 @@
 struct kmem_cache *tern_bib_cache;
 struct kmem_cache *tern_sess_cache;
 struct kmem_cache *tern_peer_cache;
+struct kmem_cache *tern_pair_cache;
 
 /*
  * Twice is once: the KUnit suites may run before the module's init. No
- * SLAB_HWCACHE_ALIGN: objects of 56 and 64 bytes, not rounded up to a
- * cache line (lookups read one entry or two; packing matters more). Peer
+ * SLAB_HWCACHE_ALIGN: objects of 56, 64 and 120 bytes, not rounded up to
+ * a cache line (lookups read one entry or two; packing matters more). Peer
  * records are charged to the memory cgroup of the task that makes them,
  * if any (in softirq, none).
  */
@@ -35,10 +36,14 @@ int tern_tables_init(void)
 	tern_bib_cache = KMEM_CACHE(tern_bib, 0);
 	tern_sess_cache = KMEM_CACHE(tern_session, 0);
 	tern_peer_cache = KMEM_CACHE(tern_peer, SLAB_ACCOUNT);
-	if (!tern_bib_cache || !tern_sess_cache || !tern_peer_cache) {
+	tern_pair_cache = KMEM_CACHE(tern_bib_pair, 0);
+	if (!tern_bib_cache || !tern_sess_cache || !tern_peer_cache ||
+	    !tern_pair_cache) {
+		kmem_cache_destroy(tern_pair_cache);
 		kmem_cache_destroy(tern_peer_cache);
 		kmem_cache_destroy(tern_sess_cache);
 		kmem_cache_destroy(tern_bib_cache);
+		tern_pair_cache = NULL;
 		tern_peer_cache = NULL;
 		tern_sess_cache = NULL;
 		tern_bib_cache = NULL;
@@ -51,6 +56,8 @@ int tern_tables_init(void)
 void tern_tables_exit(void)
 {
 	rcu_barrier();
+	kmem_cache_destroy(tern_pair_cache);
+	tern_pair_cache = NULL;
 	kmem_cache_destroy(tern_peer_cache);
 	kmem_cache_destroy(tern_sess_cache);
 	kmem_cache_destroy(tern_bib_cache);
@@ -96,6 +103,7 @@ struct tern_tables *tern_tables_alloc(u32 max_sessions)
 	atomic_set(&t->nbib, 0);
 	atomic_set(&t->nsess, 0);
 	atomic_set(&t->npeer, 0);
+	atomic_set(&t->pair_idle, 0);
 	t->gc_note = (u32)jiffies + TERN_GC_FAR;
 	init_llist_head(&t->gone_sess);
 	init_llist_head(&t->gone_bib);

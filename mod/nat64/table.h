@@ -82,6 +82,7 @@ struct tern_bib {
 	 */
 	u8 l4 : 2;			/* enum tern_l4 */
 	u8 is_static : 1;
+	u8 paired : 1;			/* a tern_bib_pair's; never changes */
 	/*
 	 * The prefix length its subscriber was charged with (the setting
 	 * may change meanwhile): set before it is linked, never changed.
@@ -130,6 +131,26 @@ static_assert(offsetof(struct tern_session, n4_next) ==
 static_assert(sizeof(struct tern_bib) <= 64);
 static_assert(TERN_L4_N <= 4);
 static_assert(sizeof(struct tern_session) <= 56);
+
+/*
+ * A BIB entry made for a session from IPv6 (most are: one flow, one entry)
+ * is allocated with it, its session right after it: a packet of the flow
+ * finds both in one stretch of memory, not two. The session is the
+ * entry's first; when it goes, its room stays unused until the entry goes
+ * (its reference keeps the entry until then: both are freed as the
+ * entry's, after a grace period that began once both were unlinked).
+ */
+struct tern_bib_pair {
+	struct tern_bib b;
+	struct tern_session s;
+};
+
+/* Is @s the session allocated with its BIB entry? */
+static inline bool tern_sess_paired(const struct tern_session *s)
+{
+	return s->bib->paired &&
+	       s == &container_of(s->bib, struct tern_bib_pair, b)->s;
+}
 
 struct tern_tables;
 struct tern_sub;

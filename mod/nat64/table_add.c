@@ -187,6 +187,17 @@ static bool tern_tbl_reserve(struct tern_tables *t,
 		tern_tbl_take(t, lim->max_sessions));
 }
 
+static void tern_sess_init(struct tern_session *s,
+			   const struct tern_ta4 *remote, u8 state,
+			   unsigned long timeout, bool from4)
+{
+	s->lk4 = from4 ? TERN_SESS_FROM4 : 0;
+	s->bib = NULL;
+	s->remote = *remote;
+	s->state = state;
+	s->expires = (u32)(jiffies + timeout);
+}
+
 static struct tern_session *tern_sess_new(const struct tern_ta4 *remote,
 					  u8 state, unsigned long timeout,
 					  bool from4)
@@ -194,29 +205,28 @@ static struct tern_session *tern_sess_new(const struct tern_ta4 *remote,
 	struct tern_session *s;
 
 	s = kmem_cache_alloc(tern_sess_cache, GFP_ATOMIC | __GFP_NOWARN);
-	if (s) {
-		s->lk4 = from4 ? TERN_SESS_FROM4 : 0;
-		s->bib = NULL;
-		s->remote = *remote;
-		s->state = state;
-		s->expires = (u32)(jiffies + timeout);
-	}
+	if (s)
+		tern_sess_init(s, remote, state, timeout, from4);
 	return s;
 }
 
-/* Ends an add: @ret 0 (@s went in), 1 (@old did) or an error. */
+/*
+ * Ends an add: @ret 0 (@s went in), 1 (@old did) or an error. Frees what
+ * was allocated and did not go in: the session @spare, the pair @np.
+ */
 static struct tern_session *tern_tbl_done(struct tern_tables *t, int ret,
 					  struct tern_session *s,
 					  struct tern_session *old,
-					  struct tern_bib *nb)
+					  struct tern_session *spare,
+					  struct tern_bib_pair *np)
 {
-	if (nb)
-		kmem_cache_free(tern_bib_cache, nb);
+	if (np)
+		kmem_cache_free(tern_pair_cache, np);
+	if (spare)
+		kmem_cache_free(tern_sess_cache, spare);
 	if (!ret)
 		return s;
 	atomic_dec(&t->nsess);
-	if (s)
-		kmem_cache_free(tern_sess_cache, s);
 	return ret == 1 ? old : ERR_PTR(ret);
 }
 
@@ -228,9 +238,9 @@ struct tern_session *tern_sess_add6(struct tern_tables *t, u8 l4,
 				    u8 state, unsigned long timeout)
 {
 	unsigned int attempt = 0, races = 0;
-	struct tern_session *s, *old = NULL;
+	struct tern_session *s, *old = NULL, *spare = NULL;
+	struct tern_bib_pair *np = NULL;
 	struct tern_bib *b, *nb = NULL;
-	bool new_bib = false;
 	int ret;
 
 	s = tern_sess_find6(t, l4, src, remote);
@@ -238,39 +248,58 @@ struct tern_session *tern_sess_add6(struct tern_tables *t, u8 l4,
 		return s;
 	if (!tern_tbl_reserve(t, lim))
 		return ERR_PTR(-ENOSPC);
-	s = tern_sess_new(remote, state, timeout, false);
-	if (!s)
-		return tern_tbl_done(t, -ENOMEM, s, old, nb);
+	/*
+	 * A session of its own on an entry there is (@spare), one with a
+	 * new entry (@np) otherwise; both when the entry came or went
+	 * meanwhile.
+	 */
 	for (;;) {
 		b = tern_bib_find6(t, l4, src);
 		if (b) {
-			ret = tern_tbl_attach(t, b, s, lim, &old);
+			if (!spare)
+				spare = tern_sess_new(remote, state, timeout,
+						      false);
+			if (!spare) {
+				ret = -ENOMEM;
+				break;
+			}
+			ret = tern_tbl_attach(t, b, spare, lim, &old);
+			if (!ret) {
+				s = spare;
+				spare = NULL;
+				break;
+			}
 			if (ret != -EAGAIN || ++races > TERN_TBL_RETRIES)
 				break;
 			continue;
 		}
-		if (!nb) {
-			nb = kmem_cache_alloc(tern_bib_cache,
+		if (!np) {
+			np = kmem_cache_alloc(tern_pair_cache,
 					      GFP_ATOMIC | __GFP_NOWARN);
-			if (!nb) {
+			if (!np) {
 				ret = -ENOMEM;
 				break;
 			}
+			nb = &np->b;
 			nb->l4 = l4;
+			nb->paired = true;
 			nb->t6 = *src;
 			tern_bib_set_sub_plen(nb, min_t(u8,
 							lim->sub_prefix_len,
 							128));
+			tern_sess_init(&np->s, remote, state, timeout, false);
 		}
 		/* Probe under RCU; only the insert takes locks. */
 		do {
 			if (!pick(arg, src, attempt++, &nb->t4))
-				return tern_tbl_done(t, -EADDRINUSE, s, old, nb);
+				return tern_tbl_done(t, -EADDRINUSE, NULL, old,
+						     spare, np);
 		} while (tern_bib_find4(t, l4, &nb->t4));
-		ret = tern_tbl_insert(t, nb, s, lim, &old);
+		ret = tern_tbl_insert(t, nb, &np->s, lim, &old);
 		if (!ret) {
-			new_bib = true;
-			nb = NULL;
+			s = &np->s;
+			np = NULL;
+			tern_tbl_ev_bib(t, s->bib, true);
 			break;
 		}
 		if (ret == -EADDRNOTAVAIL)
@@ -278,12 +307,9 @@ struct tern_session *tern_sess_add6(struct tern_tables *t, u8 l4,
 		if (ret != -EAGAIN || ++races > TERN_TBL_RETRIES)
 			break;
 	}
-	if (!ret) {
-		if (new_bib)
-			tern_tbl_ev_bib(t, s->bib, true);
+	if (!ret)
 		tern_tbl_ev_sess(t, s, true);
-	}
-	return tern_tbl_done(t, ret, s, old, nb);
+	return tern_tbl_done(t, ret, ret ? NULL : s, old, spare, np);
 }
 
 struct tern_session *tern_sess_add4(struct tern_tables *t,
@@ -302,11 +328,12 @@ struct tern_session *tern_sess_add4(struct tern_tables *t,
 		return ERR_PTR(-ENOSPC);
 	s = tern_sess_new(remote, state, timeout, true);
 	if (!s)
-		return tern_tbl_done(t, -ENOMEM, s, old, NULL);
+		return tern_tbl_done(t, -ENOMEM, NULL, old, NULL, NULL);
 	ret = tern_tbl_attach(t, bib, s, lim, &old);
 	if (!ret)
 		tern_tbl_ev_sess(t, s, true);
-	return tern_tbl_done(t, ret == -EAGAIN ? -ENOENT : ret, s, old, NULL);
+	return tern_tbl_done(t, ret == -EAGAIN ? -ENOENT : ret, s, old,
+			     ret ? s : NULL, NULL);
 }
 
 /*
@@ -371,6 +398,7 @@ int tern_bib_add_static_max(struct tern_tables *t, u8 l4,
 	b->t4 = *t4;
 	b->l4 = l4;
 	b->is_static = true;
+	b->paired = false;
 	b->sess4 = 0;
 	tern_bib_set_sub_plen(b, 128);
 	refcount_set(&b->ref, 1);

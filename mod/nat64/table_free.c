@@ -37,7 +37,11 @@ static void tern_tbl_reap(struct tern_tables *t)
 	llist_for_each_entry_safe(s, sn, sl, gone)
 		kmem_cache_free(tern_sess_cache, s);
 	llist_for_each_entry_safe(b, bn, bl, gone)
-		kmem_cache_free(tern_bib_cache, b);
+		if (b->paired)
+			kmem_cache_free(tern_pair_cache,
+					container_of(b, struct tern_bib_pair, b));
+		else
+			kmem_cache_free(tern_bib_cache, b);
 }
 
 void tern_tbl_reap_work(struct work_struct *work)
@@ -78,6 +82,9 @@ static void tern_tbl_bib_drop(struct tern_tables *t, struct tern_bib *b,
 	hlist_nulls_del_init_rcu(&b->n4);
 	tern_tbl_ev_bound(t, b, false);
 	bt->nbib++;
+	/* Its own session's room (unused unless it is going too). */
+	if (b->paired)
+		bt->idle--;
 	tern_sub_defer(t, &bt->sub, b, sessions, 1);
 	tern_tbl_batch_add(&b->gone, &bt->bib, &bt->bib_last);
 }
@@ -95,6 +102,7 @@ bool tern_tbl_sess_unlink(struct tern_tables *t, struct tern_session *s,
 			  bool *bib_gone, struct tern_tbl_batch *bt)
 {
 	struct tern_bib *b = s->bib;
+	bool paired = tern_sess_paired(s);
 
 	*bib_gone = false;
 	if (hlist_nulls_unhashed(&s->n6))
@@ -105,6 +113,8 @@ bool tern_tbl_sess_unlink(struct tern_tables *t, struct tern_session *s,
 		tern_peer_defer(t, &bt->peer, s);
 	if (tern_sess_from4(s))
 		b->sess4--;
+	if (paired)
+		bt->idle++;
 	/* Its last session: one uncharge for both (one hash, one lock). */
 	if (refcount_dec_and_test(&b->ref)) {
 		tern_tbl_bib_drop(t, b, 1, bt);
@@ -113,7 +123,9 @@ bool tern_tbl_sess_unlink(struct tern_tables *t, struct tern_session *s,
 		tern_sub_defer(t, &bt->sub, b, 1, 0);
 	}
 	bt->nsess++;
-	tern_tbl_batch_add(&s->gone, &bt->sess, &bt->sess_last);
+	/* The entry's own: freed with it (struct tern_bib_pair). */
+	if (!paired)
+		tern_tbl_batch_add(&s->gone, &bt->sess, &bt->sess_last);
 	return true;
 }
 
@@ -125,6 +137,8 @@ void tern_tbl_batch_end(struct tern_tables *t, struct tern_tbl_batch *bt)
 		atomic_sub(bt->nsess, &t->nsess);
 	if (bt->nbib)
 		atomic_sub(bt->nbib, &t->nbib);
+	if (bt->idle)
+		atomic_add(bt->idle, &t->pair_idle);
 	if (bt->nsess || bt->nbib)
 		atomic_add(bt->nsess + bt->nbib, &t->changes);
 	tern_sub_settle(t, &bt->sub);
@@ -140,6 +154,7 @@ void tern_tbl_batch_end(struct tern_tables *t, struct tern_tbl_batch *bt)
 	bt->bib = NULL;
 	bt->nsess = 0;
 	bt->nbib = 0;
+	bt->idle = 0;
 }
 
 bool tern_tbl_sess_remove(struct tern_tables *t, struct tern_session *s,

@@ -362,8 +362,10 @@ void tern_tables_count(struct tern_tables *t, struct tern_tables_count *c)
 
 	c->bib = max(nb, 0);
 	c->sessions = max(ns, 0);
+	/* A pair is a BIB entry and a session (its room, when idle). */
 	c->bytes = c->bib * kmem_cache_size(tern_bib_cache) +
-		   c->sessions * kmem_cache_size(tern_sess_cache) +
+		   (c->sessions + max(atomic_read(&t->pair_idle), 0)) *
+		   kmem_cache_size(tern_sess_cache) +
 		   (u64)max(atomic_read(&t->npeer), 0) *
 		   kmem_cache_size(tern_peer_cache);
 }

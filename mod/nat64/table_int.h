@@ -143,6 +143,8 @@ struct tern_tables {
 	atomic_t changes;
 	atomic_t npeer;
 	atomic_t nstatic;		/* static BIB entries */
+	/* BIB entries whose own session went (struct tern_bib_pair). */
+	atomic_t pair_idle;
 	u32 gc_cursor;			/* next session-by-6 bucket to scan */
 	u32 evict_next;			/* where early drop looks next */
 	u64 gc_cost_ns;			/* CPU of the sweep under way */
@@ -198,6 +200,7 @@ struct tern_tbl_batch {
 	struct llist_node *sess, *sess_last;
 	struct llist_node *bib, *bib_last;
 	int nsess, nbib;
+	int idle;			/* change of t->pair_idle */
 	struct tern_sub_pending sub;
 	struct tern_peer_pending peer;
 };
@@ -233,6 +236,7 @@ static inline void tern_tbl_gc_note(struct tern_tables *t, u32 exp)
 extern struct kmem_cache *tern_bib_cache;
 extern struct kmem_cache *tern_sess_cache;
 extern struct kmem_cache *tern_peer_cache;
+extern struct kmem_cache *tern_pair_cache;
 
 static inline u32 tern_tbl_hash_bib6(const struct tern_tables *t, u8 l4,
 				     const struct tern_ta6 *t6)

@@ -38,11 +38,12 @@ static bool kt_m_pick(void *arg, const struct tern_ta6 *t6,
 	return true;
 }
 
-static struct tern_session *kt_m_add(struct tern_tables *t,
-				     const struct tern_ta6 *src,
-				     const struct tern_limits *lim)
+/* A session from @src to KT_REMOTE port @port. */
+static struct tern_session *kt_m_add_to(struct tern_tables *t,
+					const struct tern_ta6 *src, u16 port,
+					const struct tern_limits *lim)
 {
-	struct tern_ta4 r = { .addr = KT_REMOTE, .port = htons(80) };
+	struct tern_ta4 r = { .addr = KT_REMOTE, .port = htons(port) };
 	struct tern_session *s;
 
 	local_bh_disable();
@@ -52,6 +53,13 @@ static struct tern_session *kt_m_add(struct tern_tables *t,
 	rcu_read_unlock();
 	local_bh_enable();
 	return s;
+}
+
+static struct tern_session *kt_m_add(struct tern_tables *t,
+				     const struct tern_ta6 *src,
+				     const struct tern_limits *lim)
+{
+	return kt_m_add_to(t, src, 80, lim);
 }
 
 /* Expires @s and runs the expiry over the whole table. */
@@ -93,6 +101,7 @@ static void table_mem_sizes(struct kunit *test)
 	/* The slab objects are not rounded up (no SLAB_HWCACHE_ALIGN). */
 	KUNIT_EXPECT_EQ(test, kmem_cache_size(tern_sess_cache), 56U);
 	KUNIT_EXPECT_EQ(test, kmem_cache_size(tern_bib_cache), 64U);
+	KUNIT_EXPECT_EQ(test, kmem_cache_size(tern_pair_cache), 120U);
 	/* The link of an unlinked entry is n4.pprev: next stays for readers. */
 	KUNIT_EXPECT_EQ(test, offsetof(struct tern_session, gone),
 			offsetof(struct tern_session, n4) +
@@ -108,6 +117,74 @@ static void table_mem_sizes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c.sessions, 1ULL);
 	KUNIT_EXPECT_EQ(test, c.bib, 1ULL);
 	KUNIT_EXPECT_EQ(test, c.bytes, 120ULL);
+	/* Allocated together, the session right after its entry. */
+	KUNIT_EXPECT_TRUE(test, s->bib->paired);
+	KUNIT_EXPECT_TRUE(test, tern_sess_paired(s));
+	KUNIT_EXPECT_PTR_EQ(test, (void *)s, (void *)s->bib + 64);
+	tern_tables_free(t);
+}
+
+/*
+ * A BIB entry's own session goes first: the entry stays with its other
+ * session (readable, KASAN says), the room counts in the bytes until the
+ * entry goes; then nothing is left, nothing leaks (kmemleak).
+ */
+static void table_mem_pair(struct kunit *test)
+{
+	struct tern_tables *t = tern_tables_alloc(2048);
+	struct tern_ta6 a = kt_m6(1, 1);
+	struct tern_limits lim = {};
+	struct tern_session *s1, *s2;
+	struct tern_tables_count c;
+	struct tern_bib *b;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	s1 = kt_m_add_to(t, &a, 80, &lim);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s1));
+	s2 = kt_m_add_to(t, &a, 81, &lim);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s2));
+	b = s1->bib;
+	KUNIT_EXPECT_PTR_EQ(test, s2->bib, b);
+	KUNIT_EXPECT_TRUE(test, tern_sess_paired(s1));
+	KUNIT_EXPECT_FALSE(test, tern_sess_paired(s2));
+	tern_tables_count(t, &c);
+	KUNIT_EXPECT_EQ(test, c.bytes, 64ULL + 2 * 56);
+
+	kt_m_expire(t, s1);
+	flush_work(&t->reap);
+	tern_tables_count(t, &c);
+	KUNIT_EXPECT_EQ(test, c.sessions, 1ULL);
+	KUNIT_EXPECT_EQ(test, c.bib, 1ULL);
+	KUNIT_EXPECT_EQ(test, c.bytes, 64ULL + 2 * 56);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->pair_idle), 1);
+	/* Its own session's room was not freed, nor the entry. */
+	rcu_read_lock();
+	s2 = tern_sess_find6(t, TERN_L4_UDP, &a,
+			     &(struct tern_ta4){ .addr = KT_REMOTE,
+						 .port = htons(81) });
+	KUNIT_ASSERT_NOT_NULL(test, s2);
+	KUNIT_EXPECT_PTR_EQ(test, s2->bib, b);
+	KUNIT_EXPECT_TRUE(test, ipv6_addr_equal(&b->t6.addr, &a.addr));
+	rcu_read_unlock();
+	KUNIT_EXPECT_NULL(test, tern_sess_find6(t, TERN_L4_UDP, &a,
+			  &(struct tern_ta4){ .addr = KT_REMOTE,
+					      .port = htons(80) }));
+
+	/* A new session on it is one of its own: the room stays unused. */
+	s1 = kt_m_add_to(t, &a, 82, &lim);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s1));
+	KUNIT_EXPECT_PTR_EQ(test, s1->bib, b);
+	KUNIT_EXPECT_FALSE(test, tern_sess_paired(s1));
+	kt_m_expire(t, s1);
+	kt_m_expire(t, s2);
+	flush_work(&t->reap);
+	tern_tables_count(t, &c);
+	KUNIT_EXPECT_EQ(test, c.sessions, 0ULL);
+	KUNIT_EXPECT_EQ(test, c.bib, 0ULL);
+	KUNIT_EXPECT_EQ(test, c.bytes, 0ULL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->pair_idle), 0);
+	KUNIT_EXPECT_TRUE(test, llist_empty(&t->gone_sess));
+	KUNIT_EXPECT_TRUE(test, llist_empty(&t->gone_bib));
 	tern_tables_free(t);
 }
 
@@ -235,10 +312,13 @@ static void table_mem_drain(struct kunit *test)
 	int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
+	/* A second session each: one not freed with its BIB entry. */
 	for (i = 0; i < 100; i++) {
 		struct tern_ta6 a = kt_m6(1, i + 1);
 
 		s = kt_m_add(t, &a, &lim);
+		KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
+		s = kt_m_add_to(t, &a, 81, &lim);
 		KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
 	}
 	/* A worker that does nothing: what the flush unlinks stays there. */
@@ -261,6 +341,8 @@ static void table_mem_drain(struct kunit *test)
 		struct tern_ta6 a = kt_m6(2, i + 1);
 
 		s = kt_m_add(t, &a, &lim);
+		KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
+		s = kt_m_add_to(t, &a, 81, &lim);
 		KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
 	}
 	cancel_work_sync(&t->reap);
@@ -315,6 +397,7 @@ static void table_mem_subscriber(struct kunit *test)
 
 static struct kunit_case tern_nat64_table_mem_cases[] = {
 	KUNIT_CASE(table_mem_sizes),
+	KUNIT_CASE(table_mem_pair),
 	KUNIT_CASE(table_mem_buckets),
 	KUNIT_CASE(table_mem_grace),
 	KUNIT_CASE(table_mem_drain),

@@ -21,7 +21,7 @@
 # Measured and printed (also in .build/results/bench-nat64-sessions-TAG.md):
 # tern stats (sessions, bib-entries, table-bytes); tern session list, JSON
 # (entries counted) and text (`wc -l`: one line per session), and how long
-# each takes; Tern's two slab caches (tern_session, tern_bib) and
+# each takes; Tern's slab caches (tern_session, tern_bib, tern_bib_pair) and
 # MemAvailable before the instance, with COUNT sessions and after
 # `tern instance remove` (timed); with FLUSH=1 a second fill and the time of
 # `tern session flush` of COUNT sessions. Fails only when the sessions
@@ -114,14 +114,17 @@ slab() {
 }
 # snap LABEL: the slab caches and MemAvailable, kept as $snap_LABEL_*
 snap() {
-	local so ss sz sb bo bs bz bb
+	local so ss sz sb bo bs bz bb po ps pz pb
 	read -r so ss sz sb < <(slab tern_session)
 	read -r bo bs bz bb < <(slab tern_bib)
+	read -r po ps pz pb < <(slab tern_bib_pair)
 	eval "snap_$1_so=$so snap_$1_sz=$sz snap_$1_sb=$sb"
 	eval "snap_$1_bo=$bo snap_$1_bz=$bz snap_$1_bb=$bb"
+	eval "snap_$1_po=$po snap_$1_pz=$pz snap_$1_pb=$pb"
 	eval "snap_$1_avail=$(meminfo MemAvailable)"
 	say "$1: tern_session $so objects (object $ss B, slot $sz B, slabs $sb B);" \
 		"tern_bib $bo objects (object $bs B, slot $bz B, slabs $bb B);" \
+		"tern_bib_pair $po objects (object $ps B, slot $pz B, slabs $pb B);" \
 		"MemAvailable $(meminfo MemAvailable) B"
 }
 
@@ -218,6 +221,9 @@ hbytes=$(((2 * ns + 2 * nb + nsub) * 8))
 
 d_so=$((snap_full_so - snap_empty_so)) d_bo=$((snap_full_bo - snap_empty_bo))
 d_sb=$((snap_full_sb - snap_empty_sb)) d_bb=$((snap_full_bb - snap_empty_bb))
+d_po=$((snap_full_po - snap_empty_po)) d_pb=$((snap_full_pb - snap_empty_pb))
+# A BIB entry made with its first session is one object of both.
+d_bb=$((d_bb + d_pb))
 rep "| measure | value |"
 rep "|---|---:|"
 rep "| flows sent (frames, with resends) | $fill_sent in $fill_ms ms |"
@@ -227,13 +233,14 @@ rep "| session list --udp --json: entries in the array | $json_n ($json_lines li
 rep "| session list --udp \| wc -l (one line a session) | $text_lines in $list_text_ms ms |"
 rep "| tern_session slab: objects added × slot size | $d_so × $snap_full_sz = $((d_so * snap_full_sz)) B |"
 rep "| tern_bib slab: objects added × slot size | $d_bo × $snap_full_bz = $((d_bo * snap_full_bz)) B |"
-rep "| slab bytes per session (session + its BIB entry) | $(bytes_per $((d_so * snap_full_sz)) $((d_bo * snap_full_bz)) "$sess") B |"
-rep "| slab pages added (both caches) per session | $(bytes_per "$d_sb" "$d_bb" "$sess") B ($(mib $((d_sb + d_bb)))) |"
+rep "| tern_bib_pair slab (a BIB entry with its first session): objects added × slot size | $d_po × $snap_full_pz = $((d_po * snap_full_pz)) B |"
+rep "| slab bytes per session (session + its BIB entry) | $(bytes_per $((d_so * snap_full_sz + d_po * snap_full_pz)) $((d_bo * snap_full_bz)) "$sess") B |"
+rep "| slab pages added (the three caches) per session | $(bytes_per "$d_sb" "$d_bb" "$sess") B ($(mib $((d_sb + d_bb)))) |"
 rep "| hash tables (from the code: $ns + $ns session, $nb + $nb BIB, $nsub subscriber buckets × 8 B) | $(mib "$hbytes") ($(bytes_per "$hbytes" 0 "$sess") B a session) |"
 rep "| MemAvailable: before instance / empty instance / $sess sessions | $(mib "$snap_base_avail") / $(mib "$snap_empty_avail") / $(mib "$snap_full_avail") |"
 rep "| MemAvailable taken by the instance with its sessions | $(mib $((snap_base_avail - snap_full_avail))) ($(bytes_per $((snap_base_avail - snap_full_avail)) 0 "$sess") B a session) |"
 rep "| tern instance remove | $remove_ms ms |"
-rep "| after remove: tern_session / tern_bib objects (before: $snap_base_so / $snap_base_bo) | $snap_removed_so / $snap_removed_bo |"
+rep "| after remove: tern_session / tern_bib / tern_bib_pair objects (before: $snap_base_so / $snap_base_bo / $snap_base_po) | $snap_removed_so / $snap_removed_bo / $snap_removed_po |"
 rep "| after remove: MemAvailable (before: $(mib "$snap_base_avail")) | $(mib "$snap_removed_avail") |"
 say "one line of session list: $line"
 
@@ -258,13 +265,15 @@ if [ "$flush" = 1 ]; then
 	snap removed2
 	rep "| second fill | $fill_sent frames in $fill_ms ms |"
 	rep "| tern session flush of $count sessions | $flush_ms ms (sessions after: $after) |"
-	rep "| after flush: tern_session / tern_bib objects (full: $snap_full2_so / $snap_full2_bo) | $snap_flushed_so / $snap_flushed_bo |"
-	rep "| after remove: tern_session / tern_bib objects; MemAvailable | $snap_removed2_so / $snap_removed2_bo; $(mib "$snap_removed2_avail") |"
+	rep "| after flush: tern_session / tern_bib / tern_bib_pair objects (full: $snap_full2_so / $snap_full2_bo / $snap_full2_po) | $snap_flushed_so / $snap_flushed_bo / $snap_flushed_po |"
+	rep "| after remove: tern_session / tern_bib / tern_bib_pair objects; MemAvailable | $snap_removed2_so / $snap_removed2_bo / $snap_removed2_po; $(mib "$snap_removed2_avail") |"
 fi
 rep ""
 rep "$(uname -r), $(nproc) vCPUs (emulated), $(mib "$(meminfo MemTotal)") RAM;" \
-	"slab slot sizes: tern_session $snap_full_sz B, tern_bib $snap_full_bz B" \
+	"slab slot sizes: tern_session $snap_full_sz B, tern_bib $snap_full_bz B," \
+	"tern_bib_pair $snap_full_pz B" \
 	"($(readlink /sys/kernel/slab/tern_session 2>/dev/null || echo unmerged)," \
-	"$(readlink /sys/kernel/slab/tern_bib 2>/dev/null || echo unmerged))"
+	"$(readlink /sys/kernel/slab/tern_bib 2>/dev/null || echo unmerged)," \
+	"$(readlink /sys/kernel/slab/tern_bib_pair 2>/dev/null || echo unmerged))"
 nsx gen cat /sys/class/net/eth0/statistics/tx_dropped >/dev/null 2>&1 || true
 exit "$bad"

@@ -25,7 +25,7 @@
 #     smaller sizes before it included; resends included): how fast the
 #     closed-loop fill established them.
 #   slab_bytes_per_session (B): the bytes of the slabs (pages) of the
-#     tables' slab caches (Tern: tern_session, tern_bib, tern_peer; Jool
+#     tables' slab caches (Tern: tern_session, tern_bib, tern_bib_pair, tern_peer; Jool
 #     4.1.9: session_nodes, bib_nodes; /sys/kernel/slab/NAME/slabs x
 #     PAGE_SIZE << order, what /proc/slabinfo's num_slabs x pagesperslab
 #     gives), with S sessions less with the empty instance, over S: the

@@ -59,7 +59,7 @@
 #    not when the command returns (Tern frees its peer records after an RCU
 #    grace period, a system may free in the background): from the start of
 #    the same flush until the objects in use in the system's slab caches
-#    (Tern: tern_session, tern_bib, tern_peer; Jool 4.1.9: session_nodes,
+#    (Tern: tern_session, tern_bib, tern_bib_pair, tern_peer; Jool 4.1.9: session_nodes,
 #    bib_nodes) are back to their count before the fill, polled every
 #    10 ms, less the same empty-table time: teardown_free_seconds, and
 #    teardown_free_rate = S / that.
@@ -428,7 +428,7 @@ conn_real() {	# SYSTEM REP
 # slab_caches SYSTEM: the slab caches of its session and BIB tables.
 slab_caches() {
 	case $1 in
-	tern-nat64) echo tern_session tern_bib tern_peer ;;
+	tern-nat64) echo tern_session tern_bib tern_bib_pair tern_peer ;;
 	jool-nat64) echo session_nodes bib_nodes ;;
 	esac
 }
