@@ -2,7 +2,7 @@
 """Judges a `make bench` results.tsv by the targets' rules (docs/
 performance.md, "Rules"), every cell, and prints the verdicts as Markdown.
 
-Usage: judge.py RESULTS.TSV
+Usage: judge.py RESULTS.TSV [RAW.TSV]
 
 Each rule compares a figure with a bound in every cell it has (direction
 and flows, size, pair of systems). A cell's verdict:
@@ -17,12 +17,18 @@ and flows, size, pair of systems). A cell's verdict:
 A target's verdict is its worst cell's (not met, then inside the spread,
 then met), "not judged" only when no cell was judged. The first table
 gives each target with its closest cell, the second every cell.
+
+With RAW.TSV (bench-vm.sh's log of every window), a pair counts only when
+the generator set neither of its windows: each received less than 99 % of
+what was offered (GEN_SHARE, the rule of the stateful figures' flags);
+the figures of PAIR_METRICS of the other pairs are left out, and the
+verdicts say how many.
 """
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from report import GEN_FLAGS, flows_key, load, median  # noqa: E402
+from report import GEN_FLAGS, flows_key, load, load_raw, median  # noqa: E402
 
 SIIT_PAIRS = [("tern-siit", "jool-siit"),
               ("tern-siit-eamt1", "jool-siit-eamt1"),
@@ -30,18 +36,57 @@ SIIT_PAIRS = [("tern-siit", "jool-siit"),
 TERN_PAIRED = ["tern-siit", "tern-siit-eamt1", "tern-siit-eamt10k",
                "tern-nat64", "tern-siit-ipt"]
 RANK = {"not met": 0, "inside the spread": 1, "met": 2, "not judged": 3}
+# The figures of a pair (bench-vm.sh's pair()); a window the generator set:
+# received at least GEN_SHARE of what was offered.
+PAIR_METRICS = ["capacity_vs_fwd", "added_ns", "pair_fwd_ns", "pair_ns"]
+GEN_SHARE = 0.99
+
+
+def gen_set(w):
+    return int(w["received"]) >= GEN_SHARE * int(w["offered"])
+
+
+def gen_pairs(raw):
+    """{(system, direction, flows, rep): True if the generator set a
+    window of that pair}: raw.tsv's pair windows come two by two, the
+    system's and forwarding's in either order (a window that could not be
+    set up is not logged: its neighbour pairs with the next window)."""
+    w = [x for x in raw if x["phase"] == "pair"]
+    out, i = {}, 0
+    key = ("system", "direction", "flows", "rep")
+    while i + 1 < len(w):
+        a, b = w[i], w[i + 1]
+        same = all(a[k] == b[k] for k in key[1:])
+        if same and (a["system"] == "fwd") != (b["system"] == "fwd"):
+            s = b if a["system"] == "fwd" else a
+            k = (s["system"], s["direction"], s["flows"], s["rep"])
+            out[k] = gen_set(a) or gen_set(b)
+            i += 2
+        else:
+            i += 1
+    return out
 
 
 class Rows:
-    def __init__(self, rows):
+    def __init__(self, rows, raw=None):
         self.v = {}
+        self.pairs = [0, 0]  # left out, in all
         flag = {(r["metric"], r["system"], r["direction"], r["flows"],
                  r["rep"]): r["value"] for r in rows}
+        gen = gen_pairs(raw) if raw is not None else None
         for r in rows:
             f = GEN_FLAGS.get(r["metric"])
             if f and flag.get((f, r["system"], r["direction"], r["flows"],
                                r["rep"])) == 1:
                 continue  # the generator set it: not the system's figure
+            if gen is not None and r["metric"] in PAIR_METRICS:
+                out = gen.get((r["system"], r["direction"], r["flows"],
+                               r["rep"]), True)
+                if r["metric"] == "capacity_vs_fwd":
+                    self.pairs[0] += out
+                    self.pairs[1] += 1
+                if out:
+                    continue  # a window of its pair was the generator's
             self.v.setdefault((r["metric"], r["system"], r["direction"],
                                r["flows"]), []).append(r["value"])
 
@@ -236,9 +281,14 @@ def closest(cells):
 
 
 def main(argv):
-    if len(argv) != 1:
-        sys.exit("usage: judge.py RESULTS.TSV")
-    r = Rows(load(argv[0]))
+    if len(argv) not in (1, 2):
+        sys.exit("usage: judge.py RESULTS.TSV [RAW.TSV]")
+    raw = None
+    if len(argv) == 2:
+        raw = load_raw(argv[1])
+        if raw is None:
+            sys.exit("judge.py: no %s" % argv[1])
+    r = Rows(load(argv[0]), raw)
     head = ["| target | figure | closest cell | median | worst pairing "
             "| verdict |", "|---|---|---|---:|---:|---|"]
     detail = ["| target | cell | median | worst pairing | bound | verdict |",
@@ -258,8 +308,13 @@ def main(argv):
             detail.append("| %s | %s | %s | %s | %s%s | %s |" % (
                 name, x[0], num(x[1]), num(x[2]), "≤ " if x[4] else "≥ ",
                 num(x[3]), x[5]))
-    print("\n".join(["## Targets", ""] + head + ["", "### Every cell", ""] +
-                    detail))
+    note = []
+    if raw is not None:
+        note = ["", "Pairs left out (the generator set a window of the pair:"
+                " it received %d %% or more of what was offered): %d of %d." %
+                (round(GEN_SHARE * 100), r.pairs[0], r.pairs[1])]
+    print("\n".join(["## Targets", ""] + head + note +
+                    ["", "### Every cell", ""] + detail))
 
 
 if __name__ == "__main__":
