@@ -7,6 +7,7 @@
 #include <kunit/test.h>
 #include <linux/string.h>
 #include "kt_pool4.h"
+#include "nat64/pool4_int.h"
 
 
 /* --- validation */
@@ -200,7 +201,8 @@ static void address_limit(struct kunit *test)
 
 /*
  * Entries that cover their range whole (one prefix, adjacent ones, one
- * nested): every address of it is the pool's, none beside it.
+ * nested) make a dense pool: every address of it is the pool's, none
+ * beside it; a gap between two entries does not.
  */
 static void dense_ranges(struct kunit *test)
 {
@@ -215,7 +217,12 @@ static void dense_ranges(struct kunit *test)
 	};
 	struct tern_pool4 *p;
 
+	static const struct tern_pool4_entry gap[] = {
+		ENTRY(A4(192, 0, 2, 0), 25, TCP, 1024, 65535, 0),
+		ENTRY(A4(192, 0, 2, 192), 26, UDP, 1024, 65535, 0),
+	};
 	p = tern_kt_pool(test, one, ARRAY_SIZE(one));
+	KUNIT_EXPECT_TRUE(test, p->dense);
 	KUNIT_EXPECT_TRUE(test, tern_pool4_has_addr(p, A4(198, 18, 0, 0)));
 	KUNIT_EXPECT_TRUE(test, tern_pool4_has_addr(p, A4(198, 18, 3, 255)));
 	KUNIT_EXPECT_FALSE(test, tern_pool4_has_addr(p, A4(198, 18, 4, 0)));
@@ -223,10 +230,19 @@ static void dense_ranges(struct kunit *test)
 	tern_pool4_free(p);
 
 	p = tern_kt_pool(test, adjacent, ARRAY_SIZE(adjacent));
+	KUNIT_EXPECT_TRUE(test, p->dense);
 	KUNIT_EXPECT_TRUE(test, tern_pool4_has_addr(p, A4(192, 0, 2, 127)));
 	KUNIT_EXPECT_TRUE(test, tern_pool4_has_addr(p, A4(192, 0, 2, 128)));
 	KUNIT_EXPECT_TRUE(test, tern_pool4_has_addr(p, A4(192, 0, 3, 0)));
 	KUNIT_EXPECT_FALSE(test, tern_pool4_has_addr(p, A4(192, 0, 3, 1)));
+	tern_pool4_free(p);
+
+	p = tern_kt_pool(test, gap, ARRAY_SIZE(gap));
+	KUNIT_EXPECT_FALSE(test, p->dense);
+	KUNIT_EXPECT_TRUE(test, tern_pool4_has_addr(p, A4(192, 0, 2, 127)));
+	KUNIT_EXPECT_FALSE(test, tern_pool4_has_addr(p, A4(192, 0, 2, 128)));
+	KUNIT_EXPECT_FALSE(test, tern_pool4_has_addr(p, A4(192, 0, 2, 191)));
+	KUNIT_EXPECT_TRUE(test, tern_pool4_has_addr(p, A4(192, 0, 2, 192)));
 	tern_pool4_free(p);
 }
 
