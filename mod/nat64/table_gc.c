@@ -200,11 +200,16 @@ bool tern_tables_gc(struct tern_tables *t, unsigned long *next)
 	 * sees (an expired session is not found meanwhile).
 	 */
 	rcu_read_lock();
-	a = tern_tbl_arr(t);
+	/*
+	 * A sweep's start: t->seq before the arrays (raw_read_seqcount()
+	 * orders the reads), so that a resize that moves sessions behind
+	 * the cursor is seen (odd: under way).
+	 */
 	if (!t->gc_cursor) {
 		t->gc_sweep_low = now + TERN_GC_FAR;
 		t->gc_sweep_seq = raw_read_seqcount(&t->seq);
 	}
+	a = tern_tbl_arr(t);
 	h = t->gc_cursor & a->sess_mask;
 	/* A bucket at least, the rest of the sweep at most. */
 	do {
@@ -216,6 +221,7 @@ bool tern_tables_gc(struct tern_tables *t, unsigned long *next)
 	t->gc_cursor = h;
 	if (!h)
 		tern_tbl_gc_bound(t, now,
+				  (t->gc_sweep_seq & 1) ||
 				  raw_read_seqcount(&t->seq) != t->gc_sweep_seq);
 	rcu_read_unlock();
 	/* Bounded: local_clock() may step back on another CPU. */
