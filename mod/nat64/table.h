@@ -82,7 +82,7 @@ struct tern_bib {
 	 */
 	u8 l4 : 2;			/* enum tern_l4 */
 	u8 is_static : 1;
-	u8 paired : 1;			/* a tern_bib_pair's; never changes */
+	u8 paired : 1;			/* a tern_bib_pair's (table_int.h) */
 	/*
 	 * The prefix length its subscriber was charged with (the setting
 	 * may change meanwhile): set before it is linked, never changed.
@@ -131,26 +131,6 @@ static_assert(offsetof(struct tern_session, n4_next) ==
 static_assert(sizeof(struct tern_bib) <= 64);
 static_assert(TERN_L4_N <= 4);
 static_assert(sizeof(struct tern_session) <= 56);
-
-/*
- * A BIB entry made for a session from IPv6 (most are: one flow, one entry)
- * is allocated with it, its session right after it: a packet of the flow
- * finds both in one stretch of memory, not two. The session is the
- * entry's first; when it goes, its room stays unused until the entry goes
- * (its reference keeps the entry until then: both are freed as the
- * entry's, after a grace period that began once both were unlinked).
- */
-struct tern_bib_pair {
-	struct tern_bib b;
-	struct tern_session s;
-};
-
-/* Is @s the session allocated with its BIB entry? */
-static inline bool tern_sess_paired(const struct tern_session *s)
-{
-	return s->bib->paired &&
-	       s == &container_of(s->bib, struct tern_bib_pair, b)->s;
-}
 
 struct tern_tables;
 struct tern_sub;
@@ -294,10 +274,7 @@ struct tern_bib *tern_bib_find6(struct tern_tables *t, u8 l4,
 struct tern_bib *tern_bib_find4(struct tern_tables *t, u8 l4,
 				const struct tern_ta4 *t4);
 
-/*
- * Marks @s used until @timeout jiffies from now (one store at most);
- * returns whether it stored.
- */
+/* Marks @s used @timeout jiffies from now: true if it stored (one store). */
 static inline bool tern_sess_refresh(struct tern_session *s,
 				     unsigned long timeout)
 {
@@ -459,13 +436,12 @@ struct tern_tables_count {
 void tern_tables_count(struct tern_tables *t, struct tern_tables_count *c);
 
 /*
- * Expiry: removes the expired sessions of a run of the sweep, a bucket at
- * least and a couple of milliseconds at most (and BIB entries left
- * without session); starts no sweep before the earliest expiry it knows
- * of (nat64/table_gc.c); returns true if the sweep has more to do, and in
- * @next (if not NULL) the jiffies until the next run is due: 1 within a
- * sweep, a pause after it (nat64/table_gc.c). Called by the instance's
- * worker (nat64/nat64.c).
+ * Expiry (nat64/table_gc.c): removes the expired sessions of a run of the
+ * sweep (a bucket at least, 2 ms at most) and BIB entries left without
+ * session; no sweep starts before the earliest expiry known. Returns
+ * true if the sweep has more to do, and in @next (if not NULL) the
+ * jiffies to the next run: 1 within a sweep, a pause after it. Called by
+ * the instance's worker (nat64/nat64.c).
  */
 bool tern_tables_gc(struct tern_tables *t, unsigned long *next);
 

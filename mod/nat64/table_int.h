@@ -233,6 +233,26 @@ static inline void tern_tbl_gc_note(struct tern_tables *t, u32 exp)
 	}
 }
 
+/*
+ * A BIB entry made for a session from IPv6 (most are: one flow, one entry)
+ * is allocated with it, its session right after it: a packet of the flow
+ * finds both in one stretch of memory, not two. The session is the
+ * entry's first; when it goes, its room stays unused until the entry goes
+ * (its reference keeps the entry until then: both are freed as the
+ * entry's, after a grace period that began once both were unlinked).
+ */
+struct tern_bib_pair {
+	struct tern_bib b;
+	struct tern_session s;
+};
+
+/* Is @s the session allocated with its BIB entry? */
+static inline bool tern_sess_paired(const struct tern_session *s)
+{
+	return s->bib->paired &&
+	       s == &container_of(s->bib, struct tern_bib_pair, b)->s;
+}
+
 extern struct kmem_cache *tern_bib_cache;
 extern struct kmem_cache *tern_sess_cache;
 extern struct kmem_cache *tern_peer_cache;

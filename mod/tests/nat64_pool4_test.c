@@ -199,6 +199,15 @@ static void address_limit(struct kunit *test)
 	tern_pool4_free(p);
 }
 
+/* A pool of @e, dense or not, and four addresses: is each the pool's? */
+struct kt_dense {
+	const struct tern_pool4_entry *e;
+	unsigned int n;
+	bool dense;
+	__be32 addr[4];
+	bool in[4];
+};
+
 /*
  * Entries that cover their range whole (one prefix, adjacent ones, one
  * nested) make a dense pool: every address of it is the pool's, none
@@ -215,35 +224,35 @@ static void dense_ranges(struct kunit *test)
 		ENTRY(A4(192, 0, 2, 64), 26, ICMP, 0, 65535, 0),
 		ENTRY(A4(192, 0, 3, 0), 32, TCP, 1, 1023, 0),
 	};
-	struct tern_pool4 *p;
-
 	static const struct tern_pool4_entry gap[] = {
 		ENTRY(A4(192, 0, 2, 0), 25, TCP, 1024, 65535, 0),
 		ENTRY(A4(192, 0, 2, 192), 26, UDP, 1024, 65535, 0),
 	};
-	p = tern_kt_pool(test, one, ARRAY_SIZE(one));
-	KUNIT_EXPECT_TRUE(test, p->dense);
-	KUNIT_EXPECT_TRUE(test, tern_pool4_has_addr(p, A4(198, 18, 0, 0)));
-	KUNIT_EXPECT_TRUE(test, tern_pool4_has_addr(p, A4(198, 18, 3, 255)));
-	KUNIT_EXPECT_FALSE(test, tern_pool4_has_addr(p, A4(198, 18, 4, 0)));
-	KUNIT_EXPECT_FALSE(test, tern_pool4_has_addr(p, A4(198, 17, 255, 255)));
-	tern_pool4_free(p);
+	const struct kt_dense cases[] = {
+		{ one, ARRAY_SIZE(one), true,
+		  { A4(198, 18, 0, 0), A4(198, 18, 3, 255), A4(198, 18, 4, 0),
+		    A4(198, 17, 255, 255) }, { true, true, false, false } },
+		{ adjacent, ARRAY_SIZE(adjacent), true,
+		  { A4(192, 0, 2, 127), A4(192, 0, 2, 128), A4(192, 0, 3, 0),
+		    A4(192, 0, 3, 1) }, { true, true, true, false } },
+		{ gap, ARRAY_SIZE(gap), false,
+		  { A4(192, 0, 2, 127), A4(192, 0, 2, 128), A4(192, 0, 2, 191),
+		    A4(192, 0, 2, 192) }, { true, false, false, true } },
+	};
+	struct tern_pool4 *p;
+	unsigned int i, j;
 
-	p = tern_kt_pool(test, adjacent, ARRAY_SIZE(adjacent));
-	KUNIT_EXPECT_TRUE(test, p->dense);
-	KUNIT_EXPECT_TRUE(test, tern_pool4_has_addr(p, A4(192, 0, 2, 127)));
-	KUNIT_EXPECT_TRUE(test, tern_pool4_has_addr(p, A4(192, 0, 2, 128)));
-	KUNIT_EXPECT_TRUE(test, tern_pool4_has_addr(p, A4(192, 0, 3, 0)));
-	KUNIT_EXPECT_FALSE(test, tern_pool4_has_addr(p, A4(192, 0, 3, 1)));
-	tern_pool4_free(p);
-
-	p = tern_kt_pool(test, gap, ARRAY_SIZE(gap));
-	KUNIT_EXPECT_FALSE(test, p->dense);
-	KUNIT_EXPECT_TRUE(test, tern_pool4_has_addr(p, A4(192, 0, 2, 127)));
-	KUNIT_EXPECT_FALSE(test, tern_pool4_has_addr(p, A4(192, 0, 2, 128)));
-	KUNIT_EXPECT_FALSE(test, tern_pool4_has_addr(p, A4(192, 0, 2, 191)));
-	KUNIT_EXPECT_TRUE(test, tern_pool4_has_addr(p, A4(192, 0, 2, 192)));
-	tern_pool4_free(p);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		p = tern_kt_pool(test, cases[i].e, cases[i].n);
+		KUNIT_EXPECT_EQ_MSG(test, p->dense, cases[i].dense, "case %u", i);
+		for (j = 0; j < ARRAY_SIZE(cases[i].addr); j++)
+			KUNIT_EXPECT_EQ_MSG(test,
+					    tern_pool4_has_addr(p,
+								cases[i].addr[j]),
+					    cases[i].in[j], "case %u, address %u",
+					    i, j);
+		tern_pool4_free(p);
+	}
 }
 
 static struct kunit_case tern_pool4_cases[] = {
