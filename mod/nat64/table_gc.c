@@ -55,6 +55,7 @@ static bool tern_tbl_tcp_keep(struct tern_tables *t, struct tern_session *s,
 	unsigned long timeout;
 	bool kept = false;
 	u8 old, state;
+	u32 exp;
 
 	if (s->bib->l4 != TERN_L4_TCP)
 		return false;
@@ -71,8 +72,9 @@ static bool tern_tbl_tcp_keep(struct tern_tables *t, struct tern_session *s,
 		WRITE_ONCE(s->state, state);
 		/* As tern_sess_set_state(): a refresh reads the state again. */
 		smp_mb();
-		WRITE_ONCE(s->expires, (u32)(jiffies + timeout));
-		tern_tbl_gc_note(t, READ_ONCE(s->expires));
+		exp = (u32)(jiffies + timeout);
+		WRITE_ONCE(s->expires, exp);
+		tern_tbl_gc_note(t, exp);
 		kept = true;
 	}
 	tern_tbl_unlock(t, &ls);
