@@ -57,7 +57,14 @@ done
 # VM_VERBOSE=1: the guest's kernel log on the console too. VM_APPEND: more
 # kernel command line. VM_QEMU_OPTS: more QEMU arguments (e.g. "-monitor
 # unix:SOCK,server,nowait" to look at a guest that stopped).
+# VM_CLOCK=tsc: the guest keeps the TSC as its clocksource
+# (tsc=reliable); without it the guest marks the TSC unstable under
+# emulation and falls back to the HPET, whose every read is an emulated
+# MMIO access (about 1 µs here): the measurements of test/bench set it, so
+# that a generator that reads the clock per packet (pktgen's ratep, gen6)
+# is not bound by the clock.
 # (vng keeps only one --append: all of it goes in one.)
+[ "${VM_CLOCK:-}" = tsc ] && kopts="$kopts tsc=reliable"
 kopts="$kopts ${VM_APPEND:-}"
 append=()
 [ -n "${kopts// /}" ] && append+=(--append "${kopts# }")

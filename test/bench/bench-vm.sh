@@ -54,17 +54,20 @@
 # Tern SIIT with an EAMT of 1 and 10,000 entries (test/bench/systems.sh).
 #
 # Paired capacity (after the rest): for each system of BENCH_PAIR_SYSTEMS,
-# each direction and flow count, each of BENCH_PAIR_REPS repetitions, one
-# overload window of forwarding and one of the system next to each other
-# (the order alternating from pair to pair, each set up afresh), and:
-#   pair_fwd_ns     forwarding's xl_ns_per_packet in the pair, ns
+# each direction and flow count, each of BENCH_PAIR_REPS repetitions, the
+# system set up in xl and forwarding in xlf (lib-topo.sh) measured in
+# turns: BENCH_PAIR_ROUNDS (2) rounds of one overload window each of
+# BENCH_PAIR_SECONDS (1.5) seconds, forwarding's first in every other round
+# (ABBA: a change of the host's speed during the pair costs both alike;
+# which goes first alternates from pair to pair). Each window is a line of
+# raw.tsv (phase pairpart), each side's sums one more (phase pair), and:
+#   pair_fwd_ns     forwarding's busy ns per packet over its windows, ns
 #   pair_ns         the system's, ns
 #   capacity_vs_fwd pair_fwd_ns / pair_ns: the system's capacity against
-#                   forwarding's, measured seconds apart (what the
+#                   forwarding's, measured in the same seconds (what the
 #                   targets are judged on: the median of the pairs)
 #   added_ns        pair_ns - pair_fwd_ns: the cost the system adds to a
-#                   packet over forwarding it, ns (may be below 0 in a
-#                   pair when the host's speed changed between the two)
+#                   packet over forwarding it, ns
 set -euo pipefail
 outdir=$1
 # The generators busy CPU 0 and xl's receive work CPU 1: this script (and
@@ -80,6 +83,7 @@ if [ -n "${BENCH_SMOKE:-}" ]; then
 	: "${BENCH_STEPS:=2}" "${BENCH_TRIAL:=0.5}" "${BENCH_SECONDS:=1}"
 	: "${BENCH_FLOWS:=16}" "${BENCH_TCP_SECONDS:=1}" "${BENCH_PINGS:=5}"
 	: "${BENCH_TCP_REPS:=1}" "${BENCH_PAIR_REPS:=1}" "${BENCH_PAIR_REPS_OTHER:=1}"
+	: "${BENCH_PAIR_SECONDS:=0.5}"
 	pair_cells="6to4:1 4to6:$BENCH_FLOWS"
 fi
 systems=${BENCH_SYSTEMS:-fwd tern-siit tern-siit-eamt1 tern-siit-eamt10k tern-nat64 tern-siit-ipt jool-siit jool-siit-eamt1 jool-siit-eamt10k jool-nat64 tayga}
@@ -94,6 +98,8 @@ tcp_s=${BENCH_TCP_SECONDS:-10}
 pings=${BENCH_PINGS:-50}
 pair_reps=${BENCH_PAIR_REPS:-5}
 pair_reps_other=${BENCH_PAIR_REPS_OTHER:-3}
+pair_rounds=${BENCH_PAIR_ROUNDS:-2}
+pair_secs=${BENCH_PAIR_SECONDS:-1.5}
 # pair_reps_of SYSTEM: the pairs a cell of SYSTEM.
 pair_reps_of() { case $1 in tern-*) echo "$pair_reps" ;; *) echo "$pair_reps_other" ;; esac; }
 warm=0.5
@@ -142,8 +148,8 @@ topo_up
 pg_init
 
 # gens DIR / rxs DIR: the namespaces that send / receive in direction DIR.
-gens() { case $1 in 6to4) echo h6 ;; 4to6) echo h4 ;; *) echo h6 h4 ;; esac; }
-rxs() { case $1 in 6to4) echo h4 ;; 4to6) echo h6 ;; *) echo h4 h6 ;; esac; }
+gens() { case $1 in 6to4) echo h6$side ;; 4to6) echo h4$side ;; *) echo h6$side h4$side ;; esac; }
+rxs() { case $1 in 6to4) echo h4$side ;; 4to6) echo h6$side ;; *) echo h4$side h6$side ;; esac; }
 
 # conf SYSTEM DIR FLOWS: the generators of DIR for SYSTEM's packets.
 conf() {
@@ -151,38 +157,29 @@ conf() {
 	case $2 in 4to6 | bidir) pg_conf 4to6 $H4 "${sys_dst4[$1]}" "$3" ;; esac
 }
 
-# snap DIR: "offered received" so far (sums over the namespaces of DIR).
-snap() {
-	local tx=0 rx=0 ns a b
-	for ns in $(gens "$1"); do read -r a b < <(counters "$ns"); tx=$((tx + a)); done
-	for ns in $(rxs "$1"); do read -r a b < <(counters "$ns"); rx=$((rx + b)); done
-	echo "$tx $rx"
-}
+# snap DIR: "offered received idle" so far (sums over the namespaces of
+# DIR; idle: CPU 1's, see hosts_snap).
+snap() { hosts_snap "$(gens "$1")" "$(rxs "$1")"; }
 
-# cpu1_idle: CPU 1's idle and iowait time so far, in USER_HZ ticks (the
-# kernel keeps it to the microsecond while the tick is stopped).
-cpu1_idle() { awk '$1 == "cpu1" { print $5 + $6 }' /proc/stat; }
 clk_tck=$(getconf CLK_TCK)
 
-# overload DIR: pktgen as fast as it goes for secs; sets ov_rx (received,
+# overload DIR [SECS]: pktgen as fast as it goes for SECS (secs); sets ov_rx (received,
 # pps, both directions summed), ov_tx (offered per generator, pps), ov_ns
 # (CPU 1's busy ns per packet received) and, for raw.tsv, ov_win (the
 # window, ns), ov_sent and ov_recv (packets) and ov_busy (ns).
 overload() {
-	local dir=$1 ns t0 t1 a0 b0 a1 b1 n i0 i1 busy
+	local dir=$1 secs=${2:-$secs} ns t0 t1 a0 b0 a1 b1 n i0 i1 busy
 	n=$(gens "$dir" | wc -w)
 	for ns in $(gens "$dir"); do nsx "$ns" sh -c "echo start >$PG/pgctrl" & done
 	sleep $warm
-	i0=$(cpu1_idle)
-	t0=$(now); read -r a0 b0 < <(snap "$dir")
+	t0=$(now); read -r a0 b0 i0 < <(snap "$dir")
 	if [ -n "${BENCH_PERF:-}" ]; then
 		# cpu-clock samples (no PMU under emulation) of both CPUs.
 		perf record -q -e cpu-clock -C 0,1 -o /tmp/bench-perf.data -- sleep "$secs" >/dev/null 2>&1
 	else
 		sleep "$secs"
 	fi
-	t1=$(now); read -r a1 b1 < <(snap "$dir")
-	i1=$(cpu1_idle)
+	t1=$(now); read -r a1 b1 i1 < <(snap "$dir")
 	for ns in $(gens "$dir"); do nsx "$ns" sh -c "echo stop >$PG/pgctrl"; done
 	wait || true
 	sleep 0.3
@@ -213,13 +210,13 @@ trial() {
 	for ns in $(gens "$dir"); do
 		pgset "$ns" eth0 "count $cnt" "ratep $rate"
 	done
-	read -r a0 b0 < <(snap "$dir")
+	read -r a0 b0 _ < <(snap "$dir")
 	t0=$(now)
 	for ns in $(gens "$dir"); do nsx "$ns" sh -c "echo start >$PG/pgctrl" & done
 	wait || true
 	t1=$(now)
 	sleep 0.3
-	read -r a1 b1 < <(snap "$dir")
+	read -r a1 b1 _ < <(snap "$dir")
 	# pktgen's own figure (packets over its own run time), else ours.
 	tr_rate=0
 	for ns in $(gens "$dir"); do
@@ -358,33 +355,45 @@ measure() {
 	"teardown_$s" || say "rep $rep: teardown of $s failed"
 }
 
-# window SYSTEM DIR FLOWS REP: sets SYSTEM up (a NAT64 with its sessions),
-# one overload window of its packets (a line of raw.tsv), tears it down;
-# sets ov_ns (0 when it could not be set up).
-window() {
-	local s=$1
-	ov_ns=0
+# pair SYSTEM DIR FLOWS REP FWD_FIRST: forwarding (in xlf) and SYSTEM (set
+# up in xl for the pair) in turns, pair_rounds rounds of two windows of
+# pair_secs seconds, forwarding's first in every other round (ABBA...:
+# a drift of the host's speed over the pair costs both alike), and
+# forwarding's first round first when FWD_FIRST is 1. Each window is a
+# line of raw.tsv (phase pairpart); the sums of each side's windows are
+# the pair's two lines (phase pair, forwarding's first) and its figures.
+pair() {
+	local s=$1 dir=$2 flows=$3 rep=$4 r k x n f_ns=0 s_ns=0
+	local -A w r_sent r_recv r_busy
 	up "$s" "a pair" || return 0
 	case $s in *nat64*) preliminary "$s" ;; esac
-	cur="$s $3 (pair)"
-	conf "$s" "$2" "$3"
-	overload "$2"
-	raw pair "$s" "$2" "$3" "$4"
+	conf "$s" "$dir" "$flows"
+	side=f conf fwd "$dir" "$flows"
+	for x in f s; do w[$x]=0 r_sent[$x]=0 r_recv[$x]=0 r_busy[$x]=0; done
+	for ((r = 0; r < pair_rounds; r++)); do
+		if (((r + $5) % 2)); then k="f s"; else k="s f"; fi
+		for x in $k; do
+			n=$s
+			[ $x = f ] && n=fwd
+			cur="$n $flows (pair)"
+			if [ $x = f ]; then side=f overload "$dir" "$pair_secs"; else overload "$dir" "$pair_secs"; fi
+			raw pairpart "$n" "$dir" "$flows" "$rep"
+			w[$x]=$((w[$x] + ov_win)) r_sent[$x]=$((r_sent[$x] + ov_sent))
+			r_recv[$x]=$((r_recv[$x] + ov_recv)) r_busy[$x]=$((r_busy[$x] + ov_busy))
+		done
+	done
 	"teardown_$s" || say "teardown of $s failed"
-}
-
-# pair SYSTEM DIR FLOWS REP FWD_FIRST: forwarding's window and SYSTEM's,
-# one after the other (forwarding's first when FWD_FIRST is 1).
-pair() {
-	local s=$1 dir=$2 flows=$3 rep=$4 f_ns s_ns
-	if [ "$5" = 1 ]; then
-		window fwd "$dir" "$flows" "$rep"; f_ns=$ov_ns
-		window "$s" "$dir" "$flows" "$rep"; s_ns=$ov_ns
-	else
-		window "$s" "$dir" "$flows" "$rep"; s_ns=$ov_ns
-		window fwd "$dir" "$flows" "$rep"; f_ns=$ov_ns
-	fi
-	((f_ns > 0 && s_ns > 0)) || { say "pair $s $dir $flows rep $rep: no figure"; return 0; }
+	for x in f s; do
+		((r_recv[$x] > 0)) || { say "pair $s $dir $flows rep $rep: no figure"; return 0; }
+	done
+	for x in f s; do
+		n=$s
+		[ $x = f ] && n=fwd
+		ov_win=${w[$x]} ov_sent=${r_sent[$x]} ov_recv=${r_recv[$x]} ov_busy=${r_busy[$x]}
+		ov_ns=$((ov_busy / ov_recv))
+		raw pair "$n" "$dir" "$flows" "$rep"
+		if [ $x = f ]; then f_ns=$ov_ns; else s_ns=$ov_ns; fi
+	done
 	emit pair_fwd_ns "$s" "$dir" "$flows" "$rep" "$f_ns" ns
 	emit pair_ns "$s" "$dir" "$flows" "$rep" "$s_ns" ns
 	emit capacity_vs_fwd "$s" "$dir" "$flows" "$rep" \
@@ -392,7 +401,7 @@ pair() {
 	emit added_ns "$s" "$dir" "$flows" "$rep" $((s_ns - f_ns)) ns
 }
 
-say "$(uname -r), $(nproc) CPUs, tern.ko $(cat /sys/module/tern/srcversion 2>/dev/null || echo none)"
+say "$(uname -r), $(nproc) CPUs, clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource), tern.ko $(cat /sys/module/tern/srcversion 2>/dev/null || echo none)"
 say "systems: ${run[*]}; $reps repetitions (TCP and ping of$tcp_systems: $((tcp_reps > reps ? tcp_reps : reps))); search: $steps steps of ${trial_s}s; overload ${secs}s; $NFLOWS flows"
 for ((rep = 1; rep <= reps; rep++)); do
 	for s in "${run[@]}"; do

@@ -59,7 +59,7 @@ for v in BENCH_SMOKE BENCH_SYSTEMS BENCH_REPS BENCH_STEPS BENCH_TRIAL \
 	BENCH_CONN_N BENCH_SESSIONS BENCH_TPUT_SECS BENCH_CHUNK BENCH_FILL_CHUNK BENCH_DIRS BENCH_PERF \
 	BENCH_ZL_SECS BENCH_ENTRY_PORTS BENCH_PAIR_SYSTEMS BENCH_PAIR_REPS \
 	BENCH_PERF_SYMOFF BENCH_PARTS BENCH_ALT_KO BENCH_MAIN_KO BENCH_TCP_SYSTEMS \
-	BENCH_PAIR_REPS_OTHER BENCH_STATE_REPS BENCH_JOOL_MAX_SESSIONS \
+	BENCH_PAIR_REPS_OTHER BENCH_PAIR_ROUNDS BENCH_PAIR_SECONDS BENCH_STATE_REPS BENCH_JOOL_MAX_SESSIONS \
 	BENCH_TEARDOWN_AT; do
 	[ -n "${!v:-}" ] && vars+=("$v=${!v}")
 done
@@ -75,7 +75,7 @@ timeout=10800
 # little.
 mem=8G
 [ -n "$smoke" ] && mem=4G
-VM_MEMORY=${VM_MEMORY:-$mem} VM_CPUS=2 VM_TAG=$tag VM_TIMEOUT=${VM_TIMEOUT:-$timeout} bash test/vm.sh "$k61" \
+VM_CLOCK=${VM_CLOCK:-tsc} VM_MEMORY=${VM_MEMORY:-$mem} VM_CPUS=2 VM_TAG=$tag VM_TIMEOUT=${VM_TIMEOUT:-$timeout} bash test/vm.sh "$k61" \
 	env "${vars[@]}" bash test/bench/bench-vm.sh "$vmout" || rc=$?
 st=$(cat "$top/.build/results/vm-$tag.status" 2>/dev/null || echo "no status (VM failed)")
 if [ "$rc" != 0 ] || [ "$st" != ok ]; then
