@@ -57,14 +57,21 @@ done
 # VM_VERBOSE=1: the guest's kernel log on the console too. VM_APPEND: more
 # kernel command line. VM_QEMU_OPTS: more QEMU arguments (e.g. "-monitor
 # unix:SOCK,server,nowait" to look at a guest that stopped).
-# VM_CLOCK=tsc: the guest keeps the TSC as its clocksource
-# (tsc=reliable); without it the guest marks the TSC unstable under
-# emulation and falls back to the HPET, whose every read is an emulated
-# MMIO access (about 1 µs here): the measurements of test/bench set it, so
-# that a generator that reads the clock per packet (pktgen's ratep, gen6)
-# is not bound by the clock.
+# VM_BENCH=1: the guest the measurements of test/bench want, without two
+# costs that only software emulation has, which weighed on the generators
+# most (profiled in the bench VM):
+# - tsc=reliable: the guest keeps the TSC as its clock; without it, it
+#   finds the emulated TSCs out of step and reads the HPET instead, an
+#   emulated MMIO access (about 1 µs) that pktgen's rate-limited trials
+#   and gen6 made per packet;
+# - clearcpuid=erms,fsrm,rep_good: memset, memcpy and clear_page as plain
+#   loops of moves (what CPUs without those features run): QEMU's CPU
+#   "max" has ERMS, and the emulator runs a REP STOSB/MOVSB a byte a step:
+#   the memset of init_on_alloc (Debian's default) took a third of the
+#   generator's CPU, and it weighs on every translator that allocates or
+#   copies packets.
 # (vng keeps only one --append: all of it goes in one.)
-[ "${VM_CLOCK:-}" = tsc ] && kopts="$kopts tsc=reliable"
+[ "${VM_BENCH:-}" = 1 ] && kopts="$kopts tsc=reliable clearcpuid=erms,fsrm,rep_good"
 kopts="$kopts ${VM_APPEND:-}"
 append=()
 [ -n "${kopts// /}" ] && append+=(--append "${kopts# }")

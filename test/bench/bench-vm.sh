@@ -134,8 +134,15 @@ raw() {
 	say "window $1 $2 $3 flows=$4 rep=$5: offered $ov_sent, received $ov_recv in $((ov_win / 1000000)) ms, CPU 1 busy $((ov_busy / 1000000)) ms, $ov_ns ns/packet"
 }
 
-modinfo pktgen >/dev/null || { say "no pktgen module for $(uname -r)"; exit 1; }
-modprobe pktgen
+# pktgen: the build of test/bench/pktgen-build.sh (BENCH_PKTGEN_KO, which
+# bench.sh gives), else the kernel's own (test/in-vm.sh loads that one).
+if [ -n "${BENCH_PKTGEN_KO:-}" ]; then
+	rmmod pktgen 2>/dev/null || true
+	insmod "$BENCH_PKTGEN_KO" || { say "insmod $BENCH_PKTGEN_KO failed"; exit 1; }
+else
+	modinfo pktgen >/dev/null || { say "no pktgen module for $(uname -r)"; exit 1; }
+	modprobe pktgen
+fi
 [ "$(nproc)" -ge 2 ] || { say "needs 2 CPUs (VM_CPUS=2), has $(nproc)"; exit 1; }
 run=()
 for s in $systems; do
@@ -401,7 +408,7 @@ pair() {
 	emit added_ns "$s" "$dir" "$flows" "$rep" $((s_ns - f_ns)) ns
 }
 
-say "$(uname -r), $(nproc) CPUs, clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource), tern.ko $(cat /sys/module/tern/srcversion 2>/dev/null || echo none)"
+say "$(uname -r), $(nproc) CPUs, clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource), $(grep -o 'clearcpuid=[^ ]*' /proc/cmdline || echo "CPU flags as emulated"), pktgen $(cat /sys/module/pktgen/srcversion), tern.ko $(cat /sys/module/tern/srcversion 2>/dev/null || echo none)"
 say "systems: ${run[*]}; $reps repetitions (TCP and ping of$tcp_systems: $((tcp_reps > reps ? tcp_reps : reps))); search: $steps steps of ${trial_s}s; overload ${secs}s; $NFLOWS flows"
 for ((rep = 1; rep <= reps; rep++)); do
 	for s in "${run[@]}"; do

@@ -44,6 +44,10 @@ if [ ! -x usr/cli/tern ] || [ ! -f usr/xtables/.libs/libxt_TERN.so ]; then
 	[ -f usr/Makefile ] || (cd usr && autoreconf -fi && ./configure -q)
 	make -s -C usr >/dev/null
 fi
+# pktgen without its per-packet cpu_relax() (test/bench/pktgen-build.sh;
+# BENCH_STOCK_PKTGEN=1: the kernel's own).
+BENCH_PKTGEN_KO=
+[ -n "${BENCH_STOCK_PKTGEN:-}" ] || BENCH_PKTGEN_KO=$(bash test/bench/pktgen-build.sh "$k61")
 # The stateful measurements' generators and responder (.build/gen6, gen4,
 # resp).
 bash test/bench/stateful.sh --build
@@ -60,7 +64,7 @@ for v in BENCH_SMOKE BENCH_SYSTEMS BENCH_REPS BENCH_STEPS BENCH_TRIAL \
 	BENCH_ZL_SECS BENCH_ENTRY_PORTS BENCH_PAIR_SYSTEMS BENCH_PAIR_REPS \
 	BENCH_PERF_SYMOFF BENCH_PARTS BENCH_ALT_KO BENCH_MAIN_KO BENCH_TCP_SYSTEMS \
 	BENCH_PAIR_REPS_OTHER BENCH_PAIR_ROUNDS BENCH_PAIR_SECONDS BENCH_STATE_REPS BENCH_JOOL_MAX_SESSIONS \
-	BENCH_TEARDOWN_AT; do
+	BENCH_TEARDOWN_AT BENCH_PKTGEN_KO; do
 	[ -n "${!v:-}" ] && vars+=("$v=${!v}")
 done
 rc=0
@@ -75,7 +79,7 @@ timeout=10800
 # little.
 mem=8G
 [ -n "$smoke" ] && mem=4G
-VM_CLOCK=${VM_CLOCK:-tsc} VM_MEMORY=${VM_MEMORY:-$mem} VM_CPUS=2 VM_TAG=$tag VM_TIMEOUT=${VM_TIMEOUT:-$timeout} bash test/vm.sh "$k61" \
+VM_BENCH=${VM_BENCH:-1} VM_MEMORY=${VM_MEMORY:-$mem} VM_CPUS=2 VM_TAG=$tag VM_TIMEOUT=${VM_TIMEOUT:-$timeout} bash test/vm.sh "$k61" \
 	env "${vars[@]}" bash test/bench/bench-vm.sh "$vmout" || rc=$?
 st=$(cat "$top/.build/results/vm-$tag.status" 2>/dev/null || echo "no status (VM failed)")
 if [ "$rc" != 0 ] || [ "$st" != ok ]; then

@@ -33,7 +33,7 @@ tag=${VM_TAG:-bench-$krel}
 out=$top/.build/results/bench-nat64-sessions-$tag.md
 rm -f "$out"
 rc=0
-VM_CLOCK=${VM_CLOCK:-tsc} VM_CPUS=${VM_CPUS:-2} VM_MEMORY=${VM_MEMORY:-4G} VM_TAG=$tag VM_KO=$ko \
+VM_BENCH=${VM_BENCH:-1} VM_CPUS=${VM_CPUS:-2} VM_MEMORY=${VM_MEMORY:-4G} VM_TAG=$tag VM_KO=$ko \
 	bash "$top/test/vm.sh" "$krel" test/bench/nat64-sessions-vm.sh \
 	"${BENCH_COUNT:-1000000}" "${BENCH_CHUNK:-50000}" "${BENCH_FLUSH:-1}" ||
 	rc=$?

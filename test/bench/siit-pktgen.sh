@@ -37,7 +37,7 @@ tag=bench-$krel
 out=$top/.build/results/bench-siit-pktgen-$tag.md
 rm -f "$out"
 rc=0
-VM_CLOCK=${VM_CLOCK:-tsc} VM_CPUS=${VM_CPUS:-2} VM_TAG=$tag VM_KO=$ko BENCH_NAT64=${BENCH_NAT64:-} BENCH_PERF=${BENCH_PERF:-} BENCH_PERF_OFF=${BENCH_PERF_OFF:-} bash "$top/test/vm.sh" "$krel" \
+VM_BENCH=${VM_BENCH:-1} VM_CPUS=${VM_CPUS:-2} VM_TAG=$tag VM_KO=$ko BENCH_NAT64=${BENCH_NAT64:-} BENCH_PERF=${BENCH_PERF:-} BENCH_PERF_OFF=${BENCH_PERF_OFF:-} bash "$top/test/vm.sh" "$krel" \
 	test/bench/siit-pktgen-vm.sh "${BENCH_REPS:-3}" "${BENCH_SECONDS:-5}" \
 	"${BENCH_WARMUP:-1}" $ko_b || rc=$?
 # The console may lose the end of the output at power off: the table again.

@@ -49,7 +49,7 @@ for v in BENCH_SMOKE BENCH_REPS BENCH_CONN_N BENCH_SESSIONS BENCH_TPUT_SECS \
 	[ -n "${!v:-}" ] && envs+=("$v=${!v}")
 done
 rc=0
-VM_CLOCK=${VM_CLOCK:-tsc} VM_CPUS=${VM_CPUS:-2} VM_MEMORY=${VM_MEMORY:-8G} VM_TAG=$tag VM_KO=$ko \
+VM_BENCH=${VM_BENCH:-1} VM_CPUS=${VM_CPUS:-2} VM_MEMORY=${VM_MEMORY:-8G} VM_TAG=$tag VM_KO=$ko \
 	bash "$top/test/vm.sh" "$krel" env "${envs[@]}" \
 	bash "$top/test/bench/stateful-vm.sh" "$out" "${systems[@]}" || rc=$?
 echo
