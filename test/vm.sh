@@ -58,20 +58,19 @@ done
 # kernel command line. VM_QEMU_OPTS: more QEMU arguments (e.g. "-monitor
 # unix:SOCK,server,nowait" to look at a guest that stopped).
 # VM_BENCH=1: the guest the measurements of test/bench want, without two
-# costs that only software emulation has, which weighed on the generators
-# most (profiled in the bench VM):
+# costs that only software emulation makes large, which weighed on the
+# generators most (profiled in the bench VM):
 # - tsc=reliable: the guest keeps the TSC as its clock; without it, it
 #   finds the emulated TSCs out of step and reads the HPET instead, an
 #   emulated MMIO access (about 1 µs) that pktgen's rate-limited trials
 #   and gen6 made per packet;
-# - clearcpuid=erms,fsrm,rep_good: memset, memcpy and clear_page as plain
-#   loops of moves (what CPUs without those features run): QEMU's CPU
-#   "max" has ERMS, and the emulator runs a REP STOSB/MOVSB a byte a step:
-#   the memset of init_on_alloc (Debian's default) took a third of the
-#   generator's CPU, and it weighs on every translator that allocates or
-#   copies packets.
+# - init_on_alloc=0: no zeroing of every allocation (Debian's default
+#   zeroes them): with QEMU's CPU "max" the kernel's memset is a REP
+#   STOSB, which the emulator runs a byte a step, and zeroing each new
+#   skb took a third of pktgen's CPU (a translator that allocates a
+#   packet per packet saves it too; Tern does not allocate).
 # (vng keeps only one --append: all of it goes in one.)
-[ "${VM_BENCH:-}" = 1 ] && kopts="$kopts tsc=reliable clearcpuid=erms,fsrm,rep_good"
+[ "${VM_BENCH:-}" = 1 ] && kopts="$kopts tsc=reliable init_on_alloc=0"
 kopts="$kopts ${VM_APPEND:-}"
 append=()
 [ -n "${kopts// /}" ] && append+=(--append "${kopts# }")

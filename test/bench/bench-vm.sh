@@ -408,7 +408,7 @@ pair() {
 	emit added_ns "$s" "$dir" "$flows" "$rep" $((s_ns - f_ns)) ns
 }
 
-say "$(uname -r), $(nproc) CPUs, clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource), $(grep -o 'clearcpuid=[^ ]*' /proc/cmdline || echo "CPU flags as emulated"), pktgen $(cat /sys/module/pktgen/srcversion), tern.ko $(cat /sys/module/tern/srcversion 2>/dev/null || echo none)"
+say "$(uname -r), $(nproc) CPUs, clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource), $(grep -o 'init_on_alloc=[^ ]*' /proc/cmdline || echo "init_on_alloc as built"), pktgen $(cat /sys/module/pktgen/srcversion), tern.ko $(cat /sys/module/tern/srcversion 2>/dev/null || echo none)"
 say "systems: ${run[*]}; $reps repetitions (TCP and ping of$tcp_systems: $((tcp_reps > reps ? tcp_reps : reps))); search: $steps steps of ${trial_s}s; overload ${secs}s; $NFLOWS flows"
 for ((rep = 1; rep <= reps; rep++)); do
 	for s in "${run[@]}"; do
@@ -449,7 +449,7 @@ if [ ${#pairs[@]} -gt 0 ] && [[ " ${run[*]} " == *" fwd "* ]]; then
 			((rep <= $(pair_reps_of "$s"))) || continue
 			j=0
 			for cell in $pair_cells; do
-				say "pair rep $rep: $s ${cell%:*} flows=${cell#*:}"
+				say "pair rep $rep: $s ${cell%:*} flows=${cell#*:} (at ${SECONDS} s)"
 				pair "$s" "${cell%:*}" "${cell#*:}" $rep $(((rep + j++) % 2))
 			done
 		done

@@ -153,14 +153,20 @@ sinks_drop() {
 pgset() {
 	local ns=$1 f=$2
 	shift 2
+	# Builtins only in the loop (read, case): a process a command took
+	# about a second a pair under emulation.
 	nsx "$ns" sh -c 'f=$1; shift
 		for c in "$@"; do
 			echo "$c" >"$f" || exit 1
 			case $f in */pgctrl) continue ;; esac
-			grep -q "^Result: OK" "$f" || {
-				echo "pktgen refused $c: $(grep "^Result:" "$f")" >&2
-				exit 1
-			}
+			r=
+			while IFS= read -r l; do
+				case $l in "Result: "*) r=$l ;; esac
+			done <"$f"
+			case $r in "Result: OK"*) ;; *)
+				echo "pktgen refused $c: $r" >&2
+				exit 1 ;;
+			esac
 		done' pgset "$PG/$f" "$@" || { say "pktgen ($ns $f)"; exit 1; }
 }
 

@@ -627,7 +627,7 @@ teardown_at() {
 . "$top/test/bench/stateful-entry.sh"
 
 parts=" ${BENCH_PARTS:-conn tput entry} "
-say "$(uname -r), $(nproc) CPUs, clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource), $(grep -o 'clearcpuid=[^ ]*' /proc/cmdline || echo "CPU flags as emulated"), systems ${have[*]}, $reps repetitions," \
+say "$(uname -r), $(nproc) CPUs, clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource), $(grep -o 'init_on_alloc=[^ ]*' /proc/cmdline || echo "init_on_alloc as built"), systems ${have[*]}, $reps repetitions," \
 	"conn $conn_n flows, sessions $sizes, parts$parts"
 for ((rep = 1; rep <= reps; rep++)); do
 	for sys in "${have[@]}"; do
