@@ -67,7 +67,8 @@
 #                   forwarding's, measured in the same seconds (what the
 #                   targets are judged on: the median of the pairs)
 #   added_ns        pair_ns - pair_fwd_ns: the cost the system adds to a
-#                   packet over forwarding it, ns
+#                   packet over forwarding it, ns (may be below 0 in a
+#                   pair when the host's speed changed between windows)
 set -euo pipefail
 outdir=$1
 # The generators busy CPU 0 and xl's receive work CPU 1: this script (and
@@ -170,8 +171,8 @@ snap() { hosts_snap "$(gens "$1")" "$(rxs "$1")"; }
 
 clk_tck=$(getconf CLK_TCK)
 
-# overload DIR [SECS]: pktgen as fast as it goes for SECS (secs); sets ov_rx (received,
-# pps, both directions summed), ov_tx (offered per generator, pps), ov_ns
+# overload DIR [SECS]: pktgen as fast as it goes for SECS (default secs);
+# sets ov_rx (received, pps, both directions summed), ov_tx (offered per generator, pps), ov_ns
 # (CPU 1's busy ns per packet received) and, for raw.tsv, ov_win (the
 # window, ns), ov_sent and ov_recv (packets) and ov_busy (ns).
 overload() {
