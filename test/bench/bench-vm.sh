@@ -86,6 +86,9 @@ if [ -n "${BENCH_SMOKE:-}" ]; then
 	: "${BENCH_TCP_REPS:=1}" "${BENCH_PAIR_REPS:=1}" "${BENCH_PAIR_REPS_OTHER:=1}"
 	: "${BENCH_PAIR_SECONDS:=0.5}"
 	pair_cells="6to4:1 4to6:$BENCH_FLOWS"
+	# Each direction once, each number of flows at least once: every
+	# figure of the main part, in half its windows.
+	main_cells="6to4:1 4to6:$BENCH_FLOWS bidir:$BENCH_FLOWS"
 fi
 systems=${BENCH_SYSTEMS:-fwd tern-siit tern-siit-eamt1 tern-siit-eamt10k tern-nat64 tern-siit-ipt jool-siit jool-siit-eamt1 jool-siit-eamt10k jool-nat64 tayga}
 reps=${BENCH_REPS:-1}
@@ -104,6 +107,13 @@ pair_secs=${BENCH_PAIR_SECONDS:-1.5}
 # pair_reps_of SYSTEM: the pairs a cell of SYSTEM.
 pair_reps_of() { case $1 in tern-*) echo "$pair_reps" ;; *) echo "$pair_reps_other" ;; esac; }
 warm=0.5
+# The main part's cells (DIR:FLOWS): every direction with 1 flow and with
+# NFLOWS unless the smoke chose fewer.
+if [ -z "${main_cells:-}" ]; then
+	for dir in ${BENCH_DIRS:-6to4 4to6 bidir}; do
+		main_cells+=" $dir:1 $dir:$NFLOWS"
+	done
+fi
 # shellcheck source=test/bench/systems.sh
 . "$top/test/bench/systems.sh"
 tsv=$outdir/results.tsv
@@ -346,15 +356,13 @@ up() {
 # "all", else TCP and ping only) and tears it down; a system that cannot be
 # set up is skipped this time (and said so in skipped.txt).
 measure() {
-	local s=$1 rep=$2 dir flows
+	local s=$1 rep=$2 cell
 	up "$s" "repetition $rep" || return 0
 	if [ "${3:-}" = all ]; then
 		sinks_drop on
 		case $s in *nat64*) preliminary "$s" ;; esac
-		for dir in ${BENCH_DIRS:-6to4 4to6 bidir}; do
-			for flows in 1 "$NFLOWS"; do
-				throughput "$s" $dir "$flows" $rep
-			done
+		for cell in $main_cells; do
+			throughput "$s" "${cell%%:*}" "${cell#*:}" $rep
 		done
 		sinks_drop off
 	fi
