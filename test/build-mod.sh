@@ -16,4 +16,4 @@ rsync -a --delete --exclude '*.o' --exclude '*.ko' --exclude '*.cmd' \
 	"$top/mod/" "$out/mod/" 2>/dev/null || true
 rsync -a --delete "$top/include/" "$out/include/"
 cp "$top/VERSION" "$out/VERSION"	# read by mod/Kbuild
-make -s -C "$kdir" M="$out/mod" W=1 "$@" modules
+make -s -j"$(nproc)" -C "$kdir" M="$out/mod" W=1 "$@" modules

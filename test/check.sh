@@ -116,11 +116,8 @@ report_vm() {
 	record "$what" "$([ "$st" = ok ] && echo 0 || echo 1)" "$console"
 }
 
-# One virtual CPU a VM. A test run keeps its emulated CPU busy only about
-# half the time (measured on 2026-12-02: 101 s of host CPU in 185 s of a
-# run of test_icmp_errors.py and test_counters.py; the rest waits for
-# packets, timers, programs), so each kernel's suite runs in two VMs, four
-# side by side on the two cores.
+# Two VMs at a time, one virtual CPU each: a test run keeps about one
+# emulated CPU busy, so two runs side by side take the time of one.
 export VM_CPUS=1
 # A guest that stops making progress (test/vm.sh's watchdogs): stopped
 # after 15 minutes without output or kernel log, its log shown.
@@ -132,43 +129,19 @@ export VM_STALL_TIMEOUT=900
 nice -n 19 bash test/kernel/build.sh >"$log/kernel-tree" 2>"$log/kernel-build.log" &
 kbuild=$!
 
-# The halves on Debian's kernels, balanced by the test times of a run on
-# 6.1 on 2026-12-02 (728 and 731 s).
-fast_a=(test_cli.py test_cli_globals.py test_config.py test_counters.py test_eamt.py
-	test_gso.py test_host_addresses.py test_icmp.py test_lifetime.py test_nat64_cli.py
-	test_nat64_det.py test_nat64_dump.py test_nat64_failover.py test_nat64_filter.py
-	test_nat64_rfc6146.py test_nat64_tcp.py test_nat64_traffic.py test_pool4.py
-	test_pool6_none.py test_route_changes.py test_stats_groups.py test_topology.py)
-# other_files LIST...: the test files not in LIST.
-other_files() {
-	local f out=()
-	for f in test/functional/test_*.py; do
-		f=${f##*/}
-		case " $* " in *" $f "*) ;; *) out+=("$f") ;; esac
-	done
-	echo "${out[@]}"
-}
-read -r -a fast_b <<<"$(other_files "${fast_a[@]}")"
-
-step "functional suite in VMs (${kernels[*]}, each in two halves, four VMs side by side)"
+step "functional suite in VMs (${kernels[*]} side by side)"
 pids=()
 for k in "${kernels[@]}"; do
-	for h in a b; do
-		if [ $h = a ]; then files=("${fast_a[@]}"); else files=("${fast_b[@]}"); fi
-		echo "-- $k, half $h (booting a VM under software emulation; the log is in $log/vm-$k-$h.log)"
-		VM_TAG=$k-$h bash test/vm.sh "$k" test/run-functional.sh \
-			"${files[@]/#/test/functional/}" >"$log/vm-$k-$h.log" 2>&1 &
-		pids+=($!)
-	done
+	echo "-- $k (booting a VM under software emulation; the log is in $log/vm-$k.log)"
+	bash test/vm.sh "$k" test/run-functional.sh >"$log/vm-$k.log" 2>&1 &
+	pids+=($!)
 done
 wait "${pids[@]}"
 for k in "${kernels[@]}"; do
-	for h in a b; do
-		echo "-- $k, half $h"
-		[ -f "$res/functional-$k-$h.xml" ] ||
-			record "functional suite (half $h) produced results on $k" 1 "$log/vm-$k-$h.log"
-		report_vm "$k-$h" "$log/vm-$k-$h.log" "VM $k (half $h): module loads and unloads, kernel log clean"
-	done
+	echo "-- $k"
+	[ -f "$res/functional-$k.xml" ] ||
+		record "functional suite produced results on $k" 1 "$log/vm-$k.log"
+	report_vm "$k" "$log/vm-$k.log" "VM $k: module loads and unloads, kernel log clean"
 done
 
 step "make bench harness: report.py on a fixed TSV, then a smoke run in a VM"
@@ -202,7 +175,11 @@ half_a=(test_cli.py test_cli_globals.py test_eamt.py test_netlink.py test_nat64_
 	test_traffic.py test_nat64_malformed.py test_topology.py test_invalid_input.py
 	test_nat64_rfc6146.py test_nat64_evict.py test_iptables.py test_config.py
 	test_nat64_det.py test_nat64_boxes.py test_nat64_blocks.py test_nat64_dump.py)
-read -r -a half_b <<<"$(other_files "${half_a[@]}")"
+half_b=()
+for f in test/functional/test_*.py; do
+	f=${f##*/}
+	case " ${half_a[*]} " in *" $f "*) ;; *) half_b+=("$f") ;; esac
+done
 if wait "$kbuild" && tree=$(cat "$log/kernel-tree") && [ -n "$tree" ]; then
 	krel=$(make -s -C "$tree" kernelrelease)
 	bash test/build-mod.sh "$krel" "$tree" TERN_KUNIT=1 >"$log/build-$krel-kunit.log" 2>&1

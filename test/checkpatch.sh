@@ -13,13 +13,23 @@ if [ ! -f "$cache/scripts/checkpatch.pl" ] || [ "$tarball" -nt "$cache/scripts/c
 		'*/scripts/const_structs.checkpatch'
 fi
 cd "$top"
-rc=0
-for f in mod/*.c mod/*/*.c mod/*/*.h include/*.h; do
-	out=$(perl "$cache/scripts/checkpatch.pl" --no-tree --terse --show-types \
-		-f "$f" || true)
-	if echo "$out" | grep -qE ': (ERROR|WARNING):'; then
-		echo "$out" | grep -E ': (ERROR|WARNING):'
-		rc=1
-	fi
-done
-exit $rc
+# check FILE...: checkpatch's errors and warnings of each FILE; exit
+# status 1 if there is one.
+check() {
+	local f out rc=0
+	for f in "$@"; do
+		out=$(perl "$cache/scripts/checkpatch.pl" --no-tree --terse --show-types \
+			-f "$f" || true)
+		if echo "$out" | grep -qE ': (ERROR|WARNING):'; then
+			echo "$out" | grep -E ': (ERROR|WARNING):'
+			rc=1
+		fi
+	done
+	return $rc
+}
+export -f check
+export cache
+# Four files a process, a process per CPU (xargs exits 123 when a check
+# failed).
+printf '%s\n' mod/*.c mod/*/*.c mod/*/*.h include/*.h |
+	xargs -P "$(nproc)" -n 4 bash -c 'check "$@"' check || exit 1
