@@ -47,6 +47,14 @@ fi
 read -r -a kernels <<<"$(bash test/kernels.sh)"
 echo "kernels: ${kernels[*]}"
 
+# The debug kernel (built only when its cache is missing: ~20 minutes of
+# both CPUs) builds at the lowest priority from here on, in the CPU time
+# the steps below leave idle: the host steps are mostly one process at a
+# time, and the functional suite's VMs wait for packets, timers and
+# programs about half the time.
+nice -n 19 bash test/kernel/build.sh >"$log/kernel-tree" 2>"$log/kernel-build.log" &
+kbuild=$!
+
 step "module builds (W=1, warnings are failures)"
 for k in "${kernels[@]}"; do
 	bash test/build-mod.sh "$k" >"$log/build-$k.log" 2>&1
@@ -122,12 +130,6 @@ export VM_CPUS=1
 # A guest that stops making progress (test/vm.sh's watchdogs): stopped
 # after 15 minutes without output or kernel log, its log shown.
 export VM_STALL_TIMEOUT=900
-
-# The debug kernel (built only when its cache is missing: ~20 minutes of
-# both CPUs) builds at the lowest priority while the VMs below run, in the
-# CPU time their tests leave idle (waits for packets that must not come).
-nice -n 19 bash test/kernel/build.sh >"$log/kernel-tree" 2>"$log/kernel-build.log" &
-kbuild=$!
 
 step "functional suite in VMs (${kernels[*]} side by side)"
 pids=()
