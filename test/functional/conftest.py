@@ -24,6 +24,29 @@ def pytest_configure(config):
         "test topology and helpers)")
 
 
+def pytest_addoption(parser):
+    parser.addoption(
+        "--first-param-only", action="store_true",
+        help="of each parametrized test, run only the first parameter set "
+        "the selection kept (the debug kernel's run: every test function, "
+        "not every variant of its data)")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    """--first-param-only: after -m/-k, one item per test function."""
+    if not config.getoption("--first-param-only"):
+        return
+    seen, keep, drop = set(), [], []
+    for item in items:
+        base = item.nodeid.split("[", 1)[0]
+        (drop if base in seen else keep).append(item)
+        seen.add(base)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
 def pytest_runtest_setup(item):
     if item.get_closest_marker("nomodule"):
         return
