@@ -107,13 +107,14 @@ pair_secs=${BENCH_PAIR_SECONDS:-1.5}
 # pair_reps_of SYSTEM: the pairs a cell of SYSTEM.
 pair_reps_of() { case $1 in tern-*) echo "$pair_reps" ;; *) echo "$pair_reps_other" ;; esac; }
 warm=0.5
-# The main part's cells (DIR:FLOWS): every direction with 1 flow and with
-# NFLOWS unless the smoke chose fewer.
-if [ -z "${main_cells:-}" ]; then
-	for dir in ${BENCH_DIRS:-6to4 4to6 bidir}; do
-		main_cells+=" $dir:1 $dir:$NFLOWS"
-	done
-fi
+# The cells (DIR:FLOWS) of the main part and of the pairs: every
+# direction with 1 flow and with NFLOWS unless the smoke chose fewer.
+all_cells=
+for dir in ${BENCH_DIRS:-6to4 4to6 bidir}; do
+	all_cells+=" $dir:1 $dir:$NFLOWS"
+done
+main_cells=${main_cells:-$all_cells}
+pair_cells=${pair_cells:-$all_cells}
 # shellcheck source=test/bench/systems.sh
 . "$top/test/bench/systems.sh"
 tsv=$outdir/results.tsv
@@ -435,12 +436,6 @@ for ((rep = reps + 1; rep <= tcp_reps; rep++)); do
 	done
 done
 # Paired capacity: every pair of a repetition, then the next repetition.
-if [ -z "${pair_cells:-}" ]; then
-	pair_cells=
-	for dir in ${BENCH_DIRS:-6to4 4to6 bidir}; do
-		pair_cells+=" $dir:1 $dir:$NFLOWS"
-	done
-fi
 pairs=()
 for s in ${BENCH_PAIR_SYSTEMS:-${run[*]}}; do
 	[ "$s" = fwd ] && continue
