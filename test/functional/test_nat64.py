@@ -14,6 +14,8 @@ deltas.
 
 import time
 
+import pytest
+
 from scapy.layers.inet import ICMP, IP, TCP, UDP, IPerror, UDPerror
 from scapy.layers.inet6 import (ICMPv6DestUnreach, ICMPv6EchoReply,
                                 ICMPv6EchoRequest, IPerror6, IPv6)
@@ -178,6 +180,7 @@ def test_icmp_echo_identifier_mapped_both_ways(nat):
         s[0]["port4"] == e.id
 
 
+@pytest.mark.timer
 def test_icmp_session_expires(nat):
     """icmp-timeout: an idle session is gone after it (the expiry worker
     or the lookup), and the late reply is dropped. 60 s, the least RFC

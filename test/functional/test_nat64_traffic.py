@@ -398,6 +398,7 @@ def test_session_flush_under_traffic(nat):
     assert all_bib(nat) == []
 
 
+@pytest.mark.timer
 def test_icmp_timeout_expiry_under_traffic(nat):
     """icmp-timeout 60 (the least RFC 5508 allows) with echo requests of 256 identifiers going on:
     sessions expire and are made again. 32 other identifiers sent once
