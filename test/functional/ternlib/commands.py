@@ -23,11 +23,41 @@ from .nsenter import _genl, in_netns
 Result = namedtuple("Result", "rc out err")
 
 
+def _stuck(p, cmd, timeout):
+    """CMD (process P) ran past TIMEOUT: what it and every blocked task
+    wait on (sysrq w, into the kernel log), then a failure. A process
+    stuck in the kernel does not die of SIGKILL: waiting for it, as
+    subprocess.run does, would hang the test run instead of failing it."""
+    try:
+        with open("/proc/%d/stack" % p.pid) as f:
+            stack = f.read()
+    except OSError as e:
+        stack = "(no stack: %s)" % e
+    try:
+        with open("/proc/sysrq-trigger", "w") as f:
+            f.write("w")
+    except OSError:
+        pass
+    p.kill()
+    try:
+        p.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        pass
+    raise AssertionError("%s: still running after %d s; its kernel stack:\n%s"
+                         "(blocked tasks: sysrq w in the kernel log)"
+                         % (shlex.join(cmd), timeout, stack))
+
+
 def run(cmd, check=True, timeout=60, input=None, env=None):
     """Runs CMD (a list); returns Result. Raises on failure if CHECK."""
-    p = subprocess.run(cmd, input=input, capture_output=True, text=True,
-                       timeout=timeout, env=env)
-    r = Result(p.returncode, p.stdout, p.stderr)
+    p = subprocess.Popen(cmd, stdin=None if input is None else subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, env=env)
+    try:
+        out, err = p.communicate(input, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _stuck(p, cmd, timeout)
+    r = Result(p.returncode, out, err)
     if check and r.rc != 0:
         raise AssertionError("%s: exit %d\nstdout: %s\nstderr: %s"
                              % (shlex.join(cmd), r.rc, r.out, r.err))
