@@ -188,8 +188,9 @@ step "debug kernel (KUnit, KASAN, lockdep, kmemleak): the KUnit suites, then the
 # Nor does it run the tests marked bulk (megabytes of TCP through the
 # real stacks), nft (the debug kernel's small configuration has no
 # nft_compat) or timer (a minute's wait each for the ICMP timeout).
-# Each VM runs half (6.1's times: about 80 s each; 15 minutes there on a
-# slow day); the KUnit suites run before, in a VM of their own.
+# Each VM runs half (6.1's times: about 80 s each; 8 and 13 minutes of
+# tests there on a slow day, 20 minutes with the boots and the kmemleak
+# scans); the KUnit suites run before, in a VM of their own (5 minutes).
 debug_sel=(-m "(not cli or kernel) and not bulk and not nft and not timer" --first-param-only)
 half_a=(test_conntrack.py test_invalid_input.py test_nat64_evict.py test_nat64_malformed.py
 	test_nat64_resize.py test_netlink.py test_security.py)
