@@ -122,6 +122,8 @@ def _xlat_module():
     try:
         cli_ok(topo.xl, "instance", "add", "t", "--siit", "--pool6",
                ternlib.POOL6)
+        # What xlat puts the globals back to after a test that set some.
+        topo.baseline = ternlib.globals_(topo.xl, "t")
         yield topo
     finally:
         topo.destroy()
@@ -131,22 +133,26 @@ def _xlat_module():
 def xlat(_xlat_module):
     """The topology with instance "t" (pool6 2001:db8:64::/96) in xl.
 
-    Globals a test changes through xlat_set() and routes added with
-    topo.temp_route() are put back afterwards.
+    Globals a test changes through topo.set_global() and routes added with
+    topo.temp_route() are put back afterwards. The globals go back to
+    what they were when the instance was made, not to what they were when
+    the test first called set_global(): a test may change one by other
+    means first (test_eamt.py's set_hairpin()), and a snapshot taken
+    after that would put the change back for the tests after it.
     """
     topo = _xlat_module
-    original = {}
+    touched = []
 
     def set_global(key, value):
-        if not original:
-            original.update(ternlib.globals_(topo.xl, "t"))
+        touched.append(key)
         cli_ok(topo.xl, "-i", "t", "global", "set", key, value)
 
     topo.set_global = set_global
     yield topo
     while topo.cleanups:
         topo.cleanups.pop()()
-    if original:
+    if touched:
+        original = topo.baseline
         now = ternlib.globals_(topo.xl, "t")
         for key in now:
             if now[key] != original[key]:
