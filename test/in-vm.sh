@@ -48,6 +48,38 @@ kernel_problems() {
 t0=$(date +%s)
 stamp() { echo "in-vm: $* (+$(($(date +%s) - t0))s)" >&2; }
 
+# The guest's half of test/vm.sh's stall watchdog (VM_STALL_TIMEOUT):
+# when CMD's output and the kernel log have stood still for all but two
+# minutes of it, the stacks of every task running or waiting in the kernel
+# (state R or D) go into the kernel log, and sysrq w adds the blocked
+# ones'; then .stalled-TAG tells test/vm.sh, which prints the end of that
+# log and stops the guest. A hang then shows where it is, not only that
+# nothing moved.
+stall_dump() {
+	local log=$1 limit=$(( ${VM_STALL_TIMEOUT:-0} - 120 )) seen='' now last=$SECONDS p st
+	[ "$limit" -gt 0 ] || return 0
+	while sleep 5; do
+		now=$(stat -c %s "$log" "$results/dmesg-live-$tag.log" 2>/dev/null | tr '\n' ' ')
+		[ "$now" != "$seen" ] && seen=$now last=$SECONDS
+		[ $((SECONDS - last)) -ge "$limit" ] || continue
+		{
+			echo "tern-stall: no progress for ${limit}s; tasks in R or D state:"
+			for p in /proc/[0-9]*; do
+				[ "${p#/proc/}" = "$BASHPID" ] && continue
+				st=$(sed 's/.*) //; s/ .*//' "$p/stat" 2>/dev/null)
+				[ "$st" = R ] || [ "$st" = D ] || continue
+				echo "tern-stall: ${p#/proc/} $(cat "$p/comm" 2>/dev/null) $st"
+				sed 's/^/tern-stall:   /' "$p/stack" 2>/dev/null
+			done
+		} | while IFS= read -r line; do echo "$line" >/dev/kmsg; done
+		echo 1 >/proc/sys/kernel/sysrq
+		echo w >/proc/sysrq-trigger
+		sleep 5
+		: >"$results/.stalled-$tag"
+		return 0
+	done
+}
+
 # with_module BUILD TAG CMD...: loads .build/BUILD/mod/tern.ko, runs CMD
 # (its output also in run-TAG.log: the console may lose output at power
 # off), unloads. Sets $rc and $status.
@@ -62,8 +94,12 @@ with_module() {
 		rc=1
 		return
 	fi
+	: >"$results/run-$t.log"
+	stall_dump "$results/run-$t.log" &
+	local dog=$!
 	VM_TAG=$t "$@" 2>&1 | tee "$results/run-$t.log"
 	rc=${PIPESTATUS[0]}
+	kill "$dog" 2>/dev/null
 	stamp "$* done (exit $rc)"
 	if ! rmmod tern; then
 		echo "in-vm: rmmod tern failed" >&2

@@ -51,7 +51,7 @@ cmd=$(printf '%q ' "$top/test/in-vm.sh" "$@")
 # kernel release), so that two VMs on the same kernel can run side by side;
 # VM_KUNIT=1 runs the KUnit suites first; VM_KO loads that tern.ko instead
 # of .build/KREL/mod/tern.ko (not for the KUnit build).
-for v in VM_TAG VM_KUNIT VM_KO VM_HOLD TERN_FUZZ_REQUESTS BENCH_NAT64 BENCH_PERF BENCH_PERF_OFF; do
+for v in VM_TAG VM_KUNIT VM_KO VM_HOLD VM_STALL_TIMEOUT TERN_FUZZ_REQUESTS BENCH_NAT64 BENCH_PERF BENCH_PERF_OFF; do
 	[ -n "${!v:-}" ] && cmd="env $v=$(printf '%q' "${!v}") $cmd"
 done
 # VM_VERBOSE=1: the guest's kernel log on the console too. VM_APPEND: more
@@ -113,7 +113,8 @@ pin_vcpus() {
 # - VM_STALL_TIMEOUT (s; default 0, off): a guest whose output (this
 #   script's stdout, when that is a file) and kernel log (in-vm.sh's
 #   dmesg-live) stand still that long is stopped, the last of its kernel
-#   log printed;
+#   log printed; two minutes before that the guest logs the kernel stacks
+#   of its running and blocked tasks (test/in-vm.sh) and is stopped then;
 # - VM_TIMEOUT (s): the limit of one boot, whatever it does.
 # VM_STARTED_FILE: the file the guest touches once booted (default: a
 # new one), for a caller that waits for the boot.
@@ -130,6 +131,7 @@ out=$(readlink -f /proc/$$/fd/1 2>/dev/null || true)
 [ -f "$out" ] || out=''
 live=$top/.build/results/dmesg-live-${VM_TAG:-$krel}.log
 [ "$(basename "${1:-}")" = run-kunit.sh ] && live=$top/.build/results/dmesg-live-$krel-kunit.log
+stalled=$(dirname "$live")/.stalled-$(basename "$live" .log | sed 's/^dmesg-live-//')
 progress() {
 	{ [ -n "$out" ] && stat -c %s "$out"; stat -c %s "$live"; } 2>/dev/null | tr '\n' ' ' || true
 }
@@ -140,7 +142,7 @@ boot_timeout=${VM_BOOT_TIMEOUT:-600} tries=${VM_BOOT_TRIES:-3}
 stall_timeout=${VM_STALL_TIMEOUT:-0}
 rc=1
 for try in $(seq "$tries"); do
-	rm -f "$started" "$live"
+	rm -f "$started" "$live" "$stalled"
 	timeout "${VM_TIMEOUT:-2400}" vng ${VM_VERBOSE:+--verbose} --run "$kernel" --disable-kvm "${fs[@]}" \
 		"${append[@]}" --cpus "${VM_CPUS:-2}" --memory "${VM_MEMORY:-2G}" \
 		--user root --rwdir="$top/.build/results" -- "$cmd" </dev/null &
@@ -159,6 +161,7 @@ for try in $(seq "$tries"); do
 		[ "$now" != "$seen" ] && seen=$now last=$SECONDS
 		[ "$stall_timeout" -gt 0 ] && [ $((SECONDS - last)) -ge "$stall_timeout" ] &&
 			why=stall && break
+		[ -e "$stalled" ] && why=stall && break
 	done
 	if [ -z "$why" ]; then
 		rc=0
@@ -168,8 +171,8 @@ for try in $(seq "$tries"); do
 	kill "$pid" 2>/dev/null || true
 	wait "$pid" 2>/dev/null || true
 	if [ "$why" = stall ]; then
-		notes+=("the guest made no progress for ${stall_timeout}s; stopped. Its kernel log ended:")
-		mapfile -t -O ${#notes[@]} notes < <(tail -n 40 "$live" 2>/dev/null | sed 's/^/| /')
+		notes+=("the guest made no progress for ${stall_timeout}s (or logged its stacks two minutes before); stopped. Its kernel log ended:")
+		mapfile -t -O ${#notes[@]} notes < <(tail -n 200 "$live" 2>/dev/null | sed 's/^/| /')
 		rc=124
 		break
 	fi
