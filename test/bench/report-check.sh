@@ -7,11 +7,12 @@
 # system must have, on a system
 # without its paired capacity against forwarding or its added cost, on a
 # NAT64 system without a stateful figure (tear-down to the last byte, the
-# one-entry ratio, whether the generator set a figure: the flags and
-# offered/received ratios, the fill rate and slab bytes a session, these
-# last at every size it has throughput with sessions for) and on a missing
-# or incomplete raw.tsv (the log of every overload window, and of a NAT64
-# system's stateful windows).
+# one-entry ratio and CPU 1's ns a packet there, whether the generator set
+# a figure: the flags and offered/received ratios, the fill rate and slab
+# bytes a session, these last at every size it has throughput with
+# sessions for) and on a missing or incomplete raw.tsv (the log of every
+# overload window, and of a NAT64 system's stateful windows, the one-entry
+# cell's included).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
@@ -117,7 +118,7 @@ fails "$tmp/noadd.tsv" "on a paired system without added_ns"
 	cat "$tmp/ok.tsv"
 	for m in tput_zero_loss tput_overload tcp_throughput rtt_median capacity_vs_fwd \
 		added_ns conn_rate conn_real tput_sessions teardown_seconds \
-		teardown_free_seconds tput_one_entry one_entry_ratio \
+		teardown_free_seconds tput_one_entry one_entry_ratio one_entry_ns \
 		tput_offered tput_sessions_zero_loss conn_offered_ratio \
 		tput_sessions_offered_ratio sessions_fill_rate slab_bytes_per_session \
 		slab_obj_bytes_per_session; do
@@ -129,13 +130,15 @@ fails "$tmp/noadd.tsv" "on a paired system without added_ns"
 	done
 } >"$tmp/nat.tsv"
 # Its stateful windows: a conn step, a tput_sessions window, a zero-loss
-# trial, each with what was offered and received.
+# trial, each with what was offered and received, and a one-entry window
+# (4->6).
 for p in pair conn sessions zl; do
 	printf '%s\ttern-nat64\t6to4\t1\t1\t1000000000\t9\t9\t8\t8\t40\t5\n' $p >>"$tmp/raw.tsv"
 done
+printf 'entry\ttern-nat64\t4to6\t1\t1\t1000000000\t9\t9\t8\t8\t40\t5\n' >>"$tmp/raw.tsv"
 passes "$tmp/nat.tsv" "a complete NAT64 system"
-for m in teardown_free_seconds one_entry_ratio conn_gen_bound conn_offered_ratio \
-	tput_sessions_gen_bound tput_sessions_offered_ratio \
+for m in teardown_free_seconds one_entry_ratio one_entry_ns conn_gen_bound \
+	conn_offered_ratio tput_sessions_gen_bound tput_sessions_offered_ratio \
 	tput_sessions_zero_loss_gen_bound sessions_fill_rate \
 	slab_bytes_per_session slab_obj_bytes_per_session; do
 	grep -v "^$m	tern-nat64" "$tmp/nat.tsv" >"$tmp/nat-$m.tsv"
@@ -153,9 +156,9 @@ for m in sessions_fill_rate slab_bytes_per_session slab_obj_bytes_per_session; d
 	fails "$tmp/nat-2-$m.tsv" "on a NAT64 system without $m at one of its sizes"
 done
 cp "$tmp/raw.tsv" "$tmp/raw.nat"
-for p in conn sessions zl; do
+for p in conn sessions zl entry; do
 	grep -v "^$p	tern-nat64" "$tmp/raw.nat" >"$tmp/raw.tsv"
-	fails "$tmp/nat.tsv" "on a NAT64 system without a $p window in raw.tsv"
+	fails "$tmp/nat.tsv" "on a NAT64 system without a window of phase $p in raw.tsv"
 done
 cp "$tmp/raw.ok" "$tmp/raw.tsv"
 grep -v '^pair	fwd' "$tmp/raw.ok" >"$tmp/raw.tsv"

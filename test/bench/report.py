@@ -17,9 +17,11 @@ bar chart per metric (median per system, min-max as error bars) and, from
 the metrics of SESSION_PLOTS (throughput, fill rate, slab bytes a
 session), a line against the number of sessions.
 
-raw.tsv beside RESULTS.TSV (bench-vm.sh's log of every overload window:
-phase system direction flows rep window_ns offered offered_pps received
-received_pps busy_ns ns_per_packet) is counted in results.md.
+raw.tsv beside RESULTS.TSV (bench-vm.sh's log of every overload window,
+and stateful-vm.sh's of its stateful ones: phase system direction flows
+rep window_ns offered offered_pps received received_pps busy_ns
+ns_per_packet) is summed up in results.md per phase and system (the
+one-entry phase, entry, per flows too: its two cells differ in kind).
 
 --check (the smoke run of make check): fails unless every system of the
 file has a figure for every metric of MUST, every system but forwarding
@@ -33,7 +35,7 @@ added_ns, a difference, aside; tput_zero_loss and xl_ns_per_packet above
 0); and raw.tsv must be there with a window received in (received > 0)
 of every system in the main part (xl_ns_per_packet) and of every paired
 system and forwarding in the pairs, and of every NAT64 system a window of
-each stateful phase it has a figure of (conn, sessions, zl).
+each stateful phase it has a figure of (conn, sessions, zl, entry).
 
 The figures of GEN_FLAGS (conn_rate, tput_sessions,
 tput_sessions_zero_loss) are judged only from the repetitions the system
@@ -58,7 +60,7 @@ KNOWN = ["tput_zero_loss", "tput_overload", "tput_offered", "xl_ns_per_packet",
          "tput_sessions_offered_ratio", "tput_sessions_zero_loss_gen_bound",
          "sessions_fill_rate", "slab_bytes_per_session",
          "slab_obj_bytes_per_session",
-         "tput_one_entry", "one_entry_ratio"]
+         "tput_one_entry", "one_entry_ratio", "one_entry_ns"]
 TITLES = {
     "tput_zero_loss": "Throughput with zero loss (binary search), 64-byte UDP",
     "tput_overload": "Received rate at overload (pktgen at its maximum)",
@@ -128,6 +130,10 @@ TITLES = {
                       "(flows = sessions)",
     "one_entry_ratio": "That rate with 65535 sessions over the rate with "
                        "one (target: 0.9 at least)",
+    "one_entry_ns": "CPU 1 (xl's receive work) busy per packet received "
+                    "in tput_one_entry's window (flows = sessions); with "
+                    "its offered and received (raw.tsv, phase entry), "
+                    "whether the generator or the system set that rate",
 }
 # Throughput against the number of sessions: plotted as lines.
 SESSION_PLOTS = ["tput_sessions", "tput_sessions_zero_loss",
@@ -145,9 +151,9 @@ MUST_PAIRED = ["capacity_vs_fwd", "added_ns"]
 # What every NAT64 system must have (test/bench/stateful-vm.sh).
 MUST_NAT64 = ["conn_rate", "conn_real", "tput_sessions", "teardown_seconds",
               "teardown_free_seconds", "tput_one_entry", "one_entry_ratio",
-              "conn_gen_bound", "conn_offered_ratio", "tput_offered",
-              "tput_sessions_zero_loss", "tput_sessions_gen_bound",
-              "tput_sessions_offered_ratio",
+              "one_entry_ns", "conn_gen_bound", "conn_offered_ratio",
+              "tput_offered", "tput_sessions_zero_loss",
+              "tput_sessions_gen_bound", "tput_sessions_offered_ratio",
               "tput_sessions_zero_loss_gen_bound",
               "sessions_fill_rate", "slab_bytes_per_session",
               "slab_obj_bytes_per_session"]
@@ -162,7 +168,7 @@ GEN_FLAGS = {"conn_rate": "conn_gen_bound",
 # The stateful windows raw.tsv must have of a NAT64 system (phase: the
 # metric that shows the system measured).
 RAW_NAT64 = {"conn": "conn_rate", "sessions": "tput_sessions",
-             "zl": "tput_sessions_zero_loss"}
+             "zl": "tput_sessions_zero_loss", "entry": "tput_one_entry"}
 # What every NAT64 system must have at every size it has tput_sessions
 # for (test/bench/stateful-scale.sh).
 MUST_PER_SIZE = ["sessions_fill_rate", "slab_bytes_per_session",
@@ -442,12 +448,18 @@ def check_raw(raw, rows):
     return bad
 
 
+# The phases of raw.tsv summed up per flows too: the one-entry cell's
+# windows with one session and with 65535 differ in kind (gen4 cycles 1
+# frame or 65535), not only in size.
+PER_FLOWS = ["entry"]
+
+
 def window_summary(raw):
-    """Per phase and system of raw.tsv: how many windows, what the
-    generator offered over what the system received, and how busy CPU 1
-    (the one receiving) was: a window whose CPU 1 was not busy, or whose
-    generator offered little more than was received, was bounded by the
-    generator, not by the system."""
+    """Per phase and system of raw.tsv (and flows, for PER_FLOWS): how
+    many windows, what the generator offered over what the system
+    received, and how busy CPU 1 (the one receiving) was: a window whose
+    CPU 1 was not busy, or whose generator offered little more than was
+    received, was bounded by the generator, not by the system."""
     groups = {}
     for w in raw:
         try:
@@ -456,7 +468,8 @@ def window_summary(raw):
         except ValueError:
             continue
         if r > 0 and t > 0:
-            groups.setdefault((w["phase"], w["system"]), []).append(
+            f = w["flows"] if w["phase"] in PER_FLOWS else None
+            groups.setdefault((w["phase"], w["system"], f), []).append(
                 (o / r, b / t))
     if not groups:
         return []
@@ -469,10 +482,16 @@ def window_summary(raw):
         v = sorted(v)
         return "%s (%s-%s)" % (f % statistics.median(v), f % v[0],
                                 f % v[-1])
-    for (phase, s), v in sorted(groups.items()):
+
+    def key(g):
+        phase, s, f = g[0]
+        return (phase, s, flows_key(f or ""))
+    for (phase, s, f), v in sorted(groups.items(), key=key):
         # A phase whose busy time runs past its window (the connection
         # steps count until the backlog drained) has no share to show.
         busy = [x[1] for x in v]
+        if f is not None:
+            phase = "%s, %s flow%s" % (phase, f, "" if f == "1" else "s")
         out.append("| %s | %s | %d | %s | %s |" % (
             phase, s, len(v), mm([x[0] for x in v], "%.2f"),
             "–" if max(busy) > 1.02 else

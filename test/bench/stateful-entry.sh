@@ -1,16 +1,22 @@
 # shellcheck shell=bash
 # Sourced by test/bench/stateful-vm.sh (its topology, sys_up, count,
-# settle, emit): the one-entry cell. A static UDP BIB entry ENTRY6#4000 <->
-# ENTRY4#4000; .build/gen4 (test/bench/gen4.c) in sink sends from one IPv4
-# address, DST4, to ENTRY4#4000 over P source ports, first each port once
-# (closed loop: P sessions of that one entry, made from IPv4), then
-# unpaced over the P ports (open loop) for TPUT_SECS + 4 s; the rate
-# translated 4->6 received at gen over TPUT_SECS seconds, from a second
-# after the first frames arrived, is tput_one_entry (flows = P), for P = 1
-# then ENTRY_PORTS (65535; the smoke 2000). one_entry_ratio is the second
-# over the first: a peer's sessions of one entry, however many, should not
-# slow its packets (a hash chain of them would: the target is 0.9 at
-# least).
+# settle, snap4, win, emit): the one-entry cell. A static UDP BIB entry
+# ENTRY6#4000 <-> ENTRY4#4000; .build/gen4 (test/bench/gen4.c) in sink
+# sends from one IPv4 address, DST4, to ENTRY4#4000 over P source ports,
+# first each port once (closed loop: P sessions of that one entry, made
+# from IPv4), then unpaced over the P ports (open loop) for
+# TPUT_SECS + 4 s; the rate translated 4->6 received at gen over
+# TPUT_SECS seconds, from a second after the first frames arrived, is
+# tput_one_entry (flows = P), for P = 1 then ENTRY_PORTS (65535; the
+# smoke 2000). one_entry_ratio is the second over the first: a peer's
+# sessions of one entry, however many, should not slow its packets (a
+# hash chain of them would: the target is 0.9 at least). Each P's window
+# is a line of raw.tsv (phase entry, direction 4to6: offered is what gen4
+# sent, sink's eth0 tx_packets + tx_dropped; received, what reached gen),
+# and CPU 1's busy ns a packet received in it is one_entry_ns (flows =
+# P). gen4 cycles P frames (65535 against 1), which may itself set the
+# ratio: offered against received and the ns a packet tell whether the
+# generator or the system set each rate.
 ENTRY6=2001:db8:7::1 ENTRY4=198.18.0.1
 if [ "${BENCH_SMOKE:-0}" = 1 ]; then
 	entry_ports=2000
@@ -21,7 +27,7 @@ gen4() { nsx sink taskset -c 0 "$top/.build/gen4" -i eth0 -m $XL4_MAC \
 	-s $DST4 -d $ENTRY4 -p 4000 "$@"; }
 
 one_entry() {	# SYSTEM REP
-	local p c0 c1 c2 t1 t2 pid pps r1=0 tries got
+	local p c0 s1 s2 pid pps r1=0 tries got
 	sys_up "$1"
 	case $1 in
 	# Tern bounds the sessions opened from IPv4 on one BIB entry (4096
@@ -51,15 +57,18 @@ one_entry() {	# SYSTEM REP
 			sleep 0.2
 		done
 		sleep 1
-		c1=$(count gen) t1=$(now)
+		s1=$(snap4)
 		sleep "$tput_secs"
-		c2=$(count gen) t2=$(now)
+		s2=$(snap4)
 		wait $pid
-		pps=$(((c2 - c1) * 1000000000 / (t2 - t1)))
+		win_dir=4to6 win entry "$1" "$p" "$2" "$s1" "$s2"
+		pps=$w_recv_pps
 		settle gen >/dev/null
 		say "$1: one entry, $p ports (sessions $(sys_sessions "$1" "$p")):" \
 			"$pps pps 4->6; gen4: $(cat "$outdir/gen4.out")"
 		emit tput_one_entry "$1" 4to6 "$p" "$2" "$pps" pps
+		# CPU 1's busy ns a packet received in that window.
+		emit one_entry_ns "$1" 4to6 "$p" "$2" "$w_nspp" ns
 		[ "$p" = 1 ] && r1=$pps
 	done
 	sys_down "$1"

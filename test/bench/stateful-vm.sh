@@ -64,18 +64,19 @@
 #    10 ms, less the same empty-table time: teardown_free_seconds, and
 #    teardown_free_rate = S / that.
 # 5. one_entry: the 4->6 rate to one BIB entry with 1 and with 65535
-#    sessions of one IPv4 peer, and their ratio (test/bench/
-#    stateful-entry.sh).
+#    sessions of one IPv4 peer, their ratio, and CPU 1's busy ns a packet
+#    in each (test/bench/stateful-entry.sh).
 #
 # Appends to OUTDIR/results.tsv (header written when the file is new):
 #   metric system direction flows rep value unit
 # and, per window (each conn step, each tput_sessions window, each zero-
-# loss trial: phases conn, sessions, zl), a line to OUTDIR/raw.tsv in
-# bench-vm.sh's format: what gen offered (gen's eth0 tx_packets +
-# tx_dropped: what xl's full backlog refused counts as offered), what sink
-# received, CPU 1's busy time. Beside each figure, whether the generator
-# or the system set it: conn_gen_bound (1: even the unpaced step lost
-# nothing, so conn_rate is gen6's rate, a lower bound) and
+# loss trial, each one-entry window: phases conn, sessions, zl, entry), a
+# line to OUTDIR/raw.tsv in bench-vm.sh's format: what gen offered (gen's
+# eth0 tx_packets + tx_dropped: what xl's full backlog refused counts as
+# offered), what sink received, CPU 1's busy time (entry, 4->6: what
+# gen4 offered from sink, what gen received). Beside each figure, whether
+# the generator or the system set it: conn_gen_bound (1: even the unpaced
+# step lost nothing, so conn_rate is gen6's rate, a lower bound) and
 # conn_offered_ratio (that step's offered / received); tput_offered (what
 # gen6 offered a second in the tput_sessions window),
 # tput_sessions_offered_ratio (offered / received in it) and
@@ -270,27 +271,32 @@ settle() {	# NS: waits until its count stops growing, prints it
 	echo "$a"
 }
 gen() { nsx gen taskset -c 0 "$gen6" -i eth0 -m $XL6_MAC -s $SRC96 "$@"; }
-# What gen offered to xl: veth counts a frame xl's full backlog refused
-# as gen's tx_dropped, not tx_packets (the system's loss, so offered).
+# offered [NS]: what NS (default gen) offered to xl: veth counts a frame xl's
+# full backlog refused as NS's tx_dropped, not tx_packets (the system's
+# loss, so offered).
 offered() {
-	nsx gen sh -c 'cd /sys/class/net/eth0/statistics &&
+	nsx "${1:-gen}" sh -c 'cd /sys/class/net/eth0/statistics &&
 		echo $(($(cat tx_packets) + $(cat tx_dropped)))'
 }
 # CPU 1's idle and iowait time (USER_HZ ticks).
 cpu1_idle() { awk '$1 == "cpu1" { print $5 + $6 }' /proc/stat; }
 clk_tck=$(getconf CLK_TCK)
-# snap: "time offered received(sink) cpu1-idle" for win.
+# snap: "time offered received(sink) cpu1-idle" for win (6->4). snap4:
+# the same 4->6, sink's generator (gen4) offering and gen receiving.
 snap() { echo "$(now) $(offered) $(count sink) $(cpu1_idle)"; }
+snap4() { echo "$(now) $(offered sink) $(count gen) $(cpu1_idle)"; }
 # win PHASE SYSTEM FLOWS REP SNAP0 SNAP1 [WINDOW_NS]: one line of
 # OUTDIR/raw.tsv (the format of bench-vm.sh's: phase system direction
 # flows rep window_ns offered offered_pps received received_pps busy_ns
-# ns_per_packet) for what gen offered and sink received between the two
+# ns_per_packet) for what was offered and received between the two
 # snaps, and CPU 1's busy time; the rates over WINDOW_NS when given (a
-# trial's: gen6's own run, the snaps spanning its settling too). Sets
-# w_off, w_recv (packets), w_off_pps, w_recv_pps.
+# trial's: gen6's own run, the snaps spanning its settling too); the
+# direction is win_dir's (6to4 unless set: 4to6 with snap4's). Sets
+# w_off, w_recv (packets), w_off_pps, w_recv_pps, w_nspp (CPU 1's busy ns
+# a packet received, ns_per_packet).
 raw=$outdir/raw.tsv
 win() {
-	local t0 o0 r0 i0 t1 o1 r1 i1 w busy nspp
+	local t0 o0 r0 i0 t1 o1 r1 i1 w busy
 	read -r t0 o0 r0 i0 <<<"$5"
 	read -r t1 o1 r1 i1 <<<"$6"
 	w=${7:-$((t1 - t0))}
@@ -299,12 +305,12 @@ win() {
 	((busy > 0)) || busy=0
 	w_off=$((o1 - o0)) w_recv=$((r1 - r0))
 	w_off_pps=$((w_off * 1000000000 / w)) w_recv_pps=$((w_recv * 1000000000 / w))
-	nspp=0
-	((w_recv > 0)) && nspp=$((busy / w_recv))
+	w_nspp=0
+	((w_recv > 0)) && w_nspp=$((busy / w_recv))
 	[ -s "$raw" ] || printf 'phase\tsystem\tdirection\tflows\trep\twindow_ns\toffered\toffered_pps\treceived\treceived_pps\tbusy_ns\tns_per_packet\n' >"$raw"
-	printf '%s\t%s\t6to4\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" \
-		"$3" "$4" "$w" "$w_off" "$w_off_pps" "$w_recv" "$w_recv_pps" \
-		"$busy" "$nspp" >>"$raw"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" \
+		"${win_dir:-6to4}" "$3" "$4" "$w" "$w_off" "$w_off_pps" "$w_recv" \
+		"$w_recv_pps" "$busy" "$w_nspp" >>"$raw"
 	say "window $1 $2 flows=$3 rep=$4: offered $w_off ($w_off_pps pps)," \
 		"received $w_recv ($w_recv_pps pps) in $((w / 1000000)) ms," \
 		"CPU 1 busy $((busy / 1000000)) ms"
