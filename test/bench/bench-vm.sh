@@ -69,6 +69,11 @@
 #   added_ns        pair_ns - pair_fwd_ns: the cost the system adds to a
 #                   packet over forwarding it, ns (may be below 0 in a
 #                   pair when the host's speed changed between windows)
+# The control (unless BENCH_PAIR_CONTROL=0): forwarding paired with
+# itself, as system fwd-xl (the same routes set up in xl), BENCH_PAIR_REPS
+# pairs a cell, first in every repetition: what two identical systems
+# differ by in this method on this host, the spread any other system's
+# figures carry.
 set -euo pipefail
 outdir=$1
 # The generators busy CPU 0 and xl's receive work CPU 1: this script (and
@@ -105,7 +110,7 @@ pair_reps_other=${BENCH_PAIR_REPS_OTHER:-3}
 pair_rounds=${BENCH_PAIR_ROUNDS:-2}
 pair_secs=${BENCH_PAIR_SECONDS:-1.5}
 # pair_reps_of SYSTEM: the pairs a cell of SYSTEM.
-pair_reps_of() { case $1 in tern-*) echo "$pair_reps" ;; *) echo "$pair_reps_other" ;; esac; }
+pair_reps_of() { case $1 in tern-* | fwd-xl) echo "$pair_reps" ;; *) echo "$pair_reps_other" ;; esac; }
 warm=0.5
 # The cells (DIR:FLOWS) of the main part and of the pairs: every
 # direction with 1 flow and with NFLOWS unless the smoke chose fewer.
@@ -441,6 +446,10 @@ for s in ${BENCH_PAIR_SYSTEMS:-${run[*]}}; do
 	[ "$s" = fwd ] && continue
 	for r in "${run[@]}"; do [ "$r" = "$s" ] && pairs+=("$s"); done
 done
+# The control first: forwarding against itself.
+if [ ${#pairs[@]} -gt 0 ] && [ "${BENCH_PAIR_CONTROL:-1}" != 0 ]; then
+	pairs=(fwd-xl "${pairs[@]}")
+fi
 if [ ${#pairs[@]} -gt 0 ] && [[ " ${run[*]} " == *" fwd "* ]]; then
 	say "paired capacity: ${pairs[*]} against fwd; $pair_reps repetitions" \
 		"(not Tern's: $pair_reps_other); cells$pair_cells"

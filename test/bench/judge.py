@@ -18,6 +18,12 @@ A target's verdict is its worst cell's (not met, then inside the spread,
 then met), "not judged" only when no cell was judged. The first table
 gives each target with its closest cell, the second every cell.
 
+After them, the control (forwarding paired with itself, system fwd-xl):
+per cell, its added cost over forwarding's as the rule "added cost <= 15 %
+of forwarding's" computes it, and the lowest and highest pair: how far
+two identical systems differ in this method on this host. It judges
+nothing.
+
 With RAW.TSV (bench-vm.sh's log of every window), a pair counts only when
 the generator set neither of its windows: each received less than 99 % of
 what was offered (GEN_SHARE, the rule of the stateful figures' flags);
@@ -28,7 +34,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from report import GEN_FLAGS, flows_key, load, load_raw, median  # noqa: E402
+from report import (CONTROL, GEN_FLAGS, flows_key, load, load_raw,  # noqa
+                    median)
 
 SIIT_PAIRS = [("tern-siit", "jool-siit"),
               ("tern-siit-eamt1", "jool-siit-eamt1"),
@@ -280,6 +287,27 @@ def closest(cells):
     return min(judged, key=key)
 
 
+def control(r):
+    """The control's lines (none without its pairs)."""
+    cells = r.cells("added_ns", CONTROL)
+    if not cells:
+        return []
+    out = ["", "### Control: forwarding paired with itself", "",
+           "What two identical systems differ by in this method on this "
+           "host (%s against fwd); it judges nothing." % CONTROL, "",
+           "| cell | pairs | added cost over forwarding's (median) "
+           "| lowest pair | highest pair |", "|---|---:|---:|---:|---:|"]
+    for c in cells:
+        add, fwd = r.get("added_ns", CONTROL, c), \
+            r.get("pair_fwd_ns", CONTROL, c)
+        each = [a / f for a, f in zip(add, fwd) if f > 0]
+        out.append("| %s | %d | %s | %s | %s |" % (
+            cell_name(c), len(add), num(ratio(median(add), median(fwd))),
+            num(min(each)) if each else "-",
+            num(max(each)) if each else "-"))
+    return out
+
+
 def main(argv):
     if len(argv) not in (1, 2):
         sys.exit("usage: judge.py RESULTS.TSV [RAW.TSV]")
@@ -314,7 +342,7 @@ def main(argv):
                 " it received %d %% or more of what was offered): %d of %d." %
                 (round(GEN_SHARE * 100), r.pairs[0], r.pairs[1])]
     print("\n".join(["## Targets", ""] + head + note +
-                    ["", "### Every cell", ""] + detail))
+                    ["", "### Every cell", ""] + detail + control(r)))
 
 
 if __name__ == "__main__":

@@ -10,7 +10,8 @@
 # one-entry ratio and CPU 1's ns a packet there, whether the generator set
 # a figure: the flags and offered/received ratios, the fill rate and slab
 # bytes a session, these last at every size it has throughput with
-# sessions for) and on a missing or incomplete raw.tsv (the log of every
+# sessions for), on pairs without their control (forwarding paired with
+# itself) and on a missing or incomplete raw.tsv (the log of every
 # overload window, and of a NAT64 system's stateful windows, the one-entry
 # cell's included).
 set -euo pipefail
@@ -91,6 +92,8 @@ echo "ok    judge.py: with raw.tsv, pairs whose window the generator set are lef
 	printf 'metric\tsystem\tdirection\tflows\trep\tvalue\tunit\n'
 	printf 'capacity_vs_fwd\ttern-siit\t6to4\t1\t1\t0.8\tx\n'
 	printf 'added_ns\ttern-siit\t6to4\t1\t1\t-3\tns\n'
+	printf 'capacity_vs_fwd\tfwd-xl\t6to4\t1\t1\t1.01\tx\n'
+	printf 'added_ns\tfwd-xl\t6to4\t1\t1\t-1\tns\n'
 	for s in fwd tern-siit; do
 		for m in xl_ns_per_packet tput_zero_loss tput_overload tcp_throughput rtt_median; do
 			printf '%s\t%s\t6to4\t1\t1\t5\tx\n' $m $s
@@ -99,7 +102,7 @@ echo "ok    judge.py: with raw.tsv, pairs whose window the generator set are lef
 } >"$tmp/ok.tsv"
 {
 	printf 'phase\tsystem\tdirection\tflows\trep\twindow_ns\toffered\toffered_pps\treceived\treceived_pps\tbusy_ns\tns_per_packet\n'
-	for w in main:fwd main:tern-siit pair:fwd pair:tern-siit; do
+	for w in main:fwd main:tern-siit pair:fwd pair:tern-siit pair:fwd-xl; do
 		printf '%s\t%s\t6to4\t1\t1\t1000000000\t9\t9\t8\t8\t40\t5\n' "${w%:*}" "${w#*:}"
 	done
 } >"$tmp/raw.tsv"
@@ -113,6 +116,10 @@ grep -v '^capacity_vs_fwd' "$tmp/ok.tsv" >"$tmp/nopair.tsv"
 fails "$tmp/nopair.tsv" "on a Tern system without capacity_vs_fwd"
 grep -v '^added_ns' "$tmp/ok.tsv" >"$tmp/noadd.tsv"
 fails "$tmp/noadd.tsv" "on a paired system without added_ns"
+# The control (forwarding paired with itself) has the pairs' figures
+# only, and pairs without it are not a run's.
+grep -v 'fwd-xl' "$tmp/ok.tsv" >"$tmp/nocontrol.tsv"
+fails "$tmp/nocontrol.tsv" "on pairs without the control (fwd-xl)"
 # A NAT64 system: every stateful figure, each one missing in turn fails.
 {
 	cat "$tmp/ok.tsv"

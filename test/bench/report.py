@@ -139,7 +139,7 @@ TITLES = {
 SESSION_PLOTS = ["tput_sessions", "tput_sessions_zero_loss",
                  "sessions_fill_rate", "slab_bytes_per_session",
                  "slab_obj_bytes_per_session"]
-SYSTEMS = ["fwd", "tern-siit", "tern-siit-eamt1", "tern-siit-eamt10k",
+SYSTEMS = ["fwd", "fwd-xl", "tern-siit", "tern-siit-eamt1", "tern-siit-eamt10k",
            "tern-nat64", "tern-siit-ipt", "tern-siit-iptl",
            "tern-siit-ipt0", "jool-siit", "jool-siit-eamt1",
            "jool-siit-eamt10k", "jool-nat64", "tayga"]
@@ -148,6 +148,9 @@ MUST = ["tput_zero_loss", "tput_overload", "tcp_throughput", "rtt_median"]
 # What every system but forwarding must have besides (bench-vm.sh pairs
 # each with forwarding).
 MUST_PAIRED = ["capacity_vs_fwd", "added_ns"]
+# The pairs' control (bench-vm.sh): forwarding paired with itself; it has
+# the pairs' figures only, and a run with pairs has it.
+CONTROL = "fwd-xl"
 # What every NAT64 system must have (test/bench/stateful-vm.sh).
 MUST_NAT64 = ["conn_rate", "conn_real", "tput_sessions", "teardown_seconds",
               "teardown_free_seconds", "tput_one_entry", "one_entry_ratio",
@@ -503,7 +506,8 @@ def check(rows, data, raw):
     bad = []
     systems = {r["system"] for r in rows}
     for s in sorted(systems):
-        must = MUST + (MUST_PAIRED if s != "fwd" else []) + \
+        must = MUST_PAIRED if s == CONTROL else \
+            MUST + (MUST_PAIRED if s != "fwd" else []) + \
             (MUST_NAT64 if s.endswith("-nat64") else [])
         for m in must:
             if not any(s in c for c in data.get(m, {}).values()):
@@ -516,6 +520,10 @@ def check(rows, data, raw):
             for k in sorted(sizes - {k for k, c in data.get(m, {}).items()
                                      if s in c}):
                 bad.append("no %s for %s with %s sessions" % (m, s, k[1]))
+    if any(r["metric"] == "capacity_vs_fwd" for r in rows) and \
+       CONTROL not in systems:
+        bad.append("no control pairs (%s: forwarding against itself)" %
+                   CONTROL)
     # A zero-loss search may find no rate without loss in a cell (one
     # packet lost at the lowest trial on a busy host): it must find one
     # in some cell of every system, which shows the search works.

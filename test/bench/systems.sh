@@ -10,7 +10,7 @@
 
 tern=${TERN:-$top/usr/cli/tern}
 declare -A sys_src6 sys_dst4 sys_note
-for s in fwd tern-siit tern-siit-ipt tern-siit-iptl tern-siit-ipt0 jool-siit; do sys_src6[$s]=$SIIT6 sys_dst4[$s]=$SIIT4; done
+for s in fwd fwd-xl tern-siit tern-siit-ipt tern-siit-iptl tern-siit-ipt0 jool-siit; do sys_src6[$s]=$SIIT6 sys_dst4[$s]=$SIIT4; done
 # SIIT with an EAMT: the IPv6 host's NAT64-side address has an entry of its
 # own (EAMT_HOST6 <-> 198.51.100.2); the IPv4 host stays in pool6 form.
 for s in tern-siit-eamt1 tern-siit-eamt10k jool-siit-eamt1 jool-siit-eamt10k; do
@@ -21,7 +21,7 @@ sys_src6[tayga]=$NAT6 sys_dst4[tayga]=192.0.2.2
 
 avail() {
 	case $1 in
-	fwd) return 0 ;;
+	fwd | fwd-xl) return 0 ;;
 	tern-*-alt)
 		[ -f "$alt_ko" ] && [ -f "$main_ko" ] ||
 			{ sys_note[$1]="no BENCH_ALT_KO module (or no $main_ko)"; return 1; } ;;
@@ -50,6 +50,10 @@ nat64_ports() { seq "$PORT0" $((PORT0 + NFLOWS - 1)); }
 # 198.51.100.0/24 to h6 (connected: IPv4 forwarding for 4->6).
 setup_fwd() { nsx xl ip route add "$POOL6" via 2001:db8:4::2 dev v4 || return 1; }
 teardown_fwd() { nsx xl ip route del "$POOL6" via 2001:db8:4::2 dev v4; }
+# fwd-xl: the same forwarding as a system of its own, for the pairs'
+# control (bench-vm.sh): in xl, paired with forwarding in xlf.
+setup_fwd-xl() { setup_fwd; }
+teardown_fwd-xl() { teardown_fwd; }
 
 setup_tern-siit() { nsx xl "$tern" instance add bench --siit --pool6 "$POOL6" >/dev/null || return 1; }
 teardown_tern-siit() { nsx xl "$tern" instance remove bench >/dev/null; }
