@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <linux/if_packet.h>
 #include <net/if.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <netinet/ip.h>
 #include <netinet/udp.h>
@@ -161,10 +162,21 @@ struct sender {
 	double t0;		/* now() when sending started */
 };
 
+/* Set by SIGTERM or SIGINT: send_frames() stops (and the caller reports). */
+static volatile sig_atomic_t sender_stop;
+
+static void sender_on_signal(int sig)
+{
+	(void)sig;
+	sender_stop = 1;
+}
+
 /*
  * Sends s->count frames on s->fd in batches of sendmmsg(): @build writes
  * frame K (K = 0 .. count - 1) at the frame it is given, @frames holding
- * SEND_BATCH frames of @len bytes. Stops early after s->secs seconds.
+ * SEND_BATCH frames of @len bytes. Stops early after s->secs seconds, or
+ * on SIGTERM or SIGINT (a window that must end while the generator still
+ * sends: the caller then prints what was sent as usual).
  */
 static inline void send_frames(struct sender *s, uint8_t *frames, size_t len,
 			       void (*build)(uint8_t *f, unsigned long k,
@@ -173,6 +185,7 @@ static inline void send_frames(struct sender *s, uint8_t *frames, size_t len,
 {
 	struct mmsghdr msg[SEND_BATCH];
 	struct iovec iov[SEND_BATCH];
+	struct sigaction sa;
 	unsigned long i;
 	int stop = 0;
 
@@ -183,10 +196,14 @@ static inline void send_frames(struct sender *s, uint8_t *frames, size_t len,
 		msg[i].msg_hdr.msg_iov = &iov[i];
 		msg[i].msg_hdr.msg_iovlen = 1;
 	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = sender_on_signal;	/* no SA_RESTART: EINTR */
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
 	s->sent = 0;
 	s->refused = 0;
 	s->t0 = now();
-	while (s->sent < s->count && !stop) {
+	while (s->sent < s->count && !stop && !sender_stop) {
 		unsigned long n = s->count - s->sent < SEND_BATCH ?
 				  s->count - s->sent : SEND_BATCH;
 		unsigned long done = 0;
@@ -200,10 +217,12 @@ static inline void send_frames(struct sender *s, uint8_t *frames, size_t len,
 		 */
 		for (i = 0; i < n; i++)
 			build(frames + i * len, s->sent + i, arg);
-		while (done < n && !stop) {
+		while (done < n && !stop && !sender_stop) {
 			int r = sendmmsg(s->fd, msg + done, n - done,
 					 s->nowait ? MSG_DONTWAIT : 0);
 
+			if (r < 0 && errno == EINTR)
+				continue;	/* a signal: nothing refused */
 			if (r < 0) {
 				if (errno != ENOBUFS && errno != EAGAIN)
 					die("sendmmsg");

@@ -50,7 +50,7 @@ one_entry() {	# SYSTEM REP
 		done
 		sysctl -qw net.core.netdev_max_backlog="$backlog0"
 		c0=$(count gen)
-		gen4 $ox -n 4000000000 -P "$p" -t $((tput_secs + 4)) \
+		gen4 $ox -n 4000000000 -P "$p" -t $((tput_secs + 600)) \
 			>"$outdir/gen4.out" &
 		pid=$!
 		while [ "$(count gen)" = "$c0" ] && kill -0 $pid 2>/dev/null; do
@@ -60,7 +60,7 @@ one_entry() {	# SYSTEM REP
 		s1=$(snap4)
 		sleep "$tput_secs"
 		s2=$(snap4)
-		wait $pid
+		gen_stop gen4 $pid
 		win_dir=4to6 win entry "$1" "$p" "$2" "$s1" "$s2"
 		pps=$w_recv_pps
 		settle gen >/dev/null

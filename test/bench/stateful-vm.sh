@@ -271,6 +271,14 @@ settle() {	# NS: waits until its count stops growing, prints it
 	echo "$a"
 }
 gen() { nsx gen taskset -c 0 "$gen6" -i eth0 -m $XL6_MAC -s $SRC96 "$@"; }
+# gen_stop NAME PID: stops the generator NAME (gen6, gen4: the only one
+# running) started in the background as PID, which prints what it sent;
+# waits for it. A window that closes after a generator's own -t would
+# measure nothing, so the generators run until told.
+gen_stop() {
+	pkill -TERM -x "$1" || :
+	wait "$2"
+}
 # offered [NS]: what NS (default gen) offered to xl: veth counts a frame xl's
 # full backlog refused as NS's tx_dropped, not tx_packets (the system's
 # loss, so offered).
@@ -526,7 +534,11 @@ tput_teardown() {	# SYSTEM REP
 		c0=$(count sink)
 		# Both CPUs: gen6's (0) and the translator's (1).
 		perf_on -C 0,1
-		gen $ox -n 4000000000 -F "$s" -t $((tput_secs + 4)) >"$outdir/gen.out" &
+		# gen6 sends until the window has closed (SIGTERM; -t only
+		# bounds a run whose stop went wrong): on a slow host this
+		# script's own commands can take seconds each, and a fixed
+		# -t ended gen6 before a late window opened.
+		gen $ox -n 4000000000 -F "$s" -t $((tput_secs + 600)) >"$outdir/gen.out" &
 		pid=$!
 		# The window opens a second after the first frames reach sink:
 		# starting gen6 alone can take seconds under emulation.
@@ -537,8 +549,8 @@ tput_teardown() {	# SYSTEM REP
 		s1=$(snap)
 		sleep "$tput_secs"
 		s2=$(snap)
+		gen_stop gen6 $pid
 		perf_off "$outdir/perf-sessions-$1-$s-$2.txt" --sort cpu,sym --percent-limit 0.3
-		wait $pid
 		win sessions "$1" "$s" "$2" "$s1" "$s2"
 		pps=$w_recv_pps offered=$w_off_pps
 		c2=$(settle sink)
