@@ -21,9 +21,16 @@ from .nsenter import genl_in, in_netns
 
 CPUS = os.cpu_count() or 1
 # Between two packets of one pktgen thread: keeps the emulated CPUs able
-# to run the test itself (the debug kernel, KASAN and all, is ten times
-# slower: its release has no Debian flavour suffix).
-DELAY_NS = 4000000 if DEBUG_KERNEL else 200000
+# to run the test itself. The debug kernel (KASAN and all: its release has
+# no Debian flavour suffix) is ten times slower, and its CPU must not be
+# saturated: kmemleak frees every object it tracks through call_rcu(), so
+# each packet queues RCU callbacks; a pktgen thread behind its schedule
+# sends without sleeping, and a saturated CPU invoked the callbacks slower
+# than packets queued them (a backlog of 9k and growing at 4 ms in a
+# 1-vCPU guest). A synchronize_rcu() waits for the callbacks queued before
+# its own: an instance removal under that traffic waited more than 180 s
+# on a loaded host, and returned once pktgen stopped.
+DELAY_NS = 20000000 if DEBUG_KERNEL else 200000
 PGDIR = "/proc/net/pktgen/"
 
 
