@@ -392,6 +392,11 @@ void tern_tables_free(struct tern_tables *t)
 	tern_tables_flush(t, TERN_L4_N);
 	/* Static entries are left, with their own reference only. */
 	for (h = 0; h <= t->bib_mask; h++) {
+		/* Millions of buckets: yield now and then, skip the empty. */
+		if (!(h % TERN_GC_RESCHED))
+			cond_resched();
+		if (hlist_nulls_empty(&t->bib6[h]))
+			continue;
 		rcu_read_lock();
 		hlist_nulls_for_each_entry_rcu(b, n, &t->bib6[h], n6) {
 			tern_tbl_where_bib(t, b, &w);
