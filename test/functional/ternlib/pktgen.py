@@ -26,7 +26,7 @@ CPUS = os.cpu_count() or 1
 # saturated: kmemleak frees every object it tracks through call_rcu(), so
 # each packet queues RCU callbacks; a pktgen thread behind its schedule
 # sends without sleeping, and a saturated CPU invoked the callbacks slower
-# than packets queued them (a backlog of 9k and growing at 4 ms in a
+# than packets queued them (a backlog of 11.6k and growing at 4 ms in a
 # 1-vCPU guest). A synchronize_rcu() waits for the callbacks queued before
 # its own: an instance removal under that traffic waited more than 180 s
 # on a loaded host, and returned once pktgen stopped.
