@@ -69,8 +69,9 @@ for v in BENCH_SMOKE BENCH_SYSTEMS BENCH_REPS BENCH_STEPS BENCH_TRIAL \
 done
 rc=0
 # A loaded host stretches a run a lot (one repetition took 39 minutes
-# on a host running 5-7 other VMs): generous limits.
-timeout=10800
+# on a host running 5-7 other VMs; a full run alone on a slow host needed
+# more than 3 hours): generous limits.
+timeout=14400
 [ -n "$smoke" ] && timeout=3600
 # 10M NAT64 sessions need room (test/bench/stateful-vm.sh): Tern's about
 # 1.3 GB of slab and 0.4 GB of hash arrays, Jool's some 4 GB (measured
