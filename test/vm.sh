@@ -79,20 +79,43 @@ append=()
 # CPU n, where the host has that many), for experiments: on these 2-CPU
 # hosts it did not make `make bench` steadier (docs/performance.md), so
 # nothing sets it.
-if [ "${VM_PIN:-}" = 1 ]; then
+# VM_BENCH=1 also has the guest's bench ask the host how much CPU time
+# each vCPU's thread had (test/bench/hclock.py, through the files of
+# .build/results/hclock-TAG; BENCH_HCLOCK in the guest names it).
+if [ "${VM_PIN:-}" = 1 ] || [ "${VM_BENCH:-}" = 1 ]; then
 	append+=("--qemu-opts=-name virtme-ng,debug-threads=on")
 fi
+# And QEMU counts the instructions of each vCPU (test/bench/insn-count.c,
+# a TCG plugin; hclock.py reads its counters).
+hclock=
+if [ "${VM_BENCH:-}" = 1 ]; then
+	hclock=$top/.build/results/hclock-${VM_TAG:-$krel}
+	rm -rf "$hclock"
+	mkdir -p "$hclock"
+	cmd="env BENCH_HCLOCK=$(printf '%q' "$hclock") $cmd"
+	plugin=$top/.build/insn-count.so
+	if [ ! -f "$plugin" ] || [ "$top/test/bench/insn-count.c" -nt "$plugin" ]; then
+		gcc -O2 -Wall -shared -fPIC -fvisibility=hidden -o "$plugin" \
+			"$top/test/bench/insn-count.c"
+	fi
+	append+=("--qemu-opts=-plugin $plugin,out=$hclock/insn")
+fi
+# qemu_of PID: the QEMU process below PID (none yet: false).
+qemu_of() {
+	local procs=("$1") p
+	while [ ${#procs[@]} -gt 0 ]; do
+		p=${procs[0]}
+		procs=("${procs[@]:1}")
+		[ "$(cat /proc/"$p"/comm 2>/dev/null)" = qemu-system-x86 ] && echo "$p" && return 0
+		mapfile -t -O ${#procs[@]} procs < <(pgrep -P "$p" || true)
+	done
+	return 1
+}
 # pin_vcpus PID: pins the vCPU threads ("CPU n/TCG") of the QEMU below
 # PID; true once it found them.
 pin_vcpus() {
-	local procs=("$1") q='' p t comm n found=''
-	while [ ${#procs[@]} -gt 0 ] && [ -z "$q" ]; do
-		p=${procs[0]}
-		procs=("${procs[@]:1}")
-		[ "$(cat /proc/"$p"/comm 2>/dev/null)" = qemu-system-x86 ] && q=$p
-		mapfile -t -O ${#procs[@]} procs < <(pgrep -P "$p" || true)
-	done
-	[ -n "$q" ] || return 1
+	local q t comm n found=''
+	q=$(qemu_of "$1") || return 1
 	for t in /proc/"$q"/task/*; do
 		comm=$(cat "$t/comm" 2>/dev/null) || continue
 		[[ $comm =~ ^CPU\ ([0-9]+)/ ]] || continue
@@ -147,11 +170,15 @@ for try in $(seq "$tries"); do
 		"${append[@]}" --cpus "${VM_CPUS:-2}" --memory "${VM_MEMORY:-2G}" \
 		--user root --rwdir="$top/.build/results" -- "$cmd" </dev/null &
 	pid=$!
-	t0=$SECONDS last=$SECONDS seen='' why='' pinned=''
+	t0=$SECONDS last=$SECONDS seen='' why='' pinned='' hpid=''
 	while kill -0 "$pid" 2>/dev/null; do
 		sleep 2
 		if [ "${VM_PIN:-}" = 1 ] && [ -z "$pinned" ] && pin_vcpus "$pid"; then
 			pinned=1
+		fi
+		if [ -n "$hclock" ] && [ -z "$hpid" ] && q=$(qemu_of "$pid"); then
+			python3 "$top/test/bench/hclock.py" "$q" "$hclock" &
+			hpid=$!
 		fi
 		if [ ! -e "$started" ]; then
 			[ $((SECONDS - t0)) -ge "$boot_timeout" ] && why=boot && break

@@ -22,7 +22,11 @@
 # line of OUTDIR/raw.tsv: phase (main or pair) system direction flows rep,
 # the window's length (ns), offered (packets the generators sent in it,
 # and per second), received (packets, and per second), CPU 1's busy ns
-# and busy ns per packet received.
+# and busy ns per packet received; then the host's view of the window
+# (test/bench/lib-hclock.sh; 0 without it): its length, the CPU time the
+# host gave vCPU 1's thread in it and the time that thread waited for a
+# host CPU (ns), and that CPU time per packet received; the instructions
+# vCPU 1 executed in it, and per packet received.
 #
 # Usage: bench-vm.sh OUTDIR
 # Settings: BENCH_SYSTEMS ("fwd tern-siit tern-siit-eamt1 tern-siit-eamt10k
@@ -69,6 +73,15 @@
 #   added_ns        pair_ns - pair_fwd_ns: the cost the system adds to a
 #                   packet over forwarding it, ns (may be below 0 in a
 #                   pair when the host's speed changed between windows)
+#   pair_fwd_insns, pair_insns, capacity_vs_fwd_insns, added_insns
+#                   the same four of the instructions vCPU 1 executed per
+#                   packet received (QEMU counts them, lib-hclock.sh): the
+#                   host's speed changes from second to second, the
+#                   instructions a packet costs do not
+#   pair_fwd_host_ns, pair_host_ns, capacity_vs_fwd_host, added_host_ns
+#                   the same four of the host's CPU time of vCPU 1 instead
+#                   of CPU 1's busy time in the guest: without the time
+#                   the host did not run vCPU 1 (lib-hclock.sh)
 # The control (unless BENCH_PAIR_CONTROL=0): forwarding paired with
 # itself, as system fwd-xl (the same routes set up in xl), BENCH_PAIR_REPS
 # pairs a cell, first in every repetition: what two identical systems
@@ -83,6 +96,8 @@ renice -n -10 -p $$ >/dev/null 2>&1 || true
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=test/bench/lib-topo.sh
 . "$top/test/bench/lib-topo.sh"
+# shellcheck source=test/bench/lib-hclock.sh
+. "$top/test/bench/lib-hclock.sh"
 if [ -n "${BENCH_SMOKE:-}" ]; then
 	: "${BENCH_SYSTEMS:=fwd tern-siit tern-siit-eamt1 tern-nat64 tern-siit-ipt}"
 	: "${BENCH_REPS:=1}"
@@ -126,7 +141,7 @@ tsv=$outdir/results.tsv
 mkdir -p "$outdir"
 [ -s "$tsv" ] || printf 'metric\tsystem\tdirection\tflows\trep\tvalue\tunit\n' >"$tsv"
 raw=$outdir/raw.tsv
-[ -s "$raw" ] || printf 'phase\tsystem\tdirection\tflows\trep\twindow_ns\toffered\toffered_pps\treceived\treceived_pps\tbusy_ns\tns_per_packet\n' >"$raw"
+[ -s "$raw" ] || printf 'phase\tsystem\tdirection\tflows\trep\twindow_ns\toffered\toffered_pps\treceived\treceived_pps\tbusy_ns\tns_per_packet\thost_window_ns\thost_busy_ns\thost_wait_ns\thost_ns_per_packet\tinsns\tinsns_per_packet\n' >"$raw"
 
 cleanup() {
 	local ns
@@ -143,12 +158,16 @@ emit() {	# METRIC SYSTEM DIRECTION FLOWS REP VALUE UNIT
 }
 
 # raw PHASE SYSTEM DIRECTION FLOWS REP: the last overload window's line of
-# raw.tsv (what was offered and received, CPU 1's busy time).
+# raw.tsv (what was offered and received, CPU 1's busy time; the host's
+# view of the window: its length, the CPU time vCPU 1's thread had and
+# waited for, that time per packet received; the instructions vCPU 1
+# executed, and per packet received; lib-hclock.sh).
 raw() {
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" \
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" \
 		"$ov_win" "$ov_sent" $((ov_sent * 1000000000 / ov_win)) \
-		"$ov_recv" $((ov_recv * 1000000000 / ov_win)) "$ov_busy" "$ov_ns" >>"$raw"
-	say "window $1 $2 $3 flows=$4 rep=$5: offered $ov_sent, received $ov_recv in $((ov_win / 1000000)) ms, CPU 1 busy $((ov_busy / 1000000)) ms, $ov_ns ns/packet"
+		"$ov_recv" $((ov_recv * 1000000000 / ov_win)) "$ov_busy" "$ov_ns" \
+		"$ov_hwin" "$ov_hbusy" "$ov_hwait" "$ov_hns" "$ov_insn" "$ov_ipp" >>"$raw"
+	say "window $1 $2 $3 flows=$4 rep=$5: offered $ov_sent, received $ov_recv in $((ov_win / 1000000)) ms, CPU 1 busy $((ov_busy / 1000000)) ms, $ov_ns ns/packet; host: vCPU 1 ran $((ov_hbusy / 1000000)) ms of $((ov_hwin / 1000000)), waited $((ov_hwait / 1000000)) ms, $ov_hns ns/packet; $ov_ipp instructions/packet"
 }
 
 # pktgen: the build of test/bench/pktgen-build.sh (BENCH_PKTGEN_KO, which
@@ -189,13 +208,19 @@ clk_tck=$(getconf CLK_TCK)
 
 # overload DIR [SECS]: pktgen as fast as it goes for SECS (default secs);
 # sets ov_rx (received, pps, both directions summed), ov_tx (offered per generator, pps), ov_ns
-# (CPU 1's busy ns per packet received) and, for raw.tsv, ov_win (the
-# window, ns), ov_sent and ov_recv (packets) and ov_busy (ns).
+# (CPU 1's busy ns per packet received), ov_hns (the same of the host's
+# CPU time of vCPU 1, lib-hclock.sh), ov_ipp (the instructions vCPU 1
+# executed per packet received) and, for raw.tsv, ov_win (the window,
+# ns), ov_sent and ov_recv (packets), ov_busy (ns), ov_hwin, ov_hbusy and
+# ov_hwait (the host's window, vCPU 1's run and wait time in it, ns) and
+# ov_insn (vCPU 1's instructions in it).
 overload() {
-	local dir=$1 secs=${2:-$secs} ns t0 t1 a0 b0 a1 b1 n i0 i1 busy
+	local dir=$1 secs=${2:-$secs} ns t0 t1 a0 b0 a1 b1 n i0 i1 busy m0 r0 w0 x0
 	n=$(gens "$dir" | wc -w)
 	for ns in $(gens "$dir"); do nsx "$ns" sh -c "echo start >$PG/pgctrl" & done
 	sleep $warm
+	hclock
+	m0=$hc_mono r0=$hc_run w0=$hc_wait x0=$hc_insn
 	t0=$(now); read -r a0 b0 i0 < <(snap "$dir")
 	if [ -n "${BENCH_PERF:-}" ]; then
 		# cpu-clock samples (no PMU under emulation) of both CPUs.
@@ -203,6 +228,7 @@ overload() {
 	else
 		sleep "$secs"
 	fi
+	hclock
 	t1=$(now); read -r a1 b1 i1 < <(snap "$dir")
 	for ns in $(gens "$dir"); do nsx "$ns" sh -c "echo stop >$PG/pgctrl"; done
 	wait || true
@@ -214,6 +240,9 @@ overload() {
 	ov_ns=0
 	((b1 > b0)) && ov_ns=$((busy / (b1 - b0)))
 	ov_win=$((t1 - t0)) ov_sent=$((a1 - a0)) ov_recv=$((b1 - b0)) ov_busy=$busy
+	ov_hwin=$((hc_mono - m0)) ov_hbusy=$((hc_run - r0)) ov_hwait=$((hc_wait - w0)) ov_hns=0
+	ov_insn=$((hc_insn - x0)) ov_ipp=0
+	((b1 > b0)) && ov_hns=$((ov_hbusy / (b1 - b0))) ov_ipp=$((ov_insn / (b1 - b0)))
 	[ -n "${BENCH_PERF:-}" ] || return 0
 	perf report -q -i /tmp/bench-perf.data --stdio --sort cpu,sym --percent-limit 0.3 \
 		2>/dev/null | grep . | sed "s/^/$cur $dir $ov_rx pps: /" >>"$outdir/perf.txt" || true
@@ -378,20 +407,20 @@ measure() {
 }
 
 # pair SYSTEM DIR FLOWS REP FWD_FIRST: forwarding (in xlf) and SYSTEM (set
-# up in xl for the pair) in turns, pair_rounds rounds of two windows of
+# up in xl, by pairs) in turns, pair_rounds rounds of two windows of
 # pair_secs seconds, forwarding's first in every other round (ABBA...:
 # a drift of the host's speed over the pair costs both alike), and
 # forwarding's first round first when FWD_FIRST is 1. Each window is a
 # line of raw.tsv (phase pairpart); the sums of each side's windows are
 # the pair's two lines (phase pair, forwarding's first) and its figures.
 pair() {
-	local s=$1 dir=$2 flows=$3 rep=$4 r k x n f_ns=0 s_ns=0
-	local -A w r_sent r_recv r_busy
-	up "$s" "a pair" || return 0
-	case $s in *nat64*) preliminary "$s" ;; esac
+	local s=$1 dir=$2 flows=$3 rep=$4 r k x n f_ns=0 s_ns=0 f_hns=0 s_hns=0 f_i=0 s_i=0
+	local -A w r_sent r_recv r_busy h_win h_busy h_wait h_insn
 	conf "$s" "$dir" "$flows"
 	side=f conf fwd "$dir" "$flows"
-	for x in f s; do w[$x]=0 r_sent[$x]=0 r_recv[$x]=0 r_busy[$x]=0; done
+	for x in f s; do
+		w[$x]=0 r_sent[$x]=0 r_recv[$x]=0 r_busy[$x]=0 h_win[$x]=0 h_busy[$x]=0 h_wait[$x]=0 h_insn[$x]=0
+	done
 	for ((r = 0; r < pair_rounds; r++)); do
 		if (((r + $5) % 2)); then k="f s"; else k="s f"; fi
 		for x in $k; do
@@ -402,9 +431,10 @@ pair() {
 			raw pairpart "$n" "$dir" "$flows" "$rep"
 			w[$x]=$((w[$x] + ov_win)) r_sent[$x]=$((r_sent[$x] + ov_sent))
 			r_recv[$x]=$((r_recv[$x] + ov_recv)) r_busy[$x]=$((r_busy[$x] + ov_busy))
+			h_win[$x]=$((h_win[$x] + ov_hwin)) h_busy[$x]=$((h_busy[$x] + ov_hbusy))
+			h_wait[$x]=$((h_wait[$x] + ov_hwait)) h_insn[$x]=$((h_insn[$x] + ov_insn))
 		done
 	done
-	"teardown_$s" || say "teardown of $s failed"
 	for x in f s; do
 		((r_recv[$x] > 0)) || { say "pair $s $dir $flows rep $rep: no figure"; return 0; }
 	done
@@ -413,14 +443,50 @@ pair() {
 		[ $x = f ] && n=fwd
 		ov_win=${w[$x]} ov_sent=${r_sent[$x]} ov_recv=${r_recv[$x]} ov_busy=${r_busy[$x]}
 		ov_ns=$((ov_busy / ov_recv))
+		ov_hwin=${h_win[$x]} ov_hbusy=${h_busy[$x]} ov_hwait=${h_wait[$x]}
+		ov_hns=$((ov_hbusy / ov_recv)) ov_insn=${h_insn[$x]} ov_ipp=$((h_insn[$x] / ov_recv))
 		raw pair "$n" "$dir" "$flows" "$rep"
-		if [ $x = f ]; then f_ns=$ov_ns; else s_ns=$ov_ns; fi
+		if [ $x = f ]; then
+			f_ns=$ov_ns f_hns=$ov_hns f_i=$ov_ipp
+		else
+			s_ns=$ov_ns s_hns=$ov_hns s_i=$ov_ipp
+		fi
 	done
 	emit pair_fwd_ns "$s" "$dir" "$flows" "$rep" "$f_ns" ns
 	emit pair_ns "$s" "$dir" "$flows" "$rep" "$s_ns" ns
 	emit capacity_vs_fwd "$s" "$dir" "$flows" "$rep" \
 		"$(awk -v a="$f_ns" -v b="$s_ns" 'BEGIN { printf "%.3f", a / b }')" x
 	emit added_ns "$s" "$dir" "$flows" "$rep" $((s_ns - f_ns)) ns
+	# The same of vCPU 1's instructions and of the host's CPU time of
+	# vCPU 1 (none without them).
+	if ((f_i > 0 && s_i > 0)); then
+		emit pair_fwd_insns "$s" "$dir" "$flows" "$rep" "$f_i" insns
+		emit pair_insns "$s" "$dir" "$flows" "$rep" "$s_i" insns
+		emit capacity_vs_fwd_insns "$s" "$dir" "$flows" "$rep" \
+			"$(awk -v a="$f_i" -v b="$s_i" 'BEGIN { printf "%.3f", a / b }')" x
+		emit added_insns "$s" "$dir" "$flows" "$rep" $((s_i - f_i)) insns
+	fi
+	((f_hns > 0 && s_hns > 0)) || return 0
+	emit pair_fwd_host_ns "$s" "$dir" "$flows" "$rep" "$f_hns" ns
+	emit pair_host_ns "$s" "$dir" "$flows" "$rep" "$s_hns" ns
+	emit capacity_vs_fwd_host "$s" "$dir" "$flows" "$rep" \
+		"$(awk -v a="$f_hns" -v b="$s_hns" 'BEGIN { printf "%.3f", a / b }')" x
+	emit added_host_ns "$s" "$dir" "$flows" "$rep" $((s_hns - f_hns)) ns
+}
+
+# pair_all SYSTEM REP J: SYSTEM set up in xl once (a NAT64 with its
+# sessions), a pair in each cell of pair_cells, torn down; forwarding's
+# window first in every other cell (J: the first cell's parity), so that
+# the next repetition (J + 1) has it second where this one had it first.
+pair_all() {
+	local s=$1 rep=$2 j=$3 cell
+	up "$s" "a pair" || return 0
+	case $s in *nat64*) preliminary "$s" ;; esac
+	for cell in $pair_cells; do
+		say "pair rep $rep: $s ${cell%:*} flows=${cell#*:} (at ${SECONDS} s)"
+		pair "$s" "${cell%:*}" "${cell#*:}" "$rep" $((j++ % 2))
+	done
+	"teardown_$s" || say "teardown of $s failed"
 }
 
 say "$(uname -r), $(nproc) CPUs, clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource), $(grep -o 'init_on_alloc=[^ ]*' /proc/cmdline || echo "init_on_alloc as built"), pktgen $(cat /sys/module/pktgen/srcversion), tern.ko $(cat /sys/module/tern/srcversion 2>/dev/null || echo none)"
@@ -460,11 +526,7 @@ if [ ${#pairs[@]} -gt 0 ] && [[ " ${run[*]} " == *" fwd "* ]]; then
 	for ((rep = 1; rep <= maxr; rep++)); do
 		for s in "${pairs[@]}"; do
 			((rep <= $(pair_reps_of "$s"))) || continue
-			j=0
-			for cell in $pair_cells; do
-				say "pair rep $rep: $s ${cell%:*} flows=${cell#*:} (at ${SECONDS} s)"
-				pair "$s" "${cell%:*}" "${cell#*:}" $rep $(((rep + j++) % 2))
-			done
+			pair_all "$s" "$rep" "$rep"
 		done
 	done
 	sinks_drop off

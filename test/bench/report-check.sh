@@ -84,6 +84,34 @@ $py "$here/judge.py" "$tmp/judge-gen.tsv" >"$tmp/judge-gen-all.md"
 grep -q '^| SIIT ≥ 0.9 × forwarding | tern-siit, 6→4, 1 | 0.95 | 0.80 | ≥ 0.90 | inside the spread |$' "$tmp/judge-gen-all.md" ||
 	{ echo "FAIL  judge.py: without raw.tsv every pair counts"; exit 1; }
 echo "ok    judge.py: with raw.tsv, pairs whose window the generator set are left out"
+# With CPU 1's instructions in the run (capacity_vs_fwd_insns), the pair
+# targets are judged on them, and on the host's CPU time and the guest's
+# busy time in tables of their own after the rest; without the
+# instructions, on the host's CPU time.
+{
+	head -1 "$here/report-test/judge.tsv"
+	for r in 1:0.80:0.95:0.92 2:0.82:0.96:0.93 3:0.81:0.97:0.94; do
+		IFS=: read -r n g h i <<<"$r"
+		printf 'capacity_vs_fwd\ttern-siit\t6to4\t1\t%s\t%s\tx\n' "$n" "$g"
+		printf 'capacity_vs_fwd_host\ttern-siit\t6to4\t1\t%s\t%s\tx\n' "$n" "$h"
+		printf 'capacity_vs_fwd_insns\ttern-siit\t6to4\t1\t%s\t%s\tx\n' "$n" "$i"
+	done
+} >"$tmp/judge-insn.tsv"
+cell='^| SIIT ≥ 0.9 × forwarding | tern-siit, 6→4, 1 |'
+$py "$here/judge.py" "$tmp/judge-insn.tsv" >"$tmp/judge-insn.md"
+sed '/^### Control/q; /^### The pair targets/q' "$tmp/judge-insn.md" |
+	grep -q "$cell 0.93 | 0.92 | ≥ 0.90 | met |\$" &&
+	sed -n '/^### The pair targets on the host/,/^### The pair targets on CPU 1.s busy/p' "$tmp/judge-insn.md" |
+	grep -q "$cell 0.96 | 0.95 | ≥ 0.90 | met |\$" &&
+	sed -n '/^### The pair targets on CPU 1.s busy time in the guest/,$p' "$tmp/judge-insn.md" |
+	grep -q "$cell 0.81 | 0.80 | ≥ 0.90 | not met |\$" ||
+	{ echo "FAIL  judge.py: the pair targets not judged on the instructions, the host's and guest's times beside"; exit 1; }
+grep -v '_insns' "$tmp/judge-insn.tsv" >"$tmp/judge-host.tsv"
+$py "$here/judge.py" "$tmp/judge-host.tsv" >"$tmp/judge-host.md"
+sed '/^### Control/q; /^### The pair targets/q' "$tmp/judge-host.md" |
+	grep -q "$cell 0.96 | 0.95 | ≥ 0.90 | met |\$" ||
+	{ echo "FAIL  judge.py: without instructions, the pair targets not judged on the host's CPU time"; exit 1; }
+echo "ok    judge.py: pair targets judged on CPU 1's instructions (else the host's CPU time), the other measures beside"
 # A complete smoke file: every MUST metric for both systems, the paired
 # figures of the Tern one (its added cost below 0: a difference may be),
 # all above 0; its raw.tsv beside it, with a window of each system in the
@@ -94,6 +122,14 @@ echo "ok    judge.py: with raw.tsv, pairs whose window the generator set are lef
 	printf 'added_ns\ttern-siit\t6to4\t1\t1\t-3\tns\n'
 	printf 'capacity_vs_fwd\tfwd-xl\t6to4\t1\t1\t1.01\tx\n'
 	printf 'added_ns\tfwd-xl\t6to4\t1\t1\t-1\tns\n'
+	printf 'capacity_vs_fwd_host\ttern-siit\t6to4\t1\t1\t0.9\tx\n'
+	printf 'added_host_ns\ttern-siit\t6to4\t1\t1\t2\tns\n'
+	printf 'capacity_vs_fwd_host\tfwd-xl\t6to4\t1\t1\t0.99\tx\n'
+	printf 'added_host_ns\tfwd-xl\t6to4\t1\t1\t-2\tns\n'
+	printf 'capacity_vs_fwd_insns\ttern-siit\t6to4\t1\t1\t0.9\tx\n'
+	printf 'added_insns\ttern-siit\t6to4\t1\t1\t300\tinsns\n'
+	printf 'capacity_vs_fwd_insns\tfwd-xl\t6to4\t1\t1\t1.0\tx\n'
+	printf 'added_insns\tfwd-xl\t6to4\t1\t1\t-3\tinsns\n'
 	for s in fwd tern-siit; do
 		for m in xl_ns_per_packet tput_zero_loss tput_overload tcp_throughput rtt_median; do
 			printf '%s\t%s\t6to4\t1\t1\t5\tx\n' $m $s
@@ -101,9 +137,9 @@ echo "ok    judge.py: with raw.tsv, pairs whose window the generator set are lef
 	done
 } >"$tmp/ok.tsv"
 {
-	printf 'phase\tsystem\tdirection\tflows\trep\twindow_ns\toffered\toffered_pps\treceived\treceived_pps\tbusy_ns\tns_per_packet\n'
+	printf 'phase\tsystem\tdirection\tflows\trep\twindow_ns\toffered\toffered_pps\treceived\treceived_pps\tbusy_ns\tns_per_packet\thost_window_ns\thost_busy_ns\thost_wait_ns\thost_ns_per_packet\tinsns\tinsns_per_packet\n'
 	for w in main:fwd main:tern-siit pair:fwd pair:tern-siit pair:fwd-xl; do
-		printf '%s\t%s\t6to4\t1\t1\t1000000000\t9\t9\t8\t8\t40\t5\n' "${w%:*}" "${w#*:}"
+		printf '%s\t%s\t6to4\t1\t1\t1000000000\t9\t9\t8\t8\t40\t5\t1000000000\t32\t1\t4\t24000\t3000\n' "${w%:*}" "${w#*:}"
 	done
 } >"$tmp/raw.tsv"
 cp "$tmp/raw.tsv" "$tmp/raw.ok"
@@ -116,6 +152,10 @@ grep -v '^capacity_vs_fwd' "$tmp/ok.tsv" >"$tmp/nopair.tsv"
 fails "$tmp/nopair.tsv" "on a Tern system without capacity_vs_fwd"
 grep -v '^added_ns' "$tmp/ok.tsv" >"$tmp/noadd.tsv"
 fails "$tmp/noadd.tsv" "on a paired system without added_ns"
+grep -v '^capacity_vs_fwd_host' "$tmp/ok.tsv" >"$tmp/nohost.tsv"
+fails "$tmp/nohost.tsv" "on a paired system without the host's figures"
+grep -v '^added_insns' "$tmp/ok.tsv" >"$tmp/noinsn.tsv"
+fails "$tmp/noinsn.tsv" "on a paired system without its instructions"
 # The control (forwarding paired with itself) has the pairs' figures
 # only, and pairs without it are not a run's.
 grep -v 'fwd-xl' "$tmp/ok.tsv" >"$tmp/nocontrol.tsv"
@@ -124,8 +164,11 @@ fails "$tmp/nocontrol.tsv" "on pairs without the control (fwd-xl)"
 {
 	cat "$tmp/ok.tsv"
 	for m in tput_zero_loss tput_overload tcp_throughput rtt_median capacity_vs_fwd \
-		added_ns conn_rate conn_real tput_sessions teardown_seconds \
-		teardown_free_seconds tput_one_entry one_entry_ratio one_entry_ns \
+		added_ns capacity_vs_fwd_host added_host_ns capacity_vs_fwd_insns \
+		added_insns conn_rate conn_real \
+		tput_sessions teardown_seconds teardown_free_seconds \
+		tput_one_entry one_entry_ratio one_entry_ns one_entry_host_ns \
+		one_entry_insns \
 		tput_offered tput_sessions_zero_loss conn_offered_ratio \
 		tput_sessions_offered_ratio sessions_fill_rate slab_bytes_per_session \
 		slab_obj_bytes_per_session; do
@@ -140,11 +183,12 @@ fails "$tmp/nocontrol.tsv" "on pairs without the control (fwd-xl)"
 # trial, each with what was offered and received, and a one-entry window
 # (4->6).
 for p in pair conn sessions zl; do
-	printf '%s\ttern-nat64\t6to4\t1\t1\t1000000000\t9\t9\t8\t8\t40\t5\n' $p >>"$tmp/raw.tsv"
+	printf '%s\ttern-nat64\t6to4\t1\t1\t1000000000\t9\t9\t8\t8\t40\t5\t1000000000\t32\t1\t4\t24000\t3000\n' $p >>"$tmp/raw.tsv"
 done
-printf 'entry\ttern-nat64\t4to6\t1\t1\t1000000000\t9\t9\t8\t8\t40\t5\n' >>"$tmp/raw.tsv"
+printf 'entry\ttern-nat64\t4to6\t1\t1\t1000000000\t9\t9\t8\t8\t40\t5\t1000000000\t32\t1\t4\t24000\t3000\n' >>"$tmp/raw.tsv"
 passes "$tmp/nat.tsv" "a complete NAT64 system"
-for m in teardown_free_seconds one_entry_ratio one_entry_ns conn_gen_bound \
+for m in teardown_free_seconds one_entry_ratio one_entry_ns one_entry_host_ns \
+	one_entry_insns conn_gen_bound \
 	conn_offered_ratio tput_sessions_gen_bound tput_sessions_offered_ratio \
 	tput_sessions_zero_loss_gen_bound sessions_fill_rate \
 	slab_bytes_per_session slab_obj_bytes_per_session; do

@@ -20,17 +20,20 @@ session), a line against the number of sessions.
 raw.tsv beside RESULTS.TSV (bench-vm.sh's log of every overload window,
 and stateful-vm.sh's of its stateful ones: phase system direction flows
 rep window_ns offered offered_pps received received_pps busy_ns
-ns_per_packet) is summed up in results.md per phase and system (the
+ns_per_packet host_window_ns host_busy_ns host_wait_ns host_ns_per_packet
+insns insns_per_packet; runs before 2026-12-03 lack the last six) is
+summed up in results.md per phase and system (the
 one-entry phase, entry, per flows too: its two cells differ in kind).
 
 --check (the smoke run of make check): fails unless every system of the
 file has a figure for every metric of MUST, every system but forwarding
-the paired ones of MUST_PAIRED (capacity_vs_fwd, the figure the targets
-are judged on, and added_ns), every NAT64 system (*-nat64) the stateful
+the paired ones of MUST_PAIRED (capacity_vs_fwd and added_ns, from the
+guest's busy time, from the host's CPU time of vCPU 1 and from its
+instructions), every NAT64 system (*-nat64) the stateful
 ones of MUST_NAT64 (with, beside each figure, whether the generator set
 it) and, at every size it has tput_sessions for, those of MUST_PER_SIZE
 (fill rate, slab bytes a session), and every figure is above 0 (flags, unit "flag", and
-added_ns, a difference, aside; tput_zero_loss and xl_ns_per_packet above
+the added costs, differences, aside; tput_zero_loss and xl_ns_per_packet above
 0 in one cell of every system at least; tput_sessions_zero_loss may be
 0); and raw.tsv must be there with a window received in (received > 0)
 of every system in the main part (xl_ns_per_packet) and of every paired
@@ -50,6 +53,10 @@ import statistics
 import textwrap
 
 KNOWN = ["tput_zero_loss", "tput_overload", "tput_offered", "xl_ns_per_packet",
+         "capacity_vs_fwd_insns", "added_insns", "pair_fwd_insns",
+         "pair_insns",
+         "capacity_vs_fwd_host", "added_host_ns", "pair_fwd_host_ns",
+         "pair_host_ns",
          "capacity_vs_fwd", "added_ns", "pair_fwd_ns", "pair_ns",
          "tcp_throughput",
          "rtt_median", "rtt_min", "rtt_max", "conn_rate", "conn_real",
@@ -60,7 +67,8 @@ KNOWN = ["tput_zero_loss", "tput_overload", "tput_offered", "xl_ns_per_packet",
          "tput_sessions_offered_ratio", "tput_sessions_zero_loss_gen_bound",
          "sessions_fill_rate", "slab_bytes_per_session",
          "slab_obj_bytes_per_session",
-         "tput_one_entry", "one_entry_ratio", "one_entry_ns"]
+         "tput_one_entry", "one_entry_ratio", "one_entry_ns",
+         "one_entry_insns", "one_entry_host_ns"]
 TITLES = {
     "tput_zero_loss": "Throughput with zero loss (binary search), 64-byte UDP",
     "tput_overload": "Received rate at overload (pktgen at its maximum)",
@@ -80,6 +88,34 @@ TITLES = {
     "pair_fwd_ns": "Forwarding's xl_ns_per_packet in the pairs with the "
                    "system",
     "pair_ns": "The system's xl_ns_per_packet in its pairs with forwarding",
+    "capacity_vs_fwd_insns": "Capacity against forwarding, paired, from "
+                             "the instructions CPU 1 executed per packet "
+                             "received (QEMU counts them; the host's "
+                             "speed, which changes from second to second, "
+                             "does not change them): forwarding's "
+                             "pair_fwd_insns over the system's pair_insns "
+                             "(median of the pairs)",
+    "added_insns": "Cost added over forwarding, paired, in instructions "
+                   "CPU 1 executed per packet received: pair_insns less "
+                   "pair_fwd_insns (median of the pairs; the ratios are of "
+                   "these medians)",
+    "pair_fwd_insns": "Forwarding's instructions of CPU 1 per packet "
+                      "received in the pairs with the system",
+    "pair_insns": "The system's instructions of CPU 1 per packet received "
+                  "in its pairs with forwarding",
+    "capacity_vs_fwd_host": "Capacity against forwarding, paired, from the "
+                            "host's CPU time of vCPU 1 (the time the host "
+                            "ran it; its preemption and steal left out): "
+                            "forwarding's pair_fwd_host_ns over the "
+                            "system's pair_host_ns (median of the pairs)",
+    "added_host_ns": "Cost added over forwarding, paired, from the host's "
+                     "CPU time of vCPU 1: pair_host_ns less "
+                     "pair_fwd_host_ns (median of the pairs; the ratios "
+                     "are of these medians)",
+    "pair_fwd_host_ns": "Forwarding's host CPU time of vCPU 1 per packet "
+                        "received in the pairs with the system",
+    "pair_host_ns": "The system's host CPU time of vCPU 1 per packet "
+                    "received in its pairs with forwarding",
     "tcp_throughput": "Single-flow TCP (iperf3)",
     "rtt_median": "ICMP echo RTT, median",
     "rtt_min": "ICMP echo RTT, minimum",
@@ -134,6 +170,10 @@ TITLES = {
                     "in tput_one_entry's window (flows = sessions); with "
                     "its offered and received (raw.tsv, phase entry), "
                     "whether the generator or the system set that rate",
+    "one_entry_insns": "The instructions CPU 1 executed per packet "
+                       "received in tput_one_entry's window",
+    "one_entry_host_ns": "The host's CPU time of vCPU 1 per packet "
+                         "received in tput_one_entry's window",
 }
 # Throughput against the number of sessions: plotted as lines.
 SESSION_PLOTS = ["tput_sessions", "tput_sessions_zero_loss",
@@ -147,14 +187,16 @@ DIRS = ["6to4", "4to6", "bidir"]
 MUST = ["tput_zero_loss", "tput_overload", "tcp_throughput", "rtt_median"]
 # What every system but forwarding must have besides (bench-vm.sh pairs
 # each with forwarding).
-MUST_PAIRED = ["capacity_vs_fwd", "added_ns"]
+MUST_PAIRED = ["capacity_vs_fwd", "added_ns", "capacity_vs_fwd_host",
+               "added_host_ns", "capacity_vs_fwd_insns", "added_insns"]
 # The pairs' control (bench-vm.sh): forwarding paired with itself; it has
 # the pairs' figures only, and a run with pairs has it.
 CONTROL = "fwd-xl"
 # What every NAT64 system must have (test/bench/stateful-vm.sh).
 MUST_NAT64 = ["conn_rate", "conn_real", "tput_sessions", "teardown_seconds",
               "teardown_free_seconds", "tput_one_entry", "one_entry_ratio",
-              "one_entry_ns", "conn_gen_bound", "conn_offered_ratio",
+              "one_entry_ns", "one_entry_host_ns", "one_entry_insns",
+              "conn_gen_bound", "conn_offered_ratio",
               "tput_offered", "tput_sessions_zero_loss",
               "tput_sessions_gen_bound", "tput_sessions_offered_ratio",
               "tput_sessions_zero_loss_gen_bound",
@@ -177,7 +219,7 @@ RAW_NAT64 = {"conn": "conn_rate", "sessions": "tput_sessions",
 MUST_PER_SIZE = ["sessions_fill_rate", "slab_bytes_per_session",
                  "slab_obj_bytes_per_session"]
 # Differences: any sign.
-ANY_SIGN = ["added_ns"]
+ANY_SIGN = ["added_ns", "added_host_ns", "added_insns"]
 # (numerator, denominator) pairs of the ratio columns
 RATIOS = [("tern-siit", "fwd"), ("tern-siit-eamt1", "fwd"),
           ("tern-siit-eamt10k", "fwd"), ("tern-nat64", "fwd"),
@@ -422,7 +464,11 @@ def load_raw(path):
 
 RAW_COLS = ["phase", "system", "direction", "flows", "rep", "window_ns",
             "offered", "offered_pps", "received", "received_pps", "busy_ns",
-            "ns_per_packet"]
+            "ns_per_packet", "host_window_ns", "host_busy_ns",
+            "host_wait_ns", "host_ns_per_packet", "insns", "insns_per_packet"]
+# Before the host's view of each window was logged (runs published
+# before 2026-12-03).
+RAW_COLS_OLD = RAW_COLS[:12]
 
 
 def check_raw(raw, rows):
@@ -430,7 +476,7 @@ def check_raw(raw, rows):
     if raw is None:
         return ["no raw.tsv beside the results"]
     bad = []
-    if raw and list(raw[0].keys()) != RAW_COLS:
+    if raw and list(raw[0].keys()) not in (RAW_COLS, RAW_COLS_OLD):
         return ["raw.tsv: columns %s, not %s" % (list(raw[0].keys()),
                                                  RAW_COLS)]
     want = {("main", r["system"]) for r in rows

@@ -69,6 +69,14 @@ one_entry() {	# SYSTEM REP
 		emit tput_one_entry "$1" 4to6 "$p" "$2" "$pps" pps
 		# CPU 1's busy ns a packet received in that window.
 		emit one_entry_ns "$1" 4to6 "$p" "$2" "$w_nspp" ns
+		# The same of the host's CPU time of vCPU 1, and CPU 1's
+		# instructions a packet (lib-hclock.sh).
+		if ((w_hnspp > 0)); then
+			emit one_entry_host_ns "$1" 4to6 "$p" "$2" "$w_hnspp" ns
+		fi
+		if ((w_ipp > 0)); then
+			emit one_entry_insns "$1" 4to6 "$p" "$2" "$w_ipp" insns
+		fi
 		[ "$p" = 1 ] && r1=$pps
 	done
 	sys_down "$1"

@@ -128,6 +128,8 @@ DST4=203.0.113.99
 say() { echo "stateful: $*" >&2; }
 # shellcheck source=test/bench/lib-ns.sh
 . "$top/test/bench/lib-ns.sh"
+# shellcheck source=test/bench/lib-hclock.sh
+. "$top/test/bench/lib-hclock.sh"
 cleanup() {
 	[ -n "${resp_pid:-}" ] && kill "$resp_pid" 2>/dev/null
 	bench_netns_del gen xl sink
@@ -289,36 +291,43 @@ offered() {
 # CPU 1's idle and iowait time (USER_HZ ticks).
 cpu1_idle() { awk '$1 == "cpu1" { print $5 + $6 }' /proc/stat; }
 clk_tck=$(getconf CLK_TCK)
-# snap: "time offered received(sink) cpu1-idle" for win (6->4). snap4:
-# the same 4->6, sink's generator (gen4) offering and gen receiving.
-snap() { echo "$(now) $(offered) $(count sink) $(cpu1_idle)"; }
-snap4() { echo "$(now) $(offered sink) $(count gen) $(cpu1_idle)"; }
+# snap: "time offered received(sink) cpu1-idle host-time vcpu1-run
+# vcpu1-wait vcpu1-insns" for win (6->4; the last four from the host,
+# lib-hclock.sh). snap4: the same 4->6, sink's generator (gen4) offering
+# and gen receiving.
+snap() { hclock; echo "$(now) $(offered) $(count sink) $(cpu1_idle) $hc_mono $hc_run $hc_wait $hc_insn"; }
+snap4() { hclock; echo "$(now) $(offered sink) $(count gen) $(cpu1_idle) $hc_mono $hc_run $hc_wait $hc_insn"; }
 # win PHASE SYSTEM FLOWS REP SNAP0 SNAP1 [WINDOW_NS]: one line of
 # OUTDIR/raw.tsv (the format of bench-vm.sh's: phase system direction
 # flows rep window_ns offered offered_pps received received_pps busy_ns
-# ns_per_packet) for what was offered and received between the two
-# snaps, and CPU 1's busy time; the rates over WINDOW_NS when given (a
+# ns_per_packet host_window_ns host_busy_ns host_wait_ns
+# host_ns_per_packet insns insns_per_packet) for what was offered and received between the two
+# snaps, and CPU 1's busy time (and the host's view, lib-hclock.sh); the
+# rates over WINDOW_NS when given (a
 # trial's: gen6's own run, the snaps spanning its settling too); the
 # direction is win_dir's (6to4 unless set: 4to6 with snap4's). Sets
 # w_off, w_recv (packets), w_off_pps, w_recv_pps, w_nspp (CPU 1's busy ns
-# a packet received, ns_per_packet).
+# a packet received, ns_per_packet), w_hnspp (host_ns_per_packet), w_ipp
+# (insns_per_packet).
 raw=$outdir/raw.tsv
 win() {
-	local t0 o0 r0 i0 t1 o1 r1 i1 w busy
-	read -r t0 o0 r0 i0 <<<"$5"
-	read -r t1 o1 r1 i1 <<<"$6"
+	local t0 o0 r0 i0 m0 x0 y0 z0 t1 o1 r1 i1 m1 x1 y1 z1 w busy hw hb hy hz
+	read -r t0 o0 r0 i0 m0 x0 y0 z0 <<<"$5"
+	read -r t1 o1 r1 i1 m1 x1 y1 z1 <<<"$6"
 	w=${7:-$((t1 - t0))}
 	((w > 0)) || w=1
 	busy=$((t1 - t0 - (i1 - i0) * 1000000000 / clk_tck))
 	((busy > 0)) || busy=0
 	w_off=$((o1 - o0)) w_recv=$((r1 - r0))
 	w_off_pps=$((w_off * 1000000000 / w)) w_recv_pps=$((w_recv * 1000000000 / w))
-	w_nspp=0
+	w_nspp=0 w_hnspp=0 w_ipp=0
 	((w_recv > 0)) && w_nspp=$((busy / w_recv))
-	[ -s "$raw" ] || printf 'phase\tsystem\tdirection\tflows\trep\twindow_ns\toffered\toffered_pps\treceived\treceived_pps\tbusy_ns\tns_per_packet\n' >"$raw"
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" \
+	hw=$((m1 - m0)) hb=$((x1 - x0)) hy=$((y1 - y0)) hz=$((z1 - z0))
+	((w_recv > 0)) && w_hnspp=$((hb / w_recv)) w_ipp=$((hz / w_recv))
+	[ -s "$raw" ] || printf 'phase\tsystem\tdirection\tflows\trep\twindow_ns\toffered\toffered_pps\treceived\treceived_pps\tbusy_ns\tns_per_packet\thost_window_ns\thost_busy_ns\thost_wait_ns\thost_ns_per_packet\tinsns\tinsns_per_packet\n' >"$raw"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" \
 		"${win_dir:-6to4}" "$3" "$4" "$w" "$w_off" "$w_off_pps" "$w_recv" \
-		"$w_recv_pps" "$busy" "$w_nspp" >>"$raw"
+		"$w_recv_pps" "$busy" "$w_nspp" "$hw" "$hb" "$hy" "$w_hnspp" "$hz" "$w_ipp" >>"$raw"
 	say "window $1 $2 flows=$3 rep=$4: offered $w_off ($w_off_pps pps)," \
 		"received $w_recv ($w_recv_pps pps) in $((w / 1000000)) ms," \
 		"CPU 1 busy $((busy / 1000000)) ms"
