@@ -101,6 +101,8 @@ def main(argv):
             i += 16 + n
             if not name.startswith("req."):
                 continue
+            if insn is None:  # QEMU's plugin had not made it yet
+                insn = counters(path)
             line = sample(pid, threads, insn)
             tmp = os.path.join(path, ".resp.tmp")
             with open(tmp, "w") as f:
