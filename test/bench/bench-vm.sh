@@ -452,26 +452,24 @@ pair() {
 			s_ns=$ov_ns s_hns=$ov_hns s_i=$ov_ipp
 		fi
 	done
-	emit pair_fwd_ns "$s" "$dir" "$flows" "$rep" "$f_ns" ns
-	emit pair_ns "$s" "$dir" "$flows" "$rep" "$s_ns" ns
-	emit capacity_vs_fwd "$s" "$dir" "$flows" "$rep" \
-		"$(awk -v a="$f_ns" -v b="$s_ns" 'BEGIN { printf "%.3f", a / b }')" x
-	emit added_ns "$s" "$dir" "$flows" "$rep" $((s_ns - f_ns)) ns
+	pair_figures ns "" ns "$f_ns" "$s_ns"
 	# The same of vCPU 1's instructions and of the host's CPU time of
 	# vCPU 1 (none without them).
-	if ((f_i > 0 && s_i > 0)); then
-		emit pair_fwd_insns "$s" "$dir" "$flows" "$rep" "$f_i" insns
-		emit pair_insns "$s" "$dir" "$flows" "$rep" "$s_i" insns
-		emit capacity_vs_fwd_insns "$s" "$dir" "$flows" "$rep" \
-			"$(awk -v a="$f_i" -v b="$s_i" 'BEGIN { printf "%.3f", a / b }')" x
-		emit added_insns "$s" "$dir" "$flows" "$rep" $((s_i - f_i)) insns
-	fi
-	((f_hns > 0 && s_hns > 0)) || return 0
-	emit pair_fwd_host_ns "$s" "$dir" "$flows" "$rep" "$f_hns" ns
-	emit pair_host_ns "$s" "$dir" "$flows" "$rep" "$s_hns" ns
-	emit capacity_vs_fwd_host "$s" "$dir" "$flows" "$rep" \
-		"$(awk -v a="$f_hns" -v b="$s_hns" 'BEGIN { printf "%.3f", a / b }')" x
-	emit added_host_ns "$s" "$dir" "$flows" "$rep" $((s_hns - f_hns)) ns
+	((f_i > 0 && s_i > 0)) && pair_figures insns _insns insns "$f_i" "$s_i"
+	((f_hns > 0 && s_hns > 0)) && pair_figures host_ns _host ns "$f_hns" "$s_hns"
+	return 0
+}
+
+# pair_figures TAG CAP UNIT FWD SYS: a pair's four figures of one measure
+# (forwarding's cost a packet FWD, the system's SYS, in UNIT; pair's s,
+# dir, flows and rep): pair_fwd_TAG, pair_TAG, capacity_vs_fwdCAP and
+# added_TAG (TAG ns, insns or host_ns; CAP "", _insns or _host).
+pair_figures() {
+	emit "pair_fwd_$1" "$s" "$dir" "$flows" "$rep" "$4" "$3"
+	emit "pair_$1" "$s" "$dir" "$flows" "$rep" "$5" "$3"
+	emit "capacity_vs_fwd$2" "$s" "$dir" "$flows" "$rep" \
+		"$(awk -v a="$4" -v b="$5" 'BEGIN { printf "%.3f", a / b }')" x
+	emit "added_$1" "$s" "$dir" "$flows" "$rep" $(($5 - $4)) "$3"
 }
 
 # pair_all SYSTEM REP J: SYSTEM set up in xl once (a NAT64 with its
