@@ -41,7 +41,7 @@
 # BENCH_REPS repetitions of everything they alone are repeated, still
 # interleaved, up to this many, for the systems of BENCH_TCP_SYSTEMS, "fwd
 # tern-siit tern-nat64": those the single-flow TCP target compares),
-# BENCH_STATE_REPS (3, repetitions of the NAT64 state part),
+# BENCH_STATE_REPS (2, repetitions of the NAT64 state part),
 # BENCH_SMOKE=1 (a tiny run),
 # BENCH_DIRS ("6to4 4to6 bidir"), BENCH_PERF=1 (a perf profile of both
 # CPUs in every overload window, by CPU and symbol, and of each TCP run,
@@ -120,8 +120,8 @@ secs=${BENCH_SECONDS:-3}
 NFLOWS=${BENCH_FLOWS:-64}
 tcp_s=${BENCH_TCP_SECONDS:-10}
 pings=${BENCH_PINGS:-50}
-pair_reps=${BENCH_PAIR_REPS:-5}
-pair_reps_other=${BENCH_PAIR_REPS_OTHER:-3}
+pair_reps=${BENCH_PAIR_REPS:-3}
+pair_reps_other=${BENCH_PAIR_REPS_OTHER:-2}
 pair_rounds=${BENCH_PAIR_ROUNDS:-2}
 pair_secs=${BENCH_PAIR_SECONDS:-1.5}
 # pair_reps_of SYSTEM: the pairs a cell of SYSTEM.
@@ -542,7 +542,7 @@ if [ -f "$top/test/bench/stateful-vm.sh" ]; then
 	done
 	# None asked for (stateful-vm.sh alone would measure its defaults).
 	if [ ${#stateful[@]} -gt 0 ]; then
-		BENCH_REPS=${BENCH_STATE_REPS:-3} \
+		BENCH_REPS=${BENCH_STATE_REPS:-2} \
 			bash "$top/test/bench/stateful-vm.sh" "$outdir" "${stateful[@]}" || {
 			say "stateful-vm.sh failed"; exit 1; }
 	fi
