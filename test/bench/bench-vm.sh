@@ -15,6 +15,9 @@
 #                   every system), a figure the generator does not bound
 #   tcp_throughput  one iperf3 TCP connection h6 -> h4 (client on CPU 0,
 #                   server on CPU 1), Mbit/s
+#   tcp_bytes_per_kinsn  the bytes it carried per 1,000 instructions of
+#                   the busier vCPU in its window (QEMU's count: the rate
+#                   at a constant CPU speed; none without lib-hclock.sh)
 #   rtt_median, rtt_min, rtt_max   ping h6 -> h4, ms
 # Directions 6to4, 4to6 and bidir (both generators at once; the figure is
 # the sum of both directions); flows 1 and BENCH_FLOWS.
@@ -334,7 +337,7 @@ xl_packets() {
 # transfer to the next), and with the server beside xl's work what a
 # packet costs the translator is on the transfer's critical CPU.
 tcp() {
-	local s=$1 rep=$2 pid v perf_pid rx0 tx0 rx1 tx1
+	local s=$1 rep=$2 pid v perf_pid rx0 tx0 rx1 tx1 json bytes i0 i1 k
 	nsx h4 taskset -c 1 iperf3 -s -1 >/dev/null 2>&1 &
 	pid=$!
 	sleep 0.5
@@ -345,12 +348,16 @@ tcp() {
 		perf_pid=$!
 		read -r rx0 tx0 < <(xl_packets)
 	fi
-	v=$(nsx h6 taskset -c 0 timeout $((tcp_s + 20)) iperf3 -c $DST6 -B "${sys_src6[$s]}" -t "$tcp_s" -J 2>/dev/null |
-		/usr/bin/python3 -c 'import json, sys
+	hclock
+	i0=$hc_insn0 i1=$hc_insn
+	json=$(nsx h6 taskset -c 0 timeout $((tcp_s + 20)) iperf3 -c $DST6 -B "${sys_src6[$s]}" -t "$tcp_s" -J 2>/dev/null)
+	hclock
+	read -r v bytes < <(/usr/bin/python3 -c 'import json, sys
 try:
-    print("%.1f" % (json.load(sys.stdin)["end"]["sum_received"]["bits_per_second"] / 1e6))
+    r = json.loads(sys.argv[1])["end"]["sum_received"]
+    print("%.1f %d" % (r["bits_per_second"] / 1e6, r["bytes"]))
 except Exception:
-    print(0)') || v=0
+    print("0 0")' "$json") || v=0 bytes=0
 	kill $pid 2>/dev/null || true
 	wait $pid 2>/dev/null || true
 	if [ -n "${BENCH_PERF:-}" ]; then
@@ -361,6 +368,17 @@ except Exception:
 			2>/dev/null | grep . | sed "s/^/$s tcp rep $rep $v Mbit\/s: /" >>"$outdir/perf.txt" || true
 	fi
 	emit tcp_throughput "$s" 6to4 1 "$rep" "$v" Mbit/s
+	# The same transfer in instructions: the bytes received per 1,000
+	# instructions of the busier vCPU (QEMU's count, lib-hclock.sh), the
+	# rate a CPU of constant speed would carry it at, whatever the host's
+	# speed did meanwhile (none without the host's counts).
+	((hc_insn > 0 && bytes > 0)) || return 0
+	i0=$((hc_insn0 - i0)) i1=$((hc_insn - i1))
+	k=$((i0 > i1 ? i0 : i1))
+	((k > 0)) && emit tcp_bytes_per_kinsn "$s" 6to4 1 "$rep" \
+		"$(awk -v b="$bytes" -v k="$k" 'BEGIN { printf "%.2f", b * 1000 / k }')" B/kinsn
+	say "tcp $s rep $rep: $v Mbit/s, $bytes bytes, instructions CPU 0 $i0, CPU 1 $i1"
+	return 0
 }
 
 # ping SYSTEM REP: BENCH_PINGS echo requests h6 -> h4, 0.02 s apart.

@@ -12,17 +12,18 @@
 #
 # hclock: sets hc_mono (the host's monotonic clock, ns), hc_run (vCPU 1's
 # thread's run time on the host so far, ns) and hc_wait (its time waiting
-# runnable for a host CPU, ns); all 0 without the host's answer (no
+# runnable for a host CPU, ns), hc_insn and hc_insn0 (the instructions
+# vCPU 1 and vCPU 0 have executed so far); all 0 without the host's answer (no
 # BENCH_HCLOCK, or none within 5 s: said once, and once more by each
 # subshell that asks). Call it just before the guest's own snapshot at
 # both ends of a window: the host's sample is then taken about as long
 # (a round trip measured at 11-16 ms) before each snapshot.
 hc_seq=0 hc_off=
-hc_mono=0 hc_run=0 hc_wait=0 hc_insn=0
+hc_mono=0 hc_run=0 hc_wait=0 hc_insn=0 hc_insn0=0
 exec {hc_fd}<> <(:)
 hclock() {
 	local d=${BENCH_HCLOCK:-} n l i
-	hc_mono=0 hc_run=0 hc_wait=0 hc_insn=0
+	hc_mono=0 hc_run=0 hc_wait=0 hc_insn=0 hc_insn0=0
 	[ -n "$d" ] && [ -z "$hc_off" ] || return 0
 	# Unique in a subshell too ($(snap) calls it there).
 	n=$BASHPID-$((++hc_seq))
@@ -39,5 +40,5 @@ hclock() {
 		return 0
 	fi
 	# MONO EXEC0 WAIT0 INSN0 EXEC1 WAIT1 INSN1 ...
-	read -r hc_mono _ _ _ hc_run hc_wait hc_insn _ <<<"$l"
+	read -r hc_mono _ _ hc_insn0 hc_run hc_wait hc_insn _ <<<"$l"
 }

@@ -112,6 +112,27 @@ sed '/^### Control/q; /^### The pair targets/q' "$tmp/judge-host.md" |
 	grep -q "$cell 0.96 | 0.95 | ≥ 0.90 | met |\$" ||
 	{ echo "FAIL  judge.py: without instructions, the pair targets not judged on the host's CPU time"; exit 1; }
 echo "ok    judge.py: pair targets judged on CPU 1's instructions (else the host's CPU time), the other measures beside"
+# With the TCP transfers in instructions (tcp_bytes_per_kinsn), the TCP
+# target is judged on them (met here), and on Mbit/s (not met here) in a
+# table of its own after, not judged.
+{
+	head -1 "$here/report-test/judge.tsv"
+	for r in 1:800:100:95 2:500:101:96 3:900:99:97; do
+		IFS=: read -r n f b t <<<"$r"
+		printf 'tcp_throughput\tfwd\t6to4\t1\t%s\t%s\tMbit/s\n' "$n" "$f"
+		printf 'tcp_throughput\ttern-siit\t6to4\t1\t%s\t%s\tMbit/s\n' "$n" $((f * 7 / 10))
+		printf 'tcp_bytes_per_kinsn\tfwd\t6to4\t1\t%s\t%s\tB/kinsn\n' "$n" "$b"
+		printf 'tcp_bytes_per_kinsn\ttern-siit\t6to4\t1\t%s\t%s\tB/kinsn\n' "$n" "$t"
+	done
+} >"$tmp/judge-tcp.tsv"
+$py "$here/judge.py" "$tmp/judge-tcp.tsv" >"$tmp/judge-tcp.md"
+tcp='^| single-flow TCP ≥ 0.9 × forwarding | tern-siit / fwd, 6→4, 1 |'
+sed '/^### Single-flow TCP in Mbit/q' "$tmp/judge-tcp.md" |
+	grep -q "$tcp 0.96 | 0.94 | ≥ 0.90 | met |\$" &&
+	sed -n '/^### Single-flow TCP in Mbit/,$p' "$tmp/judge-tcp.md" |
+	grep -q "$tcp 0.70 | 0.39 | ≥ 0.90 | not met |\$" ||
+	{ echo "FAIL  judge.py: single-flow TCP not judged on instructions, Mbit/s beside"; exit 1; }
+echo "ok    judge.py: single-flow TCP judged on bytes per instruction, Mbit/s shown beside"
 # A complete smoke file: every MUST metric for both systems, the paired
 # figures of the Tern one (its added cost below 0: a difference may be),
 # all above 0; its raw.tsv beside it, with a window of each system in the
@@ -131,7 +152,8 @@ echo "ok    judge.py: pair targets judged on CPU 1's instructions (else the host
 	printf 'capacity_vs_fwd_insns\tfwd-xl\t6to4\t1\t1\t1.0\tx\n'
 	printf 'added_insns\tfwd-xl\t6to4\t1\t1\t-3\tinsns\n'
 	for s in fwd tern-siit; do
-		for m in xl_ns_per_packet tput_zero_loss tput_overload tcp_throughput rtt_median; do
+		for m in xl_ns_per_packet tput_zero_loss tput_overload tcp_throughput \
+			tcp_bytes_per_kinsn rtt_median; do
 			printf '%s\t%s\t6to4\t1\t1\t5\tx\n' $m $s
 		done
 	done
@@ -148,6 +170,8 @@ sed '$s/\t5\tx$/\t0\tx/' "$tmp/ok.tsv" >"$tmp/zero.tsv"
 fails "$tmp/zero.tsv" "on a figure of 0"
 grep -v '^tcp_throughput	tern-siit' "$tmp/ok.tsv" >"$tmp/miss.tsv"
 fails "$tmp/miss.tsv" "on a missing metric"
+grep -v '^tcp_bytes_per_kinsn	tern-siit' "$tmp/ok.tsv" >"$tmp/miss-tcp.tsv"
+fails "$tmp/miss-tcp.tsv" "on a system without its TCP transfer in instructions"
 grep -v '^capacity_vs_fwd' "$tmp/ok.tsv" >"$tmp/nopair.tsv"
 fails "$tmp/nopair.tsv" "on a Tern system without capacity_vs_fwd"
 grep -v '^added_ns' "$tmp/ok.tsv" >"$tmp/noadd.tsv"
@@ -163,7 +187,8 @@ fails "$tmp/nocontrol.tsv" "on pairs without the control (fwd-xl)"
 # A NAT64 system: every stateful figure, each one missing in turn fails.
 {
 	cat "$tmp/ok.tsv"
-	for m in tput_zero_loss tput_overload tcp_throughput rtt_median capacity_vs_fwd \
+	for m in tput_zero_loss tput_overload tcp_throughput tcp_bytes_per_kinsn \
+		rtt_median capacity_vs_fwd \
 		added_ns capacity_vs_fwd_host added_host_ns capacity_vs_fwd_insns \
 		added_insns conn_rate conn_real \
 		tput_sessions teardown_seconds teardown_free_seconds \

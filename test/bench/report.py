@@ -58,7 +58,7 @@ KNOWN = ["tput_zero_loss", "tput_overload", "tput_offered", "xl_ns_per_packet",
          "capacity_vs_fwd_host", "added_host_ns", "pair_fwd_host_ns",
          "pair_host_ns",
          "capacity_vs_fwd", "added_ns", "pair_fwd_ns", "pair_ns",
-         "tcp_throughput",
+         "tcp_throughput", "tcp_bytes_per_kinsn",
          "rtt_median", "rtt_min", "rtt_max", "conn_rate", "conn_real",
          "teardown_rate", "teardown_free_rate", "teardown_seconds",
          "teardown_free_seconds",
@@ -117,6 +117,9 @@ TITLES = {
     "pair_host_ns": "The system's host CPU time of vCPU 1 per packet "
                     "received in its pairs with forwarding",
     "tcp_throughput": "Single-flow TCP (iperf3)",
+    "tcp_bytes_per_kinsn": "The same transfer: bytes received per 1,000 "
+                           "instructions of the busier vCPU (the rate at "
+                           "a constant CPU speed)",
     "rtt_median": "ICMP echo RTT, median",
     "rtt_min": "ICMP echo RTT, minimum",
     "rtt_max": "ICMP echo RTT, maximum",
@@ -184,7 +187,8 @@ SYSTEMS = ["fwd", "fwd-xl", "tern-siit", "tern-siit-eamt1", "tern-siit-eamt10k",
            "tern-siit-ipt0", "jool-siit", "jool-siit-eamt1",
            "jool-siit-eamt10k", "jool-nat64", "tayga"]
 DIRS = ["6to4", "4to6", "bidir"]
-MUST = ["tput_zero_loss", "tput_overload", "tcp_throughput", "rtt_median"]
+MUST = ["tput_zero_loss", "tput_overload", "tcp_throughput",
+        "tcp_bytes_per_kinsn", "rtt_median"]
 # What every system but forwarding must have besides (bench-vm.sh pairs
 # each with forwarding).
 MUST_PAIRED = ["capacity_vs_fwd", "added_ns", "capacity_vs_fwd_host",
