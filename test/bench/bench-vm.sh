@@ -57,7 +57,8 @@
 # compare with it are far from their bounds; with 5 the defaults took
 # about 4 hours, now about 2).
 # tern-siit-ipt is Tern SIIT in iptables mode (tern-siit-iptl: with
-# iptables-legacy; tern-siit-ipt0: a rule without -i), tern-siit-eamt1/-eamt10k
+# iptables-legacy; tern-siit-iptr: legacy, raw table; tern-siit-ipt0: a
+# rule without -i), tern-siit-eamt1/-eamt10k
 # Tern SIIT with an EAMT of 1 and 10,000 entries (test/bench/systems.sh).
 #
 # Paired capacity (after the rest): for each system of BENCH_PAIR_SYSTEMS,

@@ -183,7 +183,7 @@ SESSION_PLOTS = ["tput_sessions", "tput_sessions_zero_loss",
                  "sessions_fill_rate", "slab_bytes_per_session",
                  "slab_obj_bytes_per_session"]
 SYSTEMS = ["fwd", "fwd-xl", "tern-siit", "tern-siit-eamt1", "tern-siit-eamt10k",
-           "tern-nat64", "tern-siit-ipt", "tern-siit-iptl",
+           "tern-nat64", "tern-siit-ipt", "tern-siit-iptl", "tern-siit-iptr",
            "tern-siit-ipt0", "jool-siit", "jool-siit-eamt1",
            "jool-siit-eamt10k", "jool-nat64", "tayga"]
 DIRS = ["6to4", "4to6", "bidir"]

@@ -10,7 +10,7 @@
 
 tern=${TERN:-$top/usr/cli/tern}
 declare -A sys_src6 sys_dst4 sys_note
-for s in fwd fwd-xl tern-siit tern-siit-ipt tern-siit-iptl tern-siit-ipt0 jool-siit; do sys_src6[$s]=$SIIT6 sys_dst4[$s]=$SIIT4; done
+for s in fwd fwd-xl tern-siit tern-siit-ipt tern-siit-iptl tern-siit-iptr tern-siit-ipt0 jool-siit; do sys_src6[$s]=$SIIT6 sys_dst4[$s]=$SIIT4; done
 # SIIT with an EAMT: the IPv6 host's NAT64-side address has an entry of its
 # own (EAMT_HOST6 <-> 198.51.100.2); the IPv4 host stays in pool6 form.
 for s in tern-siit-eamt1 tern-siit-eamt10k jool-siit-eamt1 jool-siit-eamt10k; do
@@ -91,6 +91,20 @@ teardown_tern-siit-iptl() {
 	xt_env iptables-legacy -t mangle -F PREROUTING
 	# A legacy table keeps its hooks while its module is loaded.
 	modprobe -r ip6table_mangle iptable_mangle 2>/dev/null
+	teardown_tern-siit
+}
+# tern-siit-iptr: iptables-legacy in the raw table, which hooks only
+# PREROUTING and OUTPUT (mangle hooks all five: a translated packet walks
+# the other family's mangle POSTROUTING too).
+setup_tern-siit-iptr() {
+	nsx xl "$tern" instance add bench --siit --pool6 "$POOL6" --iptables >/dev/null || return 1
+	xt_env ip6tables-legacy -t raw -A PREROUTING -i v6 -j TERN --instance bench || return 1
+	xt_env iptables-legacy -t raw -A PREROUTING -i v4 -j TERN --instance bench || return 1
+}
+teardown_tern-siit-iptr() {
+	xt_env ip6tables-legacy -t raw -F PREROUTING
+	xt_env iptables-legacy -t raw -F PREROUTING
+	modprobe -r ip6table_raw iptable_raw 2>/dev/null
 	teardown_tern-siit
 }
 setup_tern-siit-ipt0() {
