@@ -98,7 +98,8 @@ if [ "${VM_BENCH:-}" = 1 ]; then
 		gcc -O2 -Wall -shared -fPIC -fvisibility=hidden -o "$plugin" \
 			"$top/test/bench/insn-count.c"
 	fi
-	append+=("--qemu-opts=-plugin $plugin,out=$hclock/insn")
+	# BENCH_INSN_PROF=1: per translation block too (insn-count.c).
+	append+=("--qemu-opts=-plugin $plugin,out=$hclock/insn${BENCH_INSN_PROF:+,prof=$hclock/prof}")
 fi
 # qemu_of PID: the QEMU process below PID (none yet: false).
 qemu_of() {

@@ -51,6 +51,8 @@
 # by CPU, command and symbol, in OUTDIR/perf.txt), BENCH_PERF_SYMOFF=RE
 # (with BENCH_PERF: samples by symbol+offset, for the symbols RE matches,
 # in OUTDIR/perf-symoff.txt; objdump -d of the module reads them),
+# BENCH_INSN_PROF=1 (the instructions of each overload window by kernel
+# function, counted by QEMU: test/bench/insn-prof.py),
 # BENCH_PAIR_SYSTEMS (every system measured but fwd), BENCH_PAIR_REPS (5,
 # pairs a cell for Tern's systems), BENCH_PAIR_REPS_OTHER (3, for Jool's
 # and Tayga's: their added cost is 6-10 times Tern's, so the targets that
@@ -209,6 +211,7 @@ conf() {
 snap() { hosts_snap "$(gens "$1")" "$(rxs "$1")"; }
 
 clk_tck=$(getconf CLK_TCK)
+prof_n=0
 
 # overload DIR [SECS]: pktgen as fast as it goes for SECS (default secs);
 # sets ov_rx (received, pps, both directions summed), ov_tx (offered per generator, pps), ov_ns
@@ -223,7 +226,8 @@ overload() {
 	n=$(gens "$dir" | wc -w)
 	for ns in $(gens "$dir"); do nsx "$ns" sh -c "echo start >$PG/pgctrl" & done
 	sleep $warm
-	hclock
+	[ -n "${BENCH_INSN_PROF:-}" ] && prof_n=$((prof_n + 1))
+	hclock ${BENCH_INSN_PROF:+"prof w$prof_n-0"}
 	m0=$hc_mono r0=$hc_run w0=$hc_wait x0=$hc_insn
 	t0=$(now); read -r a0 b0 i0 < <(snap "$dir")
 	if [ -n "${BENCH_PERF:-}" ]; then
@@ -232,7 +236,7 @@ overload() {
 	else
 		sleep "$secs"
 	fi
-	hclock
+	hclock ${BENCH_INSN_PROF:+"prof w$prof_n-1"}
 	t1=$(now); read -r a1 b1 i1 < <(snap "$dir")
 	for ns in $(gens "$dir"); do nsx "$ns" sh -c "echo stop >$PG/pgctrl"; done
 	wait || true
@@ -247,6 +251,11 @@ overload() {
 	ov_hwin=$((hc_mono - m0)) ov_hbusy=$((hc_run - r0)) ov_hwait=$((hc_wait - w0)) ov_hns=0
 	ov_insn=$((hc_insn - x0)) ov_ipp=0
 	((b1 > b0)) && ov_hns=$((ov_hbusy / (b1 - b0))) ov_ipp=$((ov_insn / (b1 - b0)))
+	if [ -n "${BENCH_INSN_PROF:-}" ]; then
+		# The window's profile, and where the kernel's symbols are.
+		printf 'w%s\t%s\t%s\t%s\t%s\n' "$prof_n" "${cur// /_}" "$dir" "$ov_recv" "$ov_insn" >>"$outdir/insn-prof.tsv"
+		[ -s "$outdir/kallsyms" ] || cat /proc/kallsyms >"$outdir/kallsyms"
+	fi
 	[ -n "${BENCH_PERF:-}" ] || return 0
 	perf report -q -i /tmp/bench-perf.data --stdio --sort cpu,sym --percent-limit 0.3 \
 		2>/dev/null | grep . | sed "s/^/$cur $dir $ov_rx pps: /" >>"$outdir/perf.txt" || true

@@ -64,7 +64,7 @@ for v in BENCH_SMOKE BENCH_SYSTEMS BENCH_REPS BENCH_STEPS BENCH_TRIAL \
 	BENCH_ZL_SECS BENCH_ENTRY_PORTS BENCH_PAIR_SYSTEMS BENCH_PAIR_REPS \
 	BENCH_PERF_SYMOFF BENCH_PARTS BENCH_ALT_KO BENCH_MAIN_KO BENCH_TCP_SYSTEMS \
 	BENCH_PAIR_REPS_OTHER BENCH_PAIR_CONTROL BENCH_PAIR_ROUNDS BENCH_PAIR_SECONDS BENCH_STATE_REPS BENCH_JOOL_MAX_SESSIONS \
-	BENCH_TEARDOWN_AT BENCH_PKTGEN_KO; do
+	BENCH_TEARDOWN_AT BENCH_PKTGEN_KO BENCH_INSN_PROF; do
 	[ -n "${!v:-}" ] && vars+=("$v=${!v}")
 done
 rc=0
@@ -99,6 +99,11 @@ fi
 	echo "Debian $k61, 2 vCPUs (software emulation), tern.ko $(modinfo -F srcversion ".build/$k61/mod/tern.ko")"
 	git log -1 --format='tree: %h %s' 2>/dev/null | cut -c1-100 || true
 } >"$dest/about.txt"
+# BENCH_INSN_PROF=1: each window's instructions by kernel function.
+if [ -n "${BENCH_INSN_PROF:-}" ] && [ -s "$vmout/insn-prof.tsv" ]; then
+	/usr/bin/python3 test/bench/insn-prof.py "$vmout" "$top/.build/results/hclock-$tag" >"$dest/insn-prof.md" ||
+		echo "bench: insn-prof.py failed" >&2
+fi
 /usr/bin/python3 test/bench/report.py ${smoke:+--check} "$dest/results.tsv" "$dest"
 # The targets' verdicts by the rules of docs/performance.md.
 # Pairs whose window the generator set are left out (raw.tsv).

@@ -16,6 +16,9 @@ has run on a host CPU and has waited runnable for one (ns, from
 was itself not running on its hypervisor, which it sees as steal time);
 INSNn the guest instructions vCPU n has executed (DIR/insn, the counters
 of test/bench/insn-count.c, QEMU's plugin; 0 without them).
+A request whose text is "prof NAME" (BENCH_INSN_PROF=1) first copies the
+records of the plugin's per-block profile in use (DIR/prof, see
+insn-count.c) to DIR/prof-NAME.bin, read by test/bench/insn-prof.py.
 Waits on inotify, so that it costs the host nothing between requests;
 removes each request and the answers before it; ends when QEMU does.
 """
@@ -70,6 +73,27 @@ def counters(path):
         return None
 
 
+def prof_snapshot(path, req):
+    """With a request "prof NAME": the profile's records in use, copied to
+    PATH/prof-NAME.bin."""
+    try:
+        with open(os.path.join(path, req)) as f:
+            words = f.read().split()
+    except OSError:
+        return
+    if len(words) != 2 or words[0] != "prof":
+        return
+    try:
+        with open(os.path.join(path, "prof"), "rb") as f:
+            m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):
+        return
+    used = min(struct.unpack_from("<Q", m, 0)[0], (len(m) - 64) // 32)
+    with open(os.path.join(path, "prof-%s.bin" % words[1]), "wb") as f:
+        f.write(m[64:64 + 32 * used])
+    m.close()
+
+
 def main(argv):
     pid, path = int(argv[0]), argv[1]
     threads = {}
@@ -103,6 +127,7 @@ def main(argv):
                 continue
             if insn is None:  # QEMU's plugin had not made it yet
                 insn = counters(path)
+            prof_snapshot(path, name)
             line = sample(pid, threads, insn)
             tmp = os.path.join(path, ".resp.tmp")
             with open(tmp, "w") as f:

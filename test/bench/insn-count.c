@@ -11,6 +11,14 @@
  * vCPU n has started so far. Only vCPU n's thread writes its counter; a
  * reader sees whole values (aligned 8-byte stores).
  *
+ * With prof=PROF besides, it also counts, per translation block, the
+ * instructions vCPUs 0 and 1 executed in it, into the file PROF that
+ * test/bench/hclock.py reads when the guest asks (BENCH_INSN_PROF=1,
+ * test/bench/insn-prof.py): a header of 64 bytes (the records used, and
+ * the blocks left out once they are all used), then records of 32 bytes,
+ * { guest address, instructions in the block, vCPU 0's, vCPU 1's }, one
+ * per translation (a block translated again has a record of its own).
+ *
  * Why: the bench's host is itself a virtual machine whose speed changes
  * by up to 1.75x from one second to the next (a fixed loop in the guest:
  * 4.35 to 7.65 ns an iteration), which no measure of time removes; the
@@ -46,10 +54,18 @@ void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb,
 					  enum qemu_plugin_cb_flags flags,
 					  void *udata);
 size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
+uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb);
 
 EXPORT int qemu_plugin_version = 1;
 
 static uint64_t *counters;
+
+#define PROF_RECORDS (4u << 20)
+struct prof_rec {
+	uint64_t vaddr, n, insns[2];
+};
+static uint64_t *prof_head;	/* records used, blocks left out */
+static struct prof_rec *prof;
 
 static void tb_exec(unsigned int vcpu, void *udata)
 {
@@ -62,12 +78,63 @@ static void tb_exec(unsigned int vcpu, void *udata)
 			 (uintptr_t)udata, __ATOMIC_RELAXED);
 }
 
+static void tb_exec_prof(unsigned int vcpu, void *udata)
+{
+	struct prof_rec *r = udata;
+	uint64_t *c;
+
+	if (vcpu >= MAX_VCPUS)
+		return;
+	c = &counters[vcpu * STRIDE];
+	__atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + r->n,
+			 __ATOMIC_RELAXED);
+	if (vcpu < 2)
+		__atomic_store_n(&r->insns[vcpu], __atomic_load_n(&r->insns[vcpu],
+				 __ATOMIC_RELAXED) + r->n, __ATOMIC_RELAXED);
+}
+
 static void tb_trans(qemu_plugin_id_t id __attribute__((unused)),
 		     struct qemu_plugin_tb *tb)
 {
+	uint64_t i;
+
+	if (prof) {
+		i = __atomic_fetch_add(&prof_head[0], 1, __ATOMIC_RELAXED);
+		if (i < PROF_RECORDS) {
+			prof[i].vaddr = qemu_plugin_tb_vaddr(tb);
+			prof[i].n = qemu_plugin_tb_n_insns(tb);
+			qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec_prof,
+							     QEMU_PLUGIN_CB_NO_REGS,
+							     &prof[i]);
+			return;
+		}
+		__atomic_fetch_add(&prof_head[1], 1, __ATOMIC_RELAXED);
+	}
 	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec,
 					     QEMU_PLUGIN_CB_NO_REGS,
 					     (void *)qemu_plugin_tb_n_insns(tb));
+}
+
+/* A shared map of LEN bytes of the file PATH, made anew; NULL on error. */
+static void *map_file(const char *path, size_t len)
+{
+	void *p;
+	int fd;
+
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || ftruncate(fd, len)) {
+		perror("insn-count: open");
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED) {
+		perror("insn-count: mmap");
+		return NULL;
+	}
+	return p;
 }
 
 EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
@@ -76,26 +143,28 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 			       char **argv)
 {
 	size_t len = MAX_VCPUS * STRIDE * sizeof(uint64_t);
-	const char *out = NULL;
-	int fd, i;
+	const char *out = NULL, *pout = NULL;
+	int i;
 
-	for (i = 0; i < argc; i++)
+	for (i = 0; i < argc; i++) {
 		if (!strncmp(argv[i], "out=", 4))
 			out = argv[i] + 4;
+		else if (!strncmp(argv[i], "prof=", 5))
+			pout = argv[i] + 5;
+	}
 	if (!out) {
 		fprintf(stderr, "insn-count: no out=PATH\n");
 		return -1;
 	}
-	fd = open(out, O_RDWR | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0 || ftruncate(fd, len)) {
-		perror("insn-count: out");
+	counters = map_file(out, len);
+	if (!counters)
 		return -1;
-	}
-	counters = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	close(fd);
-	if (counters == MAP_FAILED) {
-		perror("insn-count: mmap");
-		return -1;
+	if (pout) {
+		prof_head = map_file(pout, 64 + PROF_RECORDS *
+				     sizeof(struct prof_rec));
+		if (!prof_head)
+			return -1;
+		prof = (struct prof_rec *)(prof_head + 8);
 	}
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	return 0;

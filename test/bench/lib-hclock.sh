@@ -15,7 +15,9 @@
 # runnable for a host CPU, ns), hc_insn and hc_insn0 (the instructions
 # vCPU 1 and vCPU 0 have executed so far); all 0 without the host's answer (no
 # BENCH_HCLOCK, or none within 5 s: said once, and once more by each
-# subshell that asks). Call it just before the guest's own snapshot at
+# subshell that asks). hclock TEXT sends TEXT with the request ("prof
+# NAME": hclock.py first saves the per-block profile, BENCH_INSN_PROF=1).
+# Call it just before the guest's own snapshot at
 # both ends of a window: the host's sample is then taken about as long
 # (a round trip measured at 11-16 ms) before each snapshot.
 hc_seq=0 hc_off=
@@ -27,7 +29,7 @@ hclock() {
 	[ -n "$d" ] && [ -z "$hc_off" ] || return 0
 	# Unique in a subshell too ($(snap) calls it there).
 	n=$BASHPID-$((++hc_seq))
-	: >"$d/req.$n"
+	printf '%s' "${1:-}" >"$d/req.$n"
 	for ((i = 0; i < 2500; i++)); do
 		l=
 		read -r l <"$d/resp.$n" 2>/dev/null || true
