@@ -100,8 +100,9 @@ enum tern_gso_action tern_gso_classify(const struct tern_gso_meta *m)
 	return tern_gso_too_long(m) ? TERN_GSO_SEGMENT : TERN_GSO_AS_IS;
 }
 
-int tern_gso_check(struct sk_buff *skb, const struct tern_pkt *p, bool v6,
-		   bool *segment)
+/* tern_gso_check() of a packet with GSO or CHECKSUM_PARTIAL. */
+int tern_gso_check_meta(struct sk_buff *skb, const struct tern_pkt *p,
+			bool v6, bool *segment)
 {
 	struct tern_gso_meta m = {
 		.gso_type = skb_shinfo(skb)->gso_type,

@@ -32,13 +32,24 @@ struct tern_gso_meta {
 
 enum tern_gso_action tern_gso_classify(const struct tern_gso_meta *m);
 
+int tern_gso_check_meta(struct sk_buff *skb, const struct tern_pkt *p,
+			bool v6, bool *segment);
+
 /*
  * Checks @skb's offload metadata against @p (from the parser). Returns 0,
  * or the TERN_STAT_* reason to drop it; *@segment tells to translate its
- * segments (tern_gso_segment()) rather than the packet.
+ * segments (tern_gso_segment()) rather than the packet. A packet with
+ * neither (most of those a router forwards) costs a test, not a call.
  */
-int tern_gso_check(struct sk_buff *skb, const struct tern_pkt *p, bool v6,
-		   bool *segment);
+static inline int tern_gso_check(struct sk_buff *skb,
+				 const struct tern_pkt *p, bool v6,
+				 bool *segment)
+{
+	*segment = false;
+	if (!skb_is_gso(skb) && skb->ip_summed != CHECKSUM_PARTIAL)
+		return 0;
+	return tern_gso_check_meta(skb, p, v6, segment);
+}
 
 /*
  * Segments super-packet @skb in software: returns 0 and the segments in
