@@ -252,9 +252,12 @@ overload() {
 	ov_insn=$((hc_insn - x0)) ov_ipp=0
 	((b1 > b0)) && ov_hns=$((ov_hbusy / (b1 - b0))) ov_ipp=$((ov_insn / (b1 - b0)))
 	if [ -n "${BENCH_INSN_PROF:-}" ]; then
-		# The window's profile, and where the kernel's symbols are.
+		# The window's profile, and where the kernel's symbols are:
+		# the modules' each window (BENCH_ALT_KO loads another tern.ko
+		# elsewhere).
 		printf 'w%s\t%s\t%s\t%s\t%s\n' "$prof_n" "${cur// /_}" "$dir" "$ov_recv" "$ov_insn" >>"$outdir/insn-prof.tsv"
-		[ -s "$outdir/kallsyms" ] || cat /proc/kallsyms >"$outdir/kallsyms"
+		[ -s "$outdir/kallsyms" ] || grep -vF '[' /proc/kallsyms >"$outdir/kallsyms"
+		grep -F '[' /proc/kallsyms >"$outdir/kallsyms-w$prof_n"
 	fi
 	[ -n "${BENCH_PERF:-}" ] || return 0
 	perf report -q -i /tmp/bench-perf.data --stdio --sort cpu,sym --percent-limit 0.3 \

@@ -26,17 +26,25 @@ import sys
 USER = "[user space]"
 
 
-def load_syms(path):
-    """Sorted (address, name) of the kernel's text symbols."""
+def load_syms(*paths):
+    """Sorted (address, name) of the text symbols of kallsyms files (the
+    kernel's, the modules' at a window; a missing second one is none)."""
     out = []
-    with open(path) as f:
-        for line in f:
-            w = line.split()
-            if len(w) < 3 or w[1] not in "tTwW":
-                continue
-            a = int(w[0], 16)
-            if a:
-                out.append((a, w[2] + (" " + w[3] if len(w) > 3 else "")))
+    lines = []
+    for i, path in enumerate(paths):
+        try:
+            with open(path) as f:
+                lines += f.readlines()
+        except OSError:
+            if i == 0:
+                raise
+    for line in lines:
+        w = line.split()
+        if len(w) < 3 or w[1] not in "tTwW":
+            continue
+        a = int(w[0], 16)
+        if a:
+            out.append((a, w[2] + (" " + w[3] if len(w) > 3 else "")))
     out.sort()
     return [a for a, _ in out], [n for _, n in out]
 
@@ -49,7 +57,8 @@ def load_prof(path):
 
 
 def window(hdir, name, addrs, names):
-    """{function: instructions of vCPU 1} between the window's two ends."""
+    """{function: instructions of vCPU 1} between the window's two ends
+    (addrs, names: the kernel's symbols and the modules' then)."""
     a = load_prof(os.path.join(hdir, "prof-%s-0.bin" % name))
     b = load_prof(os.path.join(hdir, "prof-%s-1.bin" % name))
     va, i1b = b[0::4], b[3::4]
@@ -68,6 +77,9 @@ def window(hdir, name, addrs, names):
             else:
                 j = bisect.bisect_right(addrs, v) - 1
                 fn = names[j] if j >= 0 else "[kernel ?]"
+                # x86-64's module area, a module not in the listing.
+                if v >= 0xffffffffc0000000 and "[" not in fn:
+                    fn = "[module ?]"
             cache[v] = fn
         out[fn] = out.get(fn, 0) + d
     return out
@@ -78,7 +90,7 @@ def main(argv):
         sys.exit("usage: insn-prof.py OUTDIR HCLOCKDIR [TOP]")
     outdir, hdir = argv[0], argv[1]
     top = int(argv[2]) if len(argv) == 3 else 40
-    addrs, names = load_syms(os.path.join(outdir, "kallsyms"))
+    core = os.path.join(outdir, "kallsyms")
     per = {}  # (direction, system) -> [{function: insns a packet}]
     with open(os.path.join(outdir, "insn-prof.tsv")) as f:
         for line in f:
@@ -88,6 +100,8 @@ def main(argv):
             if int(recv) <= 0:
                 continue
             try:
+                addrs, names = load_syms(core, os.path.join(
+                    outdir, "kallsyms-" + name))
                 w = window(hdir, name, addrs, names)
             except OSError:
                 continue

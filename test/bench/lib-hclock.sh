@@ -32,7 +32,7 @@ hclock() {
 	printf '%s' "${1:-}" >"$d/req.$n"
 	for ((i = 0; i < 2500; i++)); do
 		l=
-		read -r l <"$d/resp.$n" 2>/dev/null || true
+		read -r l 2>/dev/null <"$d/resp.$n" || true
 		[ -n "$l" ] && break
 		read -r -t 0.002 -u "$hc_fd" || true
 	done
