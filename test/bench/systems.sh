@@ -62,57 +62,46 @@ teardown_tern-siit() { nsx xl "$tern" instance remove bench >/dev/null; }
 # arrives on xl's two links by one rule each (mangle PREROUTING, the
 # extension from the build tree; iptables-nft, Debian's default).
 xt_env() { nsx xl env XTABLES_LIBDIR="$top/usr/xtables/.libs:/usr/lib/x86_64-linux-gnu/xtables" "$@"; }
-setup_tern-siit-ipt() {
+# xt_setup SUFFIX TABLE [IN]: the instance, and a rule of ip6tables and
+# iptables (SUFFIX "" or -legacy) in TABLE's PREROUTING for each link,
+# matching its interface with IN set.
+xt_setup() {
 	nsx xl "$tern" instance add bench --siit --pool6 "$POOL6" --iptables >/dev/null || return 1
-	xt_env ip6tables -t mangle -A PREROUTING -i v6 -j TERN --instance bench || return 1
-	xt_env iptables -t mangle -A PREROUTING -i v4 -j TERN --instance bench || return 1
+	xt_env "ip6tables$1" -t "$2" -A PREROUTING ${3:+-i v6} -j TERN --instance bench || return 1
+	xt_env "iptables$1" -t "$2" -A PREROUTING ${3:+-i v4} -j TERN --instance bench || return 1
 }
-teardown_tern-siit-ipt() {
-	xt_env ip6tables -t mangle -F PREROUTING
-	xt_env iptables -t mangle -F PREROUTING
-	# An empty base chain still costs every packet a walk: remove the
-	# tables iptables-nft made, so that the next system does not pay it.
-	nsx xl nft delete table ip6 mangle 2>/dev/null
-	nsx xl nft delete table ip mangle 2>/dev/null
+# xt_teardown SUFFIX TABLE: the rules and the instance.
+xt_teardown() {
+	xt_env "ip6tables$1" -t "$2" -F PREROUTING
+	xt_env "iptables$1" -t "$2" -F PREROUTING
+	if [ -z "$1" ]; then
+		# An empty base chain still costs every packet a walk: remove
+		# the tables iptables-nft made, so that the next system does
+		# not pay it.
+		nsx xl nft delete table ip6 "$2" 2>/dev/null
+		nsx xl nft delete table ip "$2" 2>/dev/null
+	else
+		# A legacy table keeps its hooks while its module is loaded.
+		modprobe -r "ip6table_$2" "iptable_$2" 2>/dev/null
+	fi
 	teardown_tern-siit
 }
+setup_tern-siit-ipt() { xt_setup "" mangle in; }
+teardown_tern-siit-ipt() { xt_teardown "" mangle; }
 
 # The same with iptables-legacy (ipt_do_table compares interface names in
-# place), and with nft but a rule without a match (all of a link's
-# traffic is the instance's in the bench anyway): what the framework and
-# the match cost, beside tern-siit-ipt.
-setup_tern-siit-iptl() {
-	nsx xl "$tern" instance add bench --siit --pool6 "$POOL6" --iptables >/dev/null || return 1
-	xt_env ip6tables-legacy -t mangle -A PREROUTING -i v6 -j TERN --instance bench || return 1
-	xt_env iptables-legacy -t mangle -A PREROUTING -i v4 -j TERN --instance bench || return 1
-}
-teardown_tern-siit-iptl() {
-	xt_env ip6tables-legacy -t mangle -F PREROUTING
-	xt_env iptables-legacy -t mangle -F PREROUTING
-	# A legacy table keeps its hooks while its module is loaded.
-	modprobe -r ip6table_mangle iptable_mangle 2>/dev/null
-	teardown_tern-siit
-}
-# tern-siit-iptr: iptables-legacy in the raw table, which hooks only
-# PREROUTING and OUTPUT (mangle hooks all five: a translated packet walks
-# the other family's mangle POSTROUTING too).
-setup_tern-siit-iptr() {
-	nsx xl "$tern" instance add bench --siit --pool6 "$POOL6" --iptables >/dev/null || return 1
-	xt_env ip6tables-legacy -t raw -A PREROUTING -i v6 -j TERN --instance bench || return 1
-	xt_env iptables-legacy -t raw -A PREROUTING -i v4 -j TERN --instance bench || return 1
-}
-teardown_tern-siit-iptr() {
-	xt_env ip6tables-legacy -t raw -F PREROUTING
-	xt_env iptables-legacy -t raw -F PREROUTING
-	modprobe -r ip6table_raw iptable_raw 2>/dev/null
-	teardown_tern-siit
-}
-setup_tern-siit-ipt0() {
-	nsx xl "$tern" instance add bench --siit --pool6 "$POOL6" --iptables >/dev/null || return 1
-	xt_env ip6tables -t mangle -A PREROUTING -j TERN --instance bench || return 1
-	xt_env iptables -t mangle -A PREROUTING -j TERN --instance bench || return 1
-}
-teardown_tern-siit-ipt0() { teardown_tern-siit-ipt; }
+# place), in the mangle table and in the raw table (which hooks only
+# PREROUTING and OUTPUT; mangle hooks all five, so a translated packet
+# walks the other family's mangle POSTROUTING too), and with nft but a
+# rule without a match (all of a link's traffic is the instance's in the
+# bench anyway): what the framework and the match cost, beside
+# tern-siit-ipt.
+setup_tern-siit-iptl() { xt_setup -legacy mangle in; }
+teardown_tern-siit-iptl() { xt_teardown -legacy mangle; }
+setup_tern-siit-iptr() { xt_setup -legacy raw in; }
+teardown_tern-siit-iptr() { xt_teardown -legacy raw; }
+setup_tern-siit-ipt0() { xt_setup "" mangle; }
+teardown_tern-siit-ipt0() { xt_teardown "" mangle; }
 
 setup_tern-nat64() {
 	nsx xl "$tern" instance add bench --nat64 --pool6 "$POOL6" >/dev/null || return 1
