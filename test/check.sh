@@ -149,7 +149,10 @@ step "functional suite in VMs (${kernels[*]} side by side)"
 pids=()
 for k in "${kernels[@]}"; do
 	echo "-- $k (booting a VM under software emulation; the log is in $log/vm-$k.log)"
-	bash test/vm.sh "$k" test/run-functional.sh >"$log/vm-$k.log" 2>&1 &
+	# A boot's limit, 50 minutes: the suite took 32 of test/vm.sh's
+	# default 40 on a slow day (1113 tests), and a guest that stops is
+	# the stall watchdog's.
+	VM_TIMEOUT=3000 bash test/vm.sh "$k" test/run-functional.sh >"$log/vm-$k.log" 2>&1 &
 	pids+=($!)
 done
 wait "${pids[@]}"
