@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Host-only check of test/bench/report.py and judge.py (make check): the
+# Host-only check of test/bench/report.py, judge.py and doc-tables.py (make check): the
 # verdicts judge.py gives a fixed TSV must be report-test/judge-expected.md
 # and the table report.py makes of the fixed report-test/results.tsv must
 # be report-test/expected.md, byte for byte; --check must pass on it and
@@ -34,6 +34,12 @@ fails() {
 $py "$here/report.py" --no-plots "$here/report-test/results.tsv" "$tmp/a" >/dev/null
 diff -u "$here/report-test/expected.md" "$tmp/a/results.md"
 echo "ok    report.py: the table of report-test/results.tsv is expected.md"
+# doc-tables.py: the medians and ranges docs/performance.md shows, worked
+# out by hand for report-test/doc-tables.tsv (a repetition the generator
+# set among them, left out), byte for byte.
+$py "$here/doc-tables.py" "$here/report-test/doc-tables.tsv" >"$tmp/doc.md"
+diff -u "$here/report-test/doc-tables-expected.md" "$tmp/doc.md"
+echo "ok    doc-tables.py: the tables of report-test/doc-tables.tsv are doc-tables-expected.md"
 # judge.py applies the targets' rules: report-test/judge.tsv has a cell of
 # each verdict (met, inside the spread, not met, not judged: every
 # repetition generator-bound), sizes that differ between the systems'
