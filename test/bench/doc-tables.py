@@ -32,23 +32,23 @@ COLUMNS = [(CONTROL, "control", True), ("tern-siit", "Tern SIIT", True),
 CELLS = [(d, f) for d in ("6to4", "4to6", "bidir") for f in ("1", "64")]
 DIR_NAME = {"6to4": "6→4", "4to6": "4→6", "bidir": "both ways"}
 
-# (metric, label, flows in order, format)
+# (metric, label with the size's place, format)
 STATE = [
-    ("conn_rate", "establishment (sessions/s, %s new flows)", None, "%d"),
-    ("tput_sessions", "overload throughput, %s sessions (pps)", True, "%d"),
+    ("conn_rate", "establishment (sessions/s, %s new flows)", "%d"),
+    ("tput_sessions", "overload throughput, %s sessions (pps)", "%d"),
     ("tput_sessions_zero_loss", "zero-loss throughput, %s sessions (pps)",
-     True, "%d"),
-    ("sessions_fill_rate", "fill rate to %s (sessions/s)", True, "%d"),
-    ("slab_bytes_per_session", "slab bytes a session, %s", True, "%.1f"),
+     "%d"),
+    ("sessions_fill_rate", "fill rate to %s (sessions/s)", "%d"),
+    ("slab_bytes_per_session", "slab bytes a session, %s", "%.1f"),
     ("teardown_rate", "tear-down of %s sessions, until the flush returned "
-     "(sessions/s)", True, "%d"),
+     "(sessions/s)", "%d"),
     ("teardown_free_rate", "tear-down of %s sessions, to the last byte "
-     "(sessions/s)", True, "%d"),
+     "(sessions/s)", "%d"),
     ("one_entry_ratio", "one BIB entry: %s sessions over 1 (4→6 rate)",
-     None, "%.2f"),
-    ("one_entry_ns", "one BIB entry, %s: CPU 1 ns a packet",
-     True, "%d"),
-    ("one_entry_insns", "one BIB entry, %s: CPU 1 instructions a packet", True, "%d"),
+     "%.2f"),
+    ("one_entry_ns", "one BIB entry, %s: CPU 1 ns a packet", "%d"),
+    ("one_entry_insns", "one BIB entry, %s: CPU 1 instructions a packet",
+     "%d"),
 ]
 
 
@@ -99,7 +99,7 @@ def added_table(r):
 def state_table(r):
     out = ["| measurement | Tern NAT64 | Jool NAT64 | Tern / Jool |",
            "|---|---:|---:|---:|"]
-    for metric, label, _, fm in STATE:
+    for metric, label, fm in STATE:
         keys = {k[2:] for k in r.v if k[0] == metric and
                 k[1] in ("tern-nat64", "jool-nat64")}
         for d, flows in sorted(keys, key=lambda k: int(k[1])):
