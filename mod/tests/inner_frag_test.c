@@ -13,6 +13,7 @@
 #include <net/ip.h>
 #include <net/ipv6.h>
 #include "kt_inner.h"
+#include "xlat/packet.h"
 
 /* Fragments: IPv4 fragment -> Fragment header, and back. */
 static void inner_fragments(struct kunit *test)
@@ -145,8 +146,42 @@ static void inner_fragments(struct kunit *test)
 	}
 }
 
+/*
+ * A quoted later fragment: the walk ends at its Fragment header, whatever
+ * the Next Header there says; the bytes after it are data, not headers.
+ */
+static void inner_later_fragment_walk(struct kunit *test)
+{
+	static const u8 nexts[] = { NEXTHDR_DEST, NEXTHDR_HOP, NEXTHDR_ROUTING,
+				    NEXTHDR_FRAGMENT, IPPROTO_UDP };
+	u8 *in = tern_kt_big(test);
+	struct ipv6hdr *ip6 = (struct ipv6hdr *)in;
+	struct tern_pkt p;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(nexts); i++) {
+		memset(in, 0, 40 + 8 + 64);
+		ip6->version = 6;
+		ip6->payload_len = htons(8 + 64);
+		ip6->nexthdr = NEXTHDR_FRAGMENT;
+		in[40] = nexts[i];
+		in[42] = 0x01;			/* offset 32 bytes */
+		in[43] = 0x00;
+		/* Data that would be a header of 2 KiB if walked. */
+		memset(in + 48, 0xff, 64);
+		in[48] = NEXTHDR_DEST;
+		KUNIT_EXPECT_EQ(test, tern_ipv6_walk(NULL, in, 40 + 8 + 64, false,
+						     &p), 0);
+		KUNIT_EXPECT_EQ(test, p.l3len, 48U);
+		KUNIT_EXPECT_EQ(test, p.proto, nexts[i]);
+		KUNIT_EXPECT_TRUE(test, p.nonfirst);
+		KUNIT_EXPECT_EQ(test, p.frag6, 40);
+	}
+}
+
 static struct kunit_case tern_inner_frag_cases[] = {
 	KUNIT_CASE(inner_fragments),
+	KUNIT_CASE(inner_later_fragment_walk),
 	{}
 };
 

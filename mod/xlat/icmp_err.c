@@ -142,8 +142,12 @@ unsigned int tern_icmp_err_4to6(struct tern_xlat *x, struct sk_buff *skb)
 	/* Never an ICMP error about an ICMP error: just drop. */
 	if (iph->ttl <= 1)
 		return tern_drop(inst, TERN_STAT_DROP_TTL);
-	why = tern_err_quote4(x, (const u8 *)(ih + 1),
-			      skb->len - p->l3len - sizeof(*ih));
+	/* DU, TE and PP carry an RFC 4884 length in byte 5 (32-bit words). */
+	tern_err_split(&e, (const u8 *)(ih + 1), skb->len - p->l3len - sizeof(*ih),
+		       ih->type == ICMP_DEST_UNREACH && ih->code == ICMP_FRAG_NEEDED ?
+		       0 : ((const u8 *)ih)[5], 4);
+	/* The session is looked up in what is translated: the quote. */
+	why = tern_err_quote4(x, e.quote, e.quote_len);
 	/* Not about a session: the host's own, if it is addressed to it. */
 	if (why == TERN_STAT_PASS_LOCAL)
 		return tern_pass(inst, why);
@@ -184,10 +188,6 @@ unsigned int tern_icmp_err_4to6(struct tern_xlat *x, struct sk_buff *skb)
 		return tern_drop(inst, TERN_STAT_DROP_SRC_UNTRANSLATABLE);
 	}
 
-	/* DU, TE and PP carry an RFC 4884 length in byte 5 (32-bit words). */
-	tern_err_split(&e, (const u8 *)(ih + 1), skb->len - p->l3len - sizeof(*ih),
-		       ih->type == ICMP_DEST_UNREACH && ih->code == ICMP_FRAG_NEEDED ?
-		       0 : ((const u8 *)ih)[5], 4);
 	if (!tern_err_quote_from4(&e, iph->daddr)) {
 		dst_release(dst);
 		return tern_drop(inst, TERN_STAT_DROP_ERR_DEST);
@@ -276,8 +276,14 @@ unsigned int tern_icmp_err_6to4(struct tern_xlat *x, struct sk_buff *skb)
 	}
 	if (ip6->hop_limit <= 1)
 		return tern_drop(inst, TERN_STAT_DROP_TTL);
-	why = tern_err_quote6(x, (const u8 *)(ih6 + 1),
-			      skb->len - p->l3len - sizeof(*ih6));
+	/* DU and TE carry an RFC 4884 length in byte 4 (64-bit words). */
+	tern_err_split(&e, (const u8 *)(ih6 + 1),
+		       skb->len - p->l3len - sizeof(*ih6),
+		       ih6->icmp6_type == ICMPV6_DEST_UNREACH ||
+		       ih6->icmp6_type == ICMPV6_TIME_EXCEED ?
+		       ((const u8 *)ih6)[4] : 0, 8);
+	/* The session is looked up in what is translated: the quote. */
+	why = tern_err_quote6(x, e.quote, e.quote_len);
 	if (why)
 		return tern_drop(inst, why);
 	/*
@@ -309,12 +315,6 @@ unsigned int tern_icmp_err_6to4(struct tern_xlat *x, struct sk_buff *skb)
 		return tern_drop(inst, TERN_STAT_DROP_ERR_DEST);
 	}
 
-	/* DU and TE carry an RFC 4884 length in byte 4 (64-bit words). */
-	tern_err_split(&e, (const u8 *)(ih6 + 1),
-		       skb->len - p->l3len - sizeof(*ih6),
-		       ih6->icmp6_type == ICMPV6_DEST_UNREACH ||
-		       ih6->icmp6_type == ICMPV6_TIME_EXCEED ?
-		       ((const u8 *)ih6)[4] : 0, 8);
 	if (!tern_err_quote_from6(&e, &ip6->daddr)) {
 		dst_release(dst);
 		return tern_drop(inst, TERN_STAT_DROP_ERR_DEST);

@@ -10,15 +10,15 @@ or BIB entry is left behind.
 import struct
 
 import pytest
-from scapy.layers.inet import ICMP, IP
+from scapy.layers.inet import ICMP, IP, UDP
 from scapy.layers.inet6 import ICMPv6EchoRequest, IPv6
 
-from ternlib import (PAYLOAD, SINK4, SINK4_6, icmp4_message, icmp6_message,
-                     ip4_packet, ip6_packet, is_ip4, is_ip6, none_on, pseudo,
-                     udp_datagram, with_csum)
+from ternlib import (PAYLOAD, SINK4, SINK4_6, addr4, icmp4_message,
+                     icmp6_message, ip4_packet, ip6_packet, is_ip4, is_ip6,
+                     none_on, pseudo, udp_datagram, with_csum)
 from ternlib.nat64 import (CLIENT, POOL4_NET, _nat64_module,  # noqa: F401
                            all_sessions, assert_empty, nat, out64, sessions,
-                           static_bib)
+                           static_bib, udp6)
 
 A4 = str(POOL4_NET[1])      # a pool4 address (no session: nothing bound)
 
@@ -157,3 +157,65 @@ def test_udp_csum0_4to6_creates_no_session(nat):
         none_on(lambda: c.expect({"drop-udp-csum0": 1}),
                 (cap6, is_ip6()))
     assert sessions(nat, "udp") == []
+
+
+
+def _dest_opts(nh, size):
+    """An IPv6 Destination Options header of SIZE bytes (one PadN)."""
+    return bytes([nh, size // 8 - 1, 1, size - 4]) + bytes(size - 4)
+
+
+# An RFC 4884 extension structure: version 2, one object (MPLS label).
+EXT = with_csum(b"\x20\0\0\0" + b"\0\x08\x01\x01" + b"\x00\x01\x41\x40", 2)
+
+
+def _rfc4884_error6(body):
+    """ICMPv6 Destination Unreachable (port) from CLIENT whose Length
+    says the original datagram is 128 bytes (16 words) of BODY."""
+    return _p6(58, icmp6_message(CLIENT, SINK4_6, 1, 4, b"\x10\0\0\0", body))
+
+
+def _session_quote(nat, sport, dopts):
+    """A UDP session of CLIENT#SPORT: (its IPv4 transport address, a
+    packet SINK4 sent in it as CLIENT got it, with a Destination Options
+    header of DOPTS bytes before the UDP header)."""
+    f = out64(nat, udp6(sport=sport))
+    udp = _udp(SINK4_6, CLIENT, 4000, sport, n=8)
+    return ((f[IP].src, f[UDP].sport),
+            ip6_packet(SINK4_6, CLIENT, 60, _dest_opts(17, dopts) + udp))
+
+
+def test_rfc4884_error_6to4_session_in_quote(nat):
+    """The control of the test below: an error with an RFC 4884 extension
+    whose quote holds the UDP header is translated through the session:
+    the quote without its Destination Options, padded to 128 bytes, the
+    extension after it unchanged."""
+    (src4, sport4), inner = _session_quote(nat, 48010, 8)
+    assert len(inner) == 40 + 8 + 16
+    c = nat.counters()
+    h = out64(nat, _rfc4884_error6(inner + bytes(128 - len(inner)) + EXT),
+              match=is_ip4(dst=SINK4, proto=1))
+    raw = bytes(h[IP])
+    icmp = raw[(raw[0] & 15) * 4:]
+    assert icmp[:2] == b"\x03\x03" and icmp[5] == 128 // 4
+    q = icmp[8:]
+    assert (q[9], q[12:16], q[16:20]) == (17, addr4(SINK4), addr4(src4))
+    assert struct.unpack("!HH", q[20:24]) == (4000, sport4)
+    assert q[36:128] == bytes(92) and q[128:] == EXT
+    assert h[IP].src == src4
+    c.expect({"xlat-icmp-error-6to4": 1})
+
+
+def test_rfc4884_error_6to4_session_only_past_quote(nat):
+    """The error's Length says its quote is 128 bytes: the quoted IPv6
+    header and its Destination Options. The quoted UDP header of the
+    session comes after, where the extension is. The session is looked
+    up in the quote alone: refused as a quote without a transport header,
+    not translated through the session."""
+    _, inner = _session_quote(nat, 48012, 88)
+    assert len(inner) == 40 + 88 + 16
+    c = nat.counters()
+    with nat.cap4() as cap4, nat.cap6() as cap6:
+        nat.send6(_rfc4884_error6(inner))
+        none_on(lambda: c.expect({"drop-icmp-inner": 1}),
+                (cap4, is_ip4()), (cap6, is_ip6()))

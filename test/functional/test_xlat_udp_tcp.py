@@ -79,6 +79,22 @@ def test_udp_4to6_zero_checksum_amended(xlat):
     c.expect({"xlat-4to6": 1})
 
 
+def test_udp_6to4_zero_checksum_kept_zero(xlat):
+    """An IPv6 UDP datagram without a checksum (RFC 6935/6936: allowed to
+    tunnel endpoints that agreed to it, which a translator cannot know)
+    leaves as IPv4 UDP without a checksum: 0, which means "none" there,
+    not a checksum made up for data nobody summed."""
+    c = xlat.counters()
+    udp = struct.pack("!HHHH", 40000, 4000, 48, 0) + PAYLOAD[:40]
+    f = xlat64(xlat, IPv6(src=H6, dst=SINK4_6, hlim=64, nh=17) / Raw(udp))
+    raw = ip_bytes(f)
+    assert (raw[:4], raw[8:10]) == (b"\x45\x00\x00\x44", b"\x3f\x11")
+    assert raw[12:20] == ternlib.addr4(H6_4) + ternlib.addr4(SINK4)
+    assert ternlib.inet_csum(raw[:20]) == 0
+    assert l4_bytes(f) == udp
+    c.expect({"xlat-6to4": 1})
+
+
 # --- TCP -------------------------------------------------------------------
 
 TCP_OPTS = [("MSS", 1440), ("SAckOK", b""), ("Timestamp", (11, 22)),
@@ -326,3 +342,48 @@ def test_unknown_protocol_6to4_passed_through(xlat):
     assert_ipv4(f, tos=0, len=84, ttl=63, proto=253, src=H6_4, dst=SINK4)
     assert ip_bytes(f)[20:] == data
     c.expect({"xlat-6to4": 1})
+
+
+# IPv6's numbers in IPv4 and IPv4's in IPv6: copied, they would be ICMPv6
+# or IPv6 extension headers (or ICMPv4, IGMP) Tern never checked.
+V6ONLY = {0: "hop-by-hop", 43: "routing", 44: "fragment", 58: "icmpv6",
+          60: "dest-options"}
+
+
+@pytest.mark.parametrize("first", [True, False], ids=["whole", "later-frag"])
+@pytest.mark.parametrize("proto", sorted(V6ONLY), ids=V6ONLY.get)
+def test_ipv6_protocol_numbers_dropped_4to6(xlat, proto, first):
+    """An IPv4 packet (or a later fragment) whose Protocol names ICMPv6 or
+    an IPv6 extension header is dropped, counted, and not answered."""
+    # What a sender would put there: an ICMPv6 echo or a header chain.
+    body = bytes([17, 0, 1, 4, 0, 0, 0, 0]) + PAYLOAD[:24]
+    pkt = IP(src=H4, dst=SINK6_4, ttl=64, proto=proto, id=0x4242,
+             frag=0 if first else 8, flags=0 if first else "MF") / Raw(body)
+    c = xlat.counters()
+    with xlat.cap6() as cap6, xlat.cap4() as cap4:
+        xlat.send4(pkt)
+        ternlib.none_on(lambda: c.expect({"drop-other-family": 1}),
+                        (cap6, is_ip6(dst=SINK6)),
+                        (cap4, is_ip4(dst=H4, proto=1)))
+
+
+@pytest.mark.parametrize("chain", [[], [60]], ids=["direct", "after-dest"])
+@pytest.mark.parametrize("nh", [1, 2], ids=["icmpv4", "igmp"])
+def test_ipv4_protocol_numbers_dropped_6to4(xlat, nh, chain):
+    """An IPv6 packet whose upper layer (after the extension headers Tern
+    skips) is ICMPv4 or IGMP is dropped, counted, and not answered."""
+    # An ICMPv4 echo request / an IGMPv2 report, checksums right.
+    msg = ternlib.with_csum(bytes([8 if nh == 1 else 0x16, 0, 0, 0]) +
+                            b"\x12\x34\x00\x01", 2)
+    pkt = IPv6(src=H6, dst=SINK4_6, hlim=64)
+    if chain:
+        pkt = pkt / IPv6ExtHdrDestOpt(nh=nh)
+    else:
+        pkt.nh = nh
+    pkt = pkt / Raw(msg)
+    c = xlat.counters()
+    with xlat.cap4() as cap4, xlat.cap6() as cap6:
+        xlat.send6(pkt)
+        ternlib.none_on(lambda: c.expect({"drop-other-family": 1}),
+                        (cap4, is_ip4(dst=SINK4)),
+                        (cap6, is_ip6(dst=H6, nh=58)))
