@@ -146,9 +146,21 @@ static bool tern_proto_in(u8 proto, u64 set)
 
 int tern_parse6(struct sk_buff *skb, struct tern_pkt *p)
 {
+	const struct ipv6hdr *ip6;
 	int why;
 
 	if (!pskb_may_pull(skb, sizeof(struct ipv6hdr)))
+		return TERN_STAT_DROP_TRUNCATED;
+	/*
+	 * Payload Length 0 before a Hop-by-Hop header is a jumbogram's (RFC
+	 * 2675), more than 65,535 bytes, and the kernel then cut the packet
+	 * to its Jumbo Payload option; below that, there was no such option
+	 * and nothing gave the packet a length (what follows may be a
+	 * frame's padding).
+	 */
+	ip6 = ipv6_hdr(skb);
+	if (unlikely(!ip6->payload_len) && ip6->nexthdr == NEXTHDR_HOP &&
+	    skb->len <= sizeof(*ip6) + IPV6_MAXPLEN)
 		return TERN_STAT_DROP_TRUNCATED;
 	why = tern_ipv6_walk(skb, skb->data, skb->len, true, p);
 	if (why)

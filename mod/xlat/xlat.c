@@ -36,12 +36,15 @@ static unsigned int tern_run_segments(struct tern_xlat *x,
 				      struct sk_buff *skb, bool v6)
 {
 	struct sk_buff *segs, *seg, *next;
+	void *fresh = x->fresh;
 	struct tern_xlat sx;
 	int why;
 
 	why = tern_gso_segment(skb, &segs);
-	if (why)
+	if (why) {
+		tern_unwind(x);
 		return tern_drop(x->inst, why);
+	}
 	skb_list_walk_safe(segs, seg, next) {
 		skb_mark_not_on_list(seg);
 		/*
@@ -53,8 +56,15 @@ static unsigned int tern_run_segments(struct tern_xlat *x,
 			tern_stats_inc(x->inst->stats, TERN_STAT_DROP_BAD_GSO);
 			continue;
 		}
-		/* Decided anew; a hairpin's second pass keeps its notes. */
+		/*
+		 * Decided anew; a hairpin's second pass keeps its notes. The
+		 * state made for the super-packet is the first segment's to
+		 * undo: a later segment dropped would undo what earlier ones
+		 * went out with (and undo it again).
+		 */
 		sx = *x;
+		sx.fresh = fresh;
+		fresh = NULL;
 		if ((v6 ? tern_run_6to4(&sx, seg) :
 			  tern_run_4to6(&sx, seg)) != NF_STOLEN)
 			kfree_skb(seg);

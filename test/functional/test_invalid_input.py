@@ -11,6 +11,7 @@ translated.
 import time
 
 import pytest
+from scapy.layers.inet import IP
 
 from ternlib import (H4, H6, PAYLOAD, SINK4, SINK4_6, SINK6, SINK6_4, TIMEOUT,
                      XL4, addr4, embed, frag6_header, icmp4_message, ip4_packet,
@@ -165,3 +166,26 @@ def test_tcp_header_cut_dropped_6to4(xlat, frag):
         return ip6_packet(H6, SINK4_6, 6, t)
     translated64(xlat, pkt(6))
     refused64(xlat, pkt(7), "drop-truncated")
+
+
+# --- IPv6 Payload Length 0 -----------------------------------------------
+
+
+def hop_by_hop(nh):
+    return bytes([nh, 0, 1, 4, 0, 0, 0, 0])    # one PadN option
+
+
+def test_payload_length_zero_without_jumbo_option_dropped_6to4(xlat):
+    """Payload Length 0 before a Hop-by-Hop header without a Jumbo Payload
+    option: the kernel leaves such a packet as long as its frame, so its
+    length is unknown (here 24 bytes of the frame's tail that a sender
+    put after the datagram). Dropped, not translated with a length made
+    up from the frame. The same packet with its Payload Length right is
+    translated (the control), its datagram only."""
+    dgram = udp_datagram(H6, SINK4_6, 4100, 41000, PAYLOAD[:24])
+    body = hop_by_hop(17) + dgram
+    f = translated64(xlat, ip6_packet(H6, SINK4_6, 0, body + bytes(24),
+                                      plen=len(body)))
+    assert f[IP].len == 20 + len(dgram)
+    refused64(xlat, ip6_packet(H6, SINK4_6, 0, body + bytes(24), plen=0),
+              "drop-truncated")
