@@ -148,7 +148,7 @@ const struct tern_stat_name tern_stat_names[] = {
 	  "Dropped: IGMP, single-hop messages that must not cross a translator (RFC 7915 4.2)",
 	  TERN_STAT_DROP_IGMP, TERN_SG_DROP_UNTRANSLATABLE },
 	{ "drop-other-family",
-	  "Dropped: a protocol number of the other IP version (ICMPv6 or an IPv6 extension header in IPv4; ICMPv4 or IGMP in IPv6)",
+	  "Dropped: a protocol number of the other IP version (ICMPv6 or IPv6 extension header 0, 43, 44 or 60 in IPv4; ICMPv4 or IGMP in IPv6)",
 	  TERN_STAT_DROP_OTHER_FAMILY, TERN_SG_DROP_UNTRANSLATABLE },
 	{ "drop-bad-checksum",
 	  "Dropped: ICMP message with a wrong checksum (never made valid by translation)",

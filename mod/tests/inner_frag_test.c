@@ -165,7 +165,7 @@ static void inner_later_fragment_walk(struct kunit *test)
 		ip6->payload_len = htons(8 + 64);
 		ip6->nexthdr = NEXTHDR_FRAGMENT;
 		in[40] = nexts[i];
-		in[42] = 0x01;			/* offset 32 bytes */
+		in[42] = 0x01;			/* offset 256 bytes */
 		in[43] = 0x00;
 		/* Data that would be a header of 2 KiB if walked. */
 		memset(in + 48, 0xff, 64);

@@ -135,7 +135,8 @@ int tern_inner_4to6(const struct tern_xlat *x, const u8 *in,
 	fo = ntohs(iph->frag_off);
 	frag = fo & (IP_MF | IP_OFFSET);
 	hlen = sizeof(*ip6) + (frag ? sizeof(struct frag_hdr) : 0);
-	if (out_size < hlen)
+	/* As for a packet: no IPv6 header made of an IPv4 protocol number. */
+	if (out_size < hlen || tern_proto_in(iph->protocol, TERN_PROTO_V6ONLY))
 		return -1;
 	proto = iph->protocol == IPPROTO_ICMP ? IPPROTO_ICMPV6 : iph->protocol;
 	ulen = *tot_len - ihl;
@@ -185,6 +186,12 @@ int tern_inner_6to4(const struct tern_xlat *x, const u8 *in,
 		return -1;
 	off = p.l3len;
 	proto = p.proto;
+	/*
+	 * As for a packet: nothing of IPv4's; no header after a later
+	 * fragment's Fragment header (where the walk ends) as a protocol.
+	 */
+	if (tern_proto_in(proto, TERN_PROTO_V4ONLY | TERN_PROTO_V6HDRS))
+		return -1;
 	if (p.frag6 >= 0)
 		fh = (const struct frag_hdr *)(in + p.frag6);
 	if (sizeof(*ip6) + ntohs(ip6->payload_len) < off)

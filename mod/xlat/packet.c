@@ -127,23 +127,6 @@ upper:
 	return 0;
 }
 
-/*
- * Protocol numbers of the other IP version: IPv4's ICMP and IGMP in an
- * IPv6 packet; ICMPv6 and the IPv6 extension headers a receiver parses
- * (RFC 8200 4) in an IPv4 one. Copied (RFC 7915 4.1, 5.1), they would
- * make a message of the other version's control protocol, or IPv6
- * headers (Hop-by-Hop, Routing, Fragment), that Tern never checked.
- */
-#define TERN_PROTO_V4ONLY	(BIT_ULL(IPPROTO_ICMP) | BIT_ULL(IPPROTO_IGMP))
-#define TERN_PROTO_V6ONLY	(BIT_ULL(NEXTHDR_HOP) | BIT_ULL(NEXTHDR_ROUTING) | \
-				 BIT_ULL(NEXTHDR_FRAGMENT) | BIT_ULL(NEXTHDR_ICMP) | \
-				 BIT_ULL(NEXTHDR_DEST))
-
-static bool tern_proto_in(u8 proto, u64 set)
-{
-	return proto < 64 && (set >> proto) & 1;
-}
-
 int tern_parse6(struct sk_buff *skb, struct tern_pkt *p)
 {
 	const struct ipv6hdr *ip6;
@@ -180,8 +163,6 @@ int tern_parse4(struct sk_buff *skb, struct tern_pkt *p)
 	p->frag6 = -1;
 	p->fragment = ip_is_fragment(iph);
 	p->nonfirst = !!(iph->frag_off & htons(IP_OFFSET));
-	if (unlikely(tern_proto_in(p->proto, TERN_PROTO_V6ONLY)))
-		return TERN_STAT_DROP_OTHER_FAMILY;
 	/* Only the first fragment carries the transport header. */
 	return tern_pull_l4(skb, p);
 }

@@ -69,6 +69,8 @@ static unsigned int tern_run_segments(struct tern_xlat *x,
 			  tern_run_4to6(&sx, seg)) != NF_STOLEN)
 			kfree_skb(seg);
 	}
+	/* The first segment's now (it may have forgotten it). */
+	x->fresh = NULL;
 	return tern_stolen(x->inst, TERN_STAT_GSO_SEGMENTED);
 }
 

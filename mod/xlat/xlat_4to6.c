@@ -222,9 +222,6 @@ unsigned int tern_4to6_translate(struct tern_xlat *x, struct sk_buff *skb)
 	why = tern_gso_check(skb, p, false, &segment);
 	if (why)
 		return tern_drop(inst, why);
-	/* RFC 7915 4.2: IGMP is single-hop; silently dropped. */
-	if (p->proto == IPPROTO_IGMP)
-		return tern_drop(inst, TERN_STAT_DROP_IGMP);
 	if (p->proto == IPPROTO_ICMP && !p->fragment &&
 	    tern_icmp4_classify(skb->data[p->l3len], &type6) == TERN_ICMP_ERROR) {
 		/*
@@ -243,6 +240,11 @@ unsigned int tern_4to6_translate(struct tern_xlat *x, struct sk_buff *skb)
 	tern_l4id_read(skb, p, &x->id);
 	if (x->dlocal && !x->mode->local4(x, ip4.daddr))
 		return tern_pass(inst, TERN_STAT_PASS_LOCAL);
+	/* RFC 7915 4.2: IGMP is single-hop; silently dropped. */
+	if (p->proto == IPPROTO_IGMP)
+		return tern_drop(inst, TERN_STAT_DROP_IGMP);
+	if (unlikely(tern_proto_in(p->proto, TERN_PROTO_V6ONLY)))
+		return tern_drop(inst, TERN_STAT_DROP_OTHER_FAMILY);
 	/*
 	 * Validity first: what will not be translated creates no state, and
 	 * is answered by the first rule it breaks in the order a router

@@ -176,6 +176,21 @@ def test_other_ports_of_host_address_are_the_hosts(nat):
     c.expect({"pass-local": 2})
 
 
+@pytest.mark.parametrize("proto", [58, 44], ids=["icmpv6", "fragment"])
+def test_other_family_protocol_to_host_address_is_the_hosts(nat, proto):
+    """A protocol number of IPv6 (which Tern would drop, not translate) to
+    the host's pool4 address is the host's to judge: passed, and the host
+    answers it has no such protocol (its own Protocol Unreachable)."""
+    host_pool4(nat)
+    c = nat.counters()
+    with nat.cap4() as cap4:
+        nat.send4(IP(src=SINK4, dst=HOST4, ttl=64, proto=proto) /
+                  Raw(b"x" * 16))
+        e = cap4.one(is_icmp4(3, 2))
+    assert (e[IP].src, e[IPerror].proto) == (HOST4, proto)
+    c.expect({"pass-local": 1})
+
+
 def test_hairpin_to_host_port_not_delivered_to_host(nat):
     """An IPv6 host sends to the host-owned pool4 address at a port no
     pool4 range holds: translated to IPv4, the packet would be the host's

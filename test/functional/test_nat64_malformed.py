@@ -159,7 +159,6 @@ def test_udp_csum0_4to6_creates_no_session(nat):
     assert sessions(nat, "udp") == []
 
 
-
 def _dest_opts(nh, size):
     """An IPv6 Destination Options header of SIZE bytes (one PadN)."""
     return bytes([nh, size // 8 - 1, 1, size - 4]) + bytes(size - 4)
