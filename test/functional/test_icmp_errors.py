@@ -452,8 +452,10 @@ def test_error_in_error_dropped_4to6(xlat, type4, code):
 
 
 @pytest.mark.parametrize("variant", ["short", "version6", "ihl4",
-                                     "ihl-beyond-quote"])
+                                     "ihl-beyond-quote", "protocol-fragment"])
 def test_malformed_inner_dropped_4to6(xlat, variant):
+    """The last: an IPv6 extension header's number (Fragment) as the
+    quoted Protocol, refused as a packet with it would be."""
     inner = bytearray(inner4_udp())
     quote = None
     if variant == "short":
@@ -462,6 +464,8 @@ def test_malformed_inner_dropped_4to6(xlat, variant):
         inner[0] = 0x65
     elif variant == "ihl4":
         inner[0] = 0x44
+    elif variant == "protocol-fragment":
+        inner[9] = 44
     else:
         inner[0] = 0x4F             # 60-byte header, 28 bytes quoted
         quote = 28
@@ -848,14 +852,18 @@ def test_error_in_error_dropped_6to4(xlat, type6, code):
 
 
 @pytest.mark.parametrize("variant", ["short", "version4", "dst-not-pool6",
-                                     "exthdr-beyond-quote"])
+                                     "exthdr-beyond-quote", "upper-igmp"])
 def test_malformed_inner_dropped_6to4(xlat, variant):
+    """The last: IGMP as the quoted packet's upper layer, refused as a
+    packet with it would be."""
     inner = inner6_udp()
     quote = None
     if variant == "short":
         quote = 30
     elif variant == "version4":
         inner = b"\x45" + inner[1:]
+    elif variant == "upper-igmp":
+        inner = inner[:6] + b"\x02" + inner[7:]
     elif variant == "dst-not-pool6":
         inner = inner[:24] + ternlib.addr6(H6_LINK) + inner[40:]
     else:
