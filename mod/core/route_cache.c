@@ -18,8 +18,16 @@
  * that blocks (the lookups also ask xfrm: xlat/route.c). Otherwise
  * every packet asks the kernel, as before.
  *
- * Replacing a slot releases its route: dst_release() frees it after a
- * grace period, and packets in flight hold references of their own.
+ * A hit lends the slot's route: the packet goes out with it unreferenced
+ * (skb_dst_set_noref(), as forwarding does with its input route), which
+ * saves an atomic increment and decrement of the route's count (shared
+ * by the CPUs that use that route) a packet. Replacing or dropping a
+ * slot releases its route: dst_release() frees it after a grace period,
+ * so the memory of a route lent stays until the borrower's RCU read
+ * section ends, but its count may be 0 by then. A packet that outlives
+ * the section (a queue) takes a reference of its own (skb_dst_force());
+ * where the count is 0 it goes on without a route, as a forwarded packet
+ * would.
  */
 
 #include <linux/hash.h>
@@ -134,7 +142,7 @@ static struct tern_rtc6_slot *tern_rtc6_slot(struct tern_route_cache *c,
 	return &c->s6[hash_32(h, TERN_RTC6_BITS)];
 }
 
-/* A slot's route, held for the caller if still good, else dropped. */
+/* A slot's route, lent to the caller if still good, else dropped. */
 static struct dst_entry *tern_rtc_take(struct dst_entry **slot,
 				       struct net *net, bool usable,
 				       u32 cookie)
@@ -147,7 +155,6 @@ static struct dst_entry *tern_rtc_take(struct dst_entry **slot,
 		dst_release(dst);
 		return NULL;
 	}
-	dst_hold(dst);
 	return dst;
 }
 

@@ -27,9 +27,11 @@ struct tern_route_cache __percpu *tern_route_cache_alloc(void);
 void tern_route_cache_free(struct tern_route_cache __percpu *rc);
 
 /*
- * The route kept for @k on this CPU, with a reference for the caller, if
- * it is still valid (dst_check()) and may be used in @net; otherwise
- * NULL. BHs off.
+ * The route kept for @k on this CPU, if it is still valid (dst_check())
+ * and may be used in @net; otherwise NULL. Lent, not referenced: its
+ * memory stays until the caller's RCU read section ends, its count may
+ * drop to 0 at this CPU's next get or put (the slot's reference gone).
+ * To keep it longer, dst_hold() it before that. BHs off, under RCU.
  */
 struct dst_entry *tern_rtc4_get(struct tern_route_cache __percpu *rc,
 				struct net *net, const struct tern_rt4_key *k);

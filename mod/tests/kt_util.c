@@ -177,6 +177,7 @@ static unsigned int tern_kt_hook(void *priv, struct sk_buff *skb,
 	p = kmalloc(sizeof(*p) + skb->len, GFP_ATOMIC);
 	if (p) {
 		p->family = state->pf;
+		p->dst_lent = skb_dst_is_noref(skb);
 		p->len = skb->len;
 		if (skb_copy_bits(skb, 0, p->data, skb->len)) {
 			kfree(p);

@@ -30,6 +30,7 @@ struct tern_kt_inst {
 /* Captured packet: what the POST_ROUTING hook saw, bytes from L3. */
 struct tern_kt_pkt {
 	u8 family;		/* NFPROTO_IPV4 or NFPROTO_IPV6 */
+	bool dst_lent;		/* its route unreferenced (skb_dst_is_noref) */
 	unsigned int len;
 	u8 data[];
 };

@@ -63,6 +63,39 @@ static void xlat_6to4_basic(struct kunit *test)
 	}
 }
 
+/*
+ * The first packet of a flow goes out with the route the kernel gave, a
+ * reference of its own; the next ones with the route cache's, lent (no
+ * count taken). The cache is per CPU: the test stays on one.
+ * test/kunit-net.sh turns IPv6 forwarding on, which the IPv6 cache needs.
+ */
+static void xlat_route_lent(struct kunit *test)
+{
+	u8 *b = tern_kt_xlat_of(test)->buf;
+	struct tern_kt_pkt *p;
+	unsigned int len;
+	int v6, i;
+
+	migrate_disable();
+	for (v6 = 0; v6 < 2; v6++) {
+		len = v6 ? tern_kt_pkt6(b, TERN_KT_H6(1), TERN_KT_H4(5),
+					IPPROTO_UDP, 120, 64) :
+			   tern_kt_pkt4(b, TERN_KT_H4(5), TERN_KT_H6(1),
+					IPPROTO_UDP, 120, 64, 0x1234, IP_DF);
+		for (i = 0; i < 3; i++) {
+			tern_kt_snap(test);
+			KUNIT_EXPECT_EQ(test, tern_kt_run_buf(test, len, v6,
+							      TERN_KT_BUF),
+					NF_STOLEN);
+			p = tern_kt_expect_captured(test, 1, 0, v6 ? NFPROTO_IPV4 :
+						    NFPROTO_IPV6);
+			KUNIT_EXPECT_EQ_MSG(test, p->dst_lent, i > 0,
+					    "%s packet %d", v6 ? "6->4" : "4->6", i);
+		}
+	}
+	migrate_enable();
+}
+
 /* 4 -> 6: TCP, UDP, ICMP echo; DF set and clear, small packets. */
 static void xlat_4to6_basic(struct kunit *test)
 {
@@ -132,6 +165,7 @@ static void xlat_4to6_udp_csum0(struct kunit *test)
 
 static struct kunit_case tern_xlat_basic_cases[] = {
 	KUNIT_CASE(xlat_6to4_basic),
+	KUNIT_CASE(xlat_route_lent),
 	KUNIT_CASE(xlat_4to6_basic),
 	KUNIT_CASE(xlat_4to6_udp_csum0),
 	{}

@@ -100,7 +100,10 @@ enum tern_gso_action tern_gso_classify(const struct tern_gso_meta *m)
 	return tern_gso_too_long(m) ? TERN_GSO_SEGMENT : TERN_GSO_AS_IS;
 }
 
-/* tern_gso_check() of a packet with GSO or CHECKSUM_PARTIAL. */
+/*
+ * tern_gso_check() of a packet with GSO or CHECKSUM_PARTIAL (the inline
+ * has set *@segment to false and handled the packets with neither).
+ */
 int tern_gso_check_meta(struct sk_buff *skb, const struct tern_pkt *p,
 			bool v6, bool *segment)
 {
@@ -117,9 +120,6 @@ int tern_gso_check_meta(struct sk_buff *skb, const struct tern_pkt *p,
 		.nonfirst = p->nonfirst,
 	};
 
-	*segment = false;
-	if (!m.gso_size && !m.partial)
-		return 0;
 	if (m.partial) {
 		m.csum_start = skb_checksum_start(skb) - skb_network_header(skb);
 		m.csum_offset = skb->csum_offset;

@@ -81,7 +81,7 @@ struct dst_entry *tern_route6(struct net *net, const struct sk_buff *skb,
 
 struct dst_entry *tern_route4_fast(const struct tern_instance *inst,
 				   const struct sk_buff *skb, __be32 saddr,
-				   __be32 daddr, u8 tos, u8 proto)
+				   __be32 daddr, u8 tos, u8 proto, bool *lent)
 {
 	struct tern_rt4_key k = { .saddr = saddr, .daddr = daddr,
 				  .mark = skb->mark, .tos = RT_TOS(tos),
@@ -89,6 +89,7 @@ struct dst_entry *tern_route4_fast(const struct tern_instance *inst,
 	struct dst_entry *dst;
 
 	dst = tern_rtc4_get(inst->routes, inst->net, &k);
+	*lent = !!dst;
 	if (dst)
 		return dst;
 	dst = tern_route4(inst->net, skb, saddr, daddr, tos, proto);
@@ -100,13 +101,15 @@ struct dst_entry *tern_route4_fast(const struct tern_instance *inst,
 struct dst_entry *tern_route6_fast(const struct tern_instance *inst,
 				   const struct sk_buff *skb,
 				   const struct in6_addr *saddr,
-				   const struct in6_addr *daddr, u8 proto)
+				   const struct in6_addr *daddr, u8 proto,
+				   bool *lent)
 {
 	struct tern_rt6_key k = { .saddr = *saddr, .daddr = *daddr,
 				  .mark = skb->mark, .proto = proto };
 	struct dst_entry *dst;
 
 	dst = tern_rtc6_get(inst->routes, inst->net, &k);
+	*lent = !!dst;
 	if (dst)
 		return dst;
 	dst = tern_route6(inst->net, skb, saddr, daddr, proto);
@@ -134,6 +137,19 @@ void tern_output(struct net *net, struct sk_buff *skb, struct dst_entry *dst)
 {
 	skb_dst_drop(skb);
 	skb_dst_set(skb, dst);
+	skb->dev = dst->dev;
+	dst_output(net, NULL, skb);
+}
+
+void tern_output_fast(struct net *net, struct sk_buff *skb,
+		      struct dst_entry *dst, bool lent)
+{
+	if (!lent) {
+		tern_output(net, skb, dst);
+		return;
+	}
+	skb_dst_drop(skb);
+	skb_dst_set_noref(skb, dst);
 	skb->dev = dst->dev;
 	dst_output(net, NULL, skb);
 }

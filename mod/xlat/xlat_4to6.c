@@ -209,7 +209,7 @@ unsigned int tern_4to6_translate(struct tern_xlat *x, struct sk_buff *skb)
 	u8 proto, type6 = 0;
 	int hdiff, why;
 	unsigned int fraglen6;
-	bool df, amend, gso_frag, fixedid, reasm, segment;
+	bool df, amend, gso_frag, fixedid, reasm, segment, lent;
 
 	ip4 = *ip_hdr(skb);
 	why = tern_4to6_daddr(x, skb, &ip4);
@@ -285,14 +285,14 @@ unsigned int tern_4to6_translate(struct tern_xlat *x, struct sk_buff *skb)
 	if (segment)
 		return TERN_XLAT_SEGMENT;
 
-	dst = tern_route6_fast(inst, skb, &a6[0], &a6[1], proto);
+	dst = tern_route6_fast(inst, skb, &a6[0], &a6[1], proto, &lent);
 	if (!dst) {
 		tern_unwind(x);
 		tern_icmp4_error(skb, ICMP_DEST_UNREACH, ICMP_HOST_UNREACH, 0);
 		return tern_drop(inst, TERN_STAT_DROP_NO_ROUTE);
 	}
 	if (tern_dst_local(dst)) {
-		dst_release(dst);
+		tern_route_put(dst, lent);
 		tern_unwind(x);
 		return tern_drop(inst, TERN_STAT_DROP_TO_SELF);
 	}
@@ -318,7 +318,7 @@ unsigned int tern_4to6_translate(struct tern_xlat *x, struct sk_buff *skb)
 	    !(skb_is_gso(skb) &&
 	      skb_gso_validate_network_len(skb, mtu + p->l3len -
 					   sizeof(struct ipv6hdr)))) {
-		dst_release(dst);
+		tern_route_put(dst, lent);
 		/* What an IPv4 packet (of 20 header bytes) may be to fit. */
 		tern_icmp4_error(skb, ICMP_DEST_UNREACH, ICMP_FRAG_NEEDED,
 				 htonl(mtu - (p->fragment || reasm ? 28 : 20)));
@@ -333,7 +333,7 @@ unsigned int tern_4to6_translate(struct tern_xlat *x, struct sk_buff *skb)
 		  (skb_shinfo(skb)->gso_type & SKB_GSO_TCP_FIXEDID);
 	if (gso_frag && skb->ip_summed != CHECKSUM_PARTIAL) {
 		/* GRO leaves CHECKSUM_PARTIAL; segmenting wants it. */
-		dst_release(dst);
+		tern_route_put(dst, lent);
 		return tern_drop(inst, TERN_STAT_DROP_OUTPUT);
 	}
 
@@ -348,7 +348,7 @@ unsigned int tern_4to6_translate(struct tern_xlat *x, struct sk_buff *skb)
 	    (hdiff > 0 && skb_cow_head(skb, hdiff)) ||
 	    (proto == IPPROTO_ICMPV6 && skb->ip_summed == CHECKSUM_PARTIAL &&
 	     skb_checksum_help(skb))) {
-		dst_release(dst);
+		tern_route_put(dst, lent);
 		return tern_drop(inst, TERN_STAT_DROP_NOMEM);
 	}
 	skb_forward_csum(skb);
@@ -364,22 +364,23 @@ unsigned int tern_4to6_translate(struct tern_xlat *x, struct sk_buff *skb)
 	nf_reset_ct(skb);
 	skb_clear_tstamp(skb);
 	if (reasm) {
-		tern_frag6_output(inst->net, skb, dst,
+		tern_frag6_output(inst->net, skb, tern_route_hold(dst, lent),
 				  df ? fraglen6 : min(fraglen6, limit),
 				  htonl(ntohs(ip4.id)));
 		return tern_stolen(inst, TERN_STAT_XLAT_46);
 	}
 	if (gso_frag) {
-		if (tern_frag6_gso_output(inst->net, skb, dst, limit,
+		if (tern_frag6_gso_output(inst->net, skb,
+					  tern_route_hold(dst, lent), limit,
 					  ntohs(ip4.id), fixedid))
 			return tern_stolen(inst, TERN_STAT_DROP_OUTPUT);
 		return tern_stolen(inst, TERN_STAT_XLAT_46);
 	}
 	if (!df && !skb_is_gso(skb) && skb->len > limit) {
-		tern_frag6_output(inst->net, skb, dst, limit,
-				  htonl(ntohs(ip4.id)));
+		tern_frag6_output(inst->net, skb, tern_route_hold(dst, lent),
+				  limit, htonl(ntohs(ip4.id)));
 		return tern_stolen(inst, TERN_STAT_XLAT_46);
 	}
-	tern_output(inst->net, skb, dst);
+	tern_output_fast(inst->net, skb, dst, lent);
 	return tern_stolen(inst, TERN_STAT_XLAT_46);
 }

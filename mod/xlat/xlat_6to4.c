@@ -137,7 +137,7 @@ unsigned int tern_6to4_translate(struct tern_xlat *x, struct sk_buff *skb)
 	unsigned int tot_len, len4, mtu;
 	u8 proto, tos, type4 = 0;
 	int why;
-	bool df, hairpin, reasm, segment;
+	bool df, hairpin, reasm, segment, lent;
 	u16 fms = 0;
 
 	ip6 = *ipv6_hdr(skb);
@@ -211,14 +211,15 @@ unsigned int tern_6to4_translate(struct tern_xlat *x, struct sk_buff *skb)
 
 	/* A hairpin goes back to IPv6: an IPv4 route is optional. */
 	hairpin = tern_mode_call(x, hairpins, &ip6.daddr);
-	dst = tern_route4_fast(inst, skb, addrs[0], addrs[1], tos, proto);
+	dst = tern_route4_fast(inst, skb, addrs[0], addrs[1], tos, proto,
+			       &lent);
 	if (!dst && !hairpin) {
 		tern_unwind(x);
 		tern_icmp6_error(skb, ICMPV6_DEST_UNREACH, ICMPV6_NOROUTE, 0);
 		return tern_drop(inst, TERN_STAT_DROP_NO_ROUTE);
 	}
 	if (dst && !hairpin && tern_dst_local(dst)) {
-		dst_release(dst);
+		tern_route_put(dst, lent);
 		tern_unwind(x);
 		return tern_drop(inst, TERN_STAT_DROP_TO_SELF);
 	}
@@ -249,7 +250,7 @@ unsigned int tern_6to4_translate(struct tern_xlat *x, struct sk_buff *skb)
 	    !(skb_is_gso(skb) &&
 	      skb_gso_validate_network_len(skb, mtu + p->l3len -
 					   sizeof(struct iphdr)))) {
-		dst_release(dst);
+		tern_route_put(dst, lent);
 		tern_icmp6_error(skb, ICMPV6_PKT_TOOBIG, 0,
 				 max_t(u32, mtu + 20, IPV6_MIN_MTU));
 		return tern_drop(inst, TERN_STAT_DROP_TOO_BIG);
@@ -264,7 +265,7 @@ unsigned int tern_6to4_translate(struct tern_xlat *x, struct sk_buff *skb)
 	    tern_skb_writable(skb, p->l3len + p->l4len) ||
 	    (proto == IPPROTO_ICMP && skb->ip_summed == CHECKSUM_PARTIAL &&
 	     skb_checksum_help(skb))) {
-		dst_release(dst);
+		tern_route_put(dst, lent);
 		return tern_drop(inst, TERN_STAT_DROP_NOMEM);
 	}
 	skb_forward_csum(skb);
@@ -298,10 +299,10 @@ unsigned int tern_6to4_translate(struct tern_xlat *x, struct sk_buff *skb)
 	if (hairpin) {
 		/* The driver translates it back to IPv6 (xlat/xlat.c). */
 		x->back_skb = skb;
-		x->back_dst = dst;
+		x->back_dst = tern_route_hold(dst, lent);
 		x->back_error = false;
 		return TERN_XLAT_HAIRPIN;
 	}
-	tern_output(inst->net, skb, dst);
+	tern_output_fast(inst->net, skb, dst, lent);
 	return tern_stolen(inst, TERN_STAT_XLAT_64);
 }
