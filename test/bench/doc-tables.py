@@ -25,6 +25,7 @@ COLUMNS = [(CONTROL, "control", True), ("tern-siit", "Tern SIIT", True),
            ("tern-siit-eamt10k", "Tern EAMT 10k", True),
            ("tern-nat64", "Tern NAT64", True),
            ("tern-siit-ipt", "Tern iptables", True),
+           ("tern-siit-iptr", "Tern iptables legacy raw", True),
            ("jool-siit", "Jool SIIT", False),
            ("jool-siit-eamt1", "Jool EAMT 1", False),
            ("jool-siit-eamt10k", "Jool EAMT 10k", False),
@@ -69,18 +70,21 @@ def pct(x):
 
 
 def added_table(r):
-    head = ["cell", "fwd"] + [c[1] for c in COLUMNS]
+    # A system the run did not measure has no column.
+    cols = [c for c in COLUMNS
+            if any(r.get("added_insns", c[0], cell) for cell in CELLS)]
+    head = ["cell", "fwd"] + [c[1] for c in cols]
     out = ["| " + " | ".join(head) + " |",
            "|---|" + "---:|" * (len(head) - 1)]
     for d, f in CELLS:
         fwd = []
-        for s, _, _ in COLUMNS:
+        for s, _, _ in cols:
             fwd += r.get("pair_fwd_insns", s, (d, f))
         if not fwd:
             continue
         row = ["%s, %s flow%s" % (DIR_NAME[d], f, "" if f == "1" else "s"),
                "{:,}".format(round(median(fwd)))]
-        for s, _, spread in COLUMNS:
+        for s, _, spread in cols:
             add = r.get("added_insns", s, (d, f))
             base = r.get("pair_fwd_insns", s, (d, f))
             each = [a / b for a, b in zip(add, base) if b > 0]
