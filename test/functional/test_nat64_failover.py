@@ -206,6 +206,22 @@ class Failover:
         for ns in self.ns.values():
             ns.delete()
 
+    def state(self):
+        """What a stalled transfer leaves: boxB's counters (those not 0)
+        and tables, both ends' TCP sockets, and the keepalived logs."""
+        b, out = self.ns["B"], []
+        st = stats(b, "n")
+        out.append("boxB: " + " ".join("%s=%s" % kv for kv in sorted(st.items())
+                                       if kv[1]))
+        for what in (("session", "list", "--tcp"), ("bib", "list", "--tcp")):
+            out.append("boxB %s: %s" % (" ".join(what), cli_json(
+                b, "-i", "n", *what, changing=True)))
+        for role in ("c6", "s4"):
+            out.append("%s: %s" % (role, run(
+                ["ip", "netns", "exec", self.ns[role].name, "ss", "-tni"],
+                check=False).out))
+        return "\n".join(out) + "\n" + self.logs()
+
     def logs(self):
         return "\n".join("--- keepalived %s\n%s" % (
             n, (self.tmp / ("keepalived-%s.log" % n)).read_text()[-3000:])
@@ -313,7 +329,12 @@ def test_failover_keeps_tcp_and_udp(failover, tmp_path):
         kill_wall = time.time()
         f.kill("A")
         _wait(lambda: f.master("B"), 40, "boxB master")
-        rc = client.wait(IPERF_TIME + 120)
+        try:
+            rc = client.wait(IPERF_TIME + 120)
+        except subprocess.TimeoutExpired:
+            raise AssertionError("iperf3 not done %.0f s after the kill\n%s"
+                                 % (time.monotonic() - kill_at,
+                                    f.state())) from None
         cli_out.close()
         srv.wait(30)
         time.sleep(1)
