@@ -54,6 +54,7 @@ struct tern_config {
 	bool adf;			/* address-dependent filtering */
 	bool drop_ext_tcp;
 	bool tcp_nosyn_bib;		/* RFC 6146 3.5.2.2, CLOSED */
+	bool tcp_rst_fin_rcv;		/* not RFC 6146: nat64/tcp.c */
 	u32 max_sessions;		/* 0: derived from RAM */
 	u32 max_sess_per_sub;		/* 0: no limit */
 	u32 max_ports_per_sub;		/* 0: no limit */

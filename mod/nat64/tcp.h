@@ -61,6 +61,16 @@ struct tern_tcp_step {
 struct tern_tcp_step tern_tcp_next(u8 state, bool from6, u8 flags);
 
 /*
+ * tern_tcp_next() for a session of an instance with @cfg. With
+ * tcp-rst-during-fin-rcv (off by default; not RFC 6146, which keeps the
+ * state and gives TCP_EST), a RST from either side in V4 FIN RCV or V6 FIN
+ * RCV moves the session to TRANS with lifetime TCP_TRANS, as a RST in
+ * ESTABLISHED does.
+ */
+struct tern_tcp_step tern_tcp_next_cfg(const struct tern_config *cfg,
+				       u8 state, bool from6, u8 flags);
+
+/*
  * The step of a session in @state whose lifetime ran out: ok with state
  * TRANS and TERN_TCPT_TRANS for ESTABLISHED (the session lives on and
  * the caller SHOULD send the probe of 3.5.2.2 to an endpoint); otherwise

@@ -50,7 +50,7 @@ bool tern_tcp_sess_step(struct tern_tables *t, const struct tern_config *cfg,
 		 */
 		if (expired && !tern_sess_tcp_expire(t, &state, &kept))
 			return false;
-		st = tern_tcp_next(state, from6, flags);
+		st = tern_tcp_next_cfg(cfg, state, from6, flags);
 		if (!st.ok)
 			return false;
 		timeout = tern_tcp_timeout(cfg, st.timer);

@@ -404,6 +404,52 @@ static void tcp_bad_state(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, tern_tcp_state_name(__TERN_TCP_STATE_MAX), "?");
 }
 
+/*
+ * tcp-rst-during-fin-rcv: on, a RST from either side in V4 FIN RCV or V6
+ * FIN RCV moves to TRANS with TCP_TRANS; every other step is the table's.
+ * Off, every step is the table's.
+ */
+static void tcp_rst_during_fin_rcv(struct kunit *test)
+{
+	struct tern_config cfg = {};
+	unsigned int st, f, on;
+
+	for (on = 0; on < 2; on++) {
+		cfg.tcp_rst_fin_rcv = on;
+		for (st = 0; st < __TERN_TCP_STATE_MAX; st++) {
+			for (f = 0; f < 16; f++) {
+				bool six = f & 1, changed;
+				u8 flags = f >> 1;
+				struct tern_tcp_step s, t;
+
+				s = tern_tcp_next_cfg(&cfg, st, six, flags);
+				t = tern_tcp_next(st, six, flags);
+				changed = on && (flags & RST) &&
+					  (st == TERN_TCP_V4_FIN_RCV ||
+					   st == TERN_TCP_V6_FIN_RCV);
+				if (changed) {
+					t.state = TERN_TCP_TRANS;
+					t.timer = TERN_TCPT_TRANS;
+					t.ok = true;
+				}
+				KUNIT_EXPECT_EQ_MSG(test, s.state, t.state,
+						    "%s, from %s, flags %u, option %u",
+						    tern_tcp_state_name(st),
+						    six ? "IPv6" : "IPv4",
+						    flags, on);
+				KUNIT_EXPECT_EQ_MSG(test, s.timer, t.timer,
+						    "%s, flags %u, option %u",
+						    tern_tcp_state_name(st),
+						    flags, on);
+				KUNIT_EXPECT_EQ(test, s.ok, t.ok);
+			}
+		}
+	}
+	/* Entering TRANS gives TCP_TRANS, as from ESTABLISHED. */
+	KUNIT_EXPECT_EQ(test, tern_tcp_entry_timer(TERN_TCP_TRANS),
+			TERN_TCPT_TRANS);
+}
+
 static struct kunit_case tern_nat64_tcp_cases[] = {
 	KUNIT_CASE_PARAM(tcp_rfc6146_row, tcp_rows_gen_params),
 	KUNIT_CASE(tcp_rows_complete),
@@ -415,6 +461,7 @@ static struct kunit_case tern_nat64_tcp_cases[] = {
 	KUNIT_CASE(tcp_timeouts),
 	KUNIT_CASE(tcp_header_flags),
 	KUNIT_CASE(tcp_bad_state),
+	KUNIT_CASE(tcp_rst_during_fin_rcv),
 	{}
 };
 

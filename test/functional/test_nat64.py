@@ -232,6 +232,42 @@ def test_tcp_rst_moves_to_trans(nat):
     assert tcp_state(nat, 45002) == ["TRANS"]
 
 
+@pytest.mark.parametrize("fin_from6", [True, False], ids=["fin6", "fin4"])
+@pytest.mark.parametrize("option", [False, True], ids=["rfc", "option"])
+def test_tcp_rst_during_fin_rcv(nat, option, fin_from6):
+    """One side's FIN, then the other side's RST. RFC 6146 3.5.2.2 keeps
+    the state (V6 or V4 FIN RCV) and gives the session TCP_EST;
+    tcp-rst-during-fin-rcv moves it to TRANS with TCP_TRANS. The RST is
+    translated either way."""
+    port = 45020 + 2 * option + fin_from6
+    if option:
+        nat.set("tcp-rst-during-fin-rcv", "true")
+    syn = out64(nat, tcp6("S", sport=port))
+    out46(nat, tcp4(syn, "SA", ack=1001))
+    if fin_from6:
+        out64(nat, tcp6("FA", sport=port, seq=1001, ack=5001))
+        fin_state = "V6_FIN_RCV"
+    else:
+        out46(nat, tcp4(syn, "FA", seq=5001, ack=1001))
+        fin_state = "V4_FIN_RCV"
+    assert tcp_state(nat, port) == [fin_state]
+    c = nat.counters()
+    if fin_from6:
+        g = out46(nat, tcp4(syn, "R", seq=5001))
+        assert (g[TCP].dport, str(g[TCP].flags)) == (port, "R")
+    else:
+        f = out64(nat, tcp6("R", sport=port, seq=1001))
+        assert (f[TCP].sport, str(f[TCP].flags)) == (syn[TCP].sport, "R")
+    c.expect({"xlat-4to6" if fin_from6 else "xlat-6to4": 1})
+    s, = [x for x in sessions(nat, "tcp") if x["port6"] == port]
+    if option:
+        assert s["state"] == "TRANS"
+        assert 230000 < s["expires-ms"] <= 240000, s
+    else:
+        assert s["state"] == fin_state
+        assert 7430000 < s["expires-ms"] <= 7440000, s
+
+
 def test_tcp_without_session_must_be_syn(nat):
     c = nat.counters()
     with nat.cap4() as cap:

@@ -40,7 +40,7 @@ def test_topology_header_lists():
         "max-sessions-per-subscriber": "U32",
         "max-ports-per-subscriber": "U32", "subscriber-prefix-len": "U32",
         "max-stored-syns": "U32", "log-bib": "BOOL", "log-sessions": "BOOL",
-        "tcp-nosyn-with-bib": "BOOL",
+        "tcp-nosyn-with-bib": "BOOL", "tcp-rst-during-fin-rcv": "BOOL",
         "max-sessions-per-bib-from-ipv4": "U32",
         "max-static-bib-entries": "U32", "det-space": "PREFIX6_OPT",
         "det-block-size": "U32", "det-port-key": "U32",
