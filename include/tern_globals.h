@@ -145,7 +145,7 @@ const struct tern_global_meta tern_globals[] = {
 	  .help = "NAT64: translate TCP other than SYN without session if the BIB has its entry" },
 	{ .key = "tcp-rst-during-fin-rcv", .attr = TERN_G_TCP_RST_FIN_RCV,
 	  .kind = TERN_KIND_BOOL, .off = TERN_CFG(tcp_rst_fin_rcv),
-	  .help = "NAT64: a RST after one side's FIN moves the session to TRANS (tcp-trans-timeout), not RFC 6146's tcp-est-timeout" },
+	  .help = "NAT64: a RST in V4/V6 FIN RCV gives tcp-trans-timeout (RFC 6146: tcp-est-timeout)" },
 	{ .key = "max-sessions-per-bib-from-ipv4", .attr = TERN_G_MAX_BIB_SESS4,
 	  .kind = TERN_KIND_U32, .min = 1, .max = 65535, .def = 4096,
 	  .off = TERN_CFG(max_bib_sess4),

@@ -194,13 +194,17 @@ struct tern_tcp_step tern_tcp_next(u8 state, bool from6, u8 flags)
 struct tern_tcp_step tern_tcp_next_cfg(const struct tern_config *cfg,
 				       u8 state, bool from6, u8 flags)
 {
+	struct tern_tcp_step step = { .state = state,
+				      .timer = TERN_TCPT_TRANS, .ok = true,
+				      .shorten = true };
+
 	/*
-	 * One side closed and the other reset: RFC 6146 keeps the session
-	 * (and its port) for TCP_EST, 2 h 4 min by default.
+	 * A RST after a FIN: RFC 6146 keeps the session (and its port) for
+	 * TCP_EST, 2 h 4 min by default.
 	 */
 	if ((flags & TERN_TCPF_RST) && cfg->tcp_rst_fin_rcv &&
 	    (state == TERN_TCP_V4_FIN_RCV || state == TERN_TCP_V6_FIN_RCV))
-		return (struct tern_tcp_step)GO(TRANS, TRANS);
+		return step;
 	return tern_tcp_next(state, from6, flags);
 }
 

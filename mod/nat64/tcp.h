@@ -5,7 +5,8 @@
 /*
  * The TCP state machine of a NAT64 session (RFC 6146 3.5.2): which state a
  * packet moves a session to, and which lifetime it gives the session. A
- * pure function over a table (nat64/tcp.c): no session, no lock, no I/O.
+ * pure function over a table (nat64/tcp.c) and the instance's settings:
+ * no session, no lock, no I/O.
  * The caller owns the session: it looks it up, creates it when the step
  * out of CLOSED allows, stores the new state and the expiry
  * (tern_tcp_timeout()) as one step (nat64/tcp_sess.c), and deletes it
@@ -45,6 +46,11 @@ struct tern_tcp_step {
 	 * it and the filtering policy allows.
 	 */
 	bool ok;
+	/*
+	 * The lifetime @timer gives is set even if it is shorter than the
+	 * one left (otherwise a step that keeps the state only lengthens it).
+	 */
+	bool shorten;
 };
 
 /*
@@ -62,10 +68,11 @@ struct tern_tcp_step tern_tcp_next(u8 state, bool from6, u8 flags);
 
 /*
  * tern_tcp_next() for a session of an instance with @cfg. With
- * tcp-rst-during-fin-rcv (off by default; not RFC 6146, which keeps the
- * state and gives TCP_EST), a RST from either side in V4 FIN RCV or V6 FIN
- * RCV moves the session to TRANS with lifetime TCP_TRANS, as a RST in
- * ESTABLISHED does.
+ * tcp-rst-during-fin-rcv (off by default), a RST from either side in V4
+ * FIN RCV or V6 FIN RCV gives the session TCP_TRANS (@shorten), where
+ * RFC 6146 gives TCP_EST; the state stays, so that a later packet is
+ * stepped as RFC 6146 says (another segment: TCP_EST again; the other
+ * side's FIN: V4 FIN + V6 FIN RCV).
  */
 struct tern_tcp_step tern_tcp_next_cfg(const struct tern_config *cfg,
 				       u8 state, bool from6, u8 flags);

@@ -9,15 +9,17 @@
  * from the first's V4 (V6) FIN RCV to V4 FIN + V6 FIN RCV.
  *
  * A segment that does not change the state only refreshes the expiry,
- * without lock. That store may land after a change made meanwhile on
- * another CPU and overwrite the lifetime it gave (a data segment in V4
- * FIN RCV with TCP_EST, racing the IPv6 FIN that gave TCP_TRANS). So after
- * a store the state is read again, behind a full barrier (one per session
- * every 1/8 s at most: the refresh stores no more often); the change
- * writes its state before its expiry, behind one too. If the state moved,
- * the refresh may have won: the segment is stepped again, through the lock,
- * from the new state, and its lifetime written anew (or, where the step
- * keeps the lifetime, the one the new state was entered with).
+ * without lock (one that shortens it, tcp-rst-during-fin-rcv's RST, goes
+ * through the lock as a change does). That store may land after a change
+ * made meanwhile on another CPU and overwrite the lifetime it gave (a
+ * data segment in V4 FIN RCV with TCP_EST, racing the IPv6 FIN that gave
+ * TCP_TRANS). So after a store the state is read again, behind a full
+ * barrier (one per session every 1/8 s at most: the refresh stores no
+ * more often); the change writes its state before its expiry, behind one
+ * too. If the state moved, the refresh may have won: the segment is
+ * stepped again, through the lock, from the new state, and its lifetime
+ * written anew (or, where the step keeps the lifetime, the one the new
+ * state was entered with).
  */
 
 #include <linux/jiffies.h>
@@ -54,7 +56,7 @@ bool tern_tcp_sess_step(struct tern_tables *t, const struct tern_config *cfg,
 		if (!st.ok)
 			return false;
 		timeout = tern_tcp_timeout(cfg, st.timer);
-		if (!expired && !late && st.state == old) {
+		if (!expired && !late && st.state == old && !st.shorten) {
 			if (!timeout || !tern_sess_refresh(s, timeout))
 				return true;
 			/* Pairs with the one of tern_sess_set_state(). */

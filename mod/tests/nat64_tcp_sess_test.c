@@ -431,6 +431,33 @@ static void tcp_sess_entry_timer(struct kunit *test)
 			(u8)TERN_TCPT_KEEP);
 }
 
+/*
+ * tcp-rst-during-fin-rcv through a session: the RST after a FIN shortens
+ * the lifetime to TCP_TRANS (the state stays); data after it gives TCP_EST
+ * again, the other side's FIN closes. Off, the RST leaves TCP_EST.
+ */
+static void tcp_sess_rst_during_fin_rcv(struct kunit *test)
+{
+	struct kt_sess *f = test->priv;
+	struct tern_session *s = kt_tcp(test, 2100, TERN_TCP_V4_FIN_RCV);
+	struct tern_session *off = kt_tcp(test, 2101, TERN_TCP_V6_FIN_RCV);
+
+	KUNIT_EXPECT_TRUE(test, kt_step(f, off, V4, TERN_TCPF_RST));
+	KUNIT_EXPECT_EQ(test, off->state, TERN_TCP_V6_FIN_RCV);
+	KUNIT_EXPECT_GT(test, kt_left(off), (long)kt_trans(f));
+
+	f->ki.cfg->tcp_rst_fin_rcv = true;
+	KUNIT_EXPECT_TRUE(test, kt_step(f, s, V6, TERN_TCPF_RST));
+	KUNIT_EXPECT_EQ(test, s->state, TERN_TCP_V4_FIN_RCV);
+	KUNIT_EXPECT_LE(test, kt_left(s), (long)kt_trans(f));
+	KUNIT_EXPECT_GT(test, kt_left(s), (long)kt_trans(f) - HZ);
+	KUNIT_EXPECT_TRUE(test, kt_step(f, s, V4, 0));
+	KUNIT_EXPECT_GT(test, kt_left(s), (long)kt_trans(f));
+	KUNIT_EXPECT_TRUE(test, kt_step(f, s, V6, TERN_TCPF_FIN));
+	KUNIT_EXPECT_EQ(test, s->state, TERN_TCP_V4_FIN_V6_FIN_RCV);
+	KUNIT_EXPECT_LE(test, kt_left(s), (long)kt_trans(f));
+}
+
 static struct kunit_case tern_nat64_tcp_sess_cases[] = {
 	KUNIT_CASE(tcp_sess_simultaneous_fins),
 	KUNIT_CASE(tcp_sess_refresh_vs_fin),
@@ -438,6 +465,7 @@ static struct kunit_case tern_nat64_tcp_sess_cases[] = {
 	KUNIT_CASE(tcp_sess_expired_gone),
 	KUNIT_CASE(tcp_sess_expired_no_callback),
 	KUNIT_CASE(tcp_sess_entry_timer),
+	KUNIT_CASE(tcp_sess_rst_during_fin_rcv),
 	{}
 };
 

@@ -406,31 +406,32 @@ static void tcp_bad_state(struct kunit *test)
 
 /*
  * tcp-rst-during-fin-rcv: on, a RST from either side in V4 FIN RCV or V6
- * FIN RCV moves to TRANS with TCP_TRANS; every other step is the table's.
- * Off, every step is the table's.
+ * FIN RCV keeps the state and gives TCP_TRANS, shortening; every other
+ * step is the table's. Off, every step is the table's.
  */
 static void tcp_rst_during_fin_rcv(struct kunit *test)
 {
 	struct tern_config cfg = {};
-	unsigned int st, f, on;
+	unsigned int st, f, on, changed = 0;
 
 	for (on = 0; on < 2; on++) {
 		cfg.tcp_rst_fin_rcv = on;
 		for (st = 0; st < __TERN_TCP_STATE_MAX; st++) {
 			for (f = 0; f < 16; f++) {
-				bool six = f & 1, changed;
+				bool six = f & 1;
 				u8 flags = f >> 1;
 				struct tern_tcp_step s, t;
 
 				s = tern_tcp_next_cfg(&cfg, st, six, flags);
 				t = tern_tcp_next(st, six, flags);
-				changed = on && (flags & RST) &&
-					  (st == TERN_TCP_V4_FIN_RCV ||
-					   st == TERN_TCP_V6_FIN_RCV);
-				if (changed) {
-					t.state = TERN_TCP_TRANS;
+				if (on && (flags & RST) &&
+				    (st == TERN_TCP_V4_FIN_RCV ||
+				     st == TERN_TCP_V6_FIN_RCV)) {
+					t.state = st;
 					t.timer = TERN_TCPT_TRANS;
 					t.ok = true;
+					t.shorten = true;
+					changed++;
 				}
 				KUNIT_EXPECT_EQ_MSG(test, s.state, t.state,
 						    "%s, from %s, flags %u, option %u",
@@ -442,12 +443,12 @@ static void tcp_rst_during_fin_rcv(struct kunit *test)
 						    tern_tcp_state_name(st),
 						    flags, on);
 				KUNIT_EXPECT_EQ(test, s.ok, t.ok);
+				KUNIT_EXPECT_EQ(test, s.shorten, t.shorten);
 			}
 		}
 	}
-	/* Entering TRANS gives TCP_TRANS, as from ESTABLISHED. */
-	KUNIT_EXPECT_EQ(test, tern_tcp_entry_timer(TERN_TCP_TRANS),
-			TERN_TCPT_TRANS);
+	/* 2 states, 2 sides, 4 flag sets with RST. */
+	KUNIT_EXPECT_EQ(test, changed, 16);
 }
 
 static struct kunit_case tern_nat64_tcp_cases[] = {

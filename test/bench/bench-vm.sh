@@ -34,8 +34,8 @@
 # Usage: bench-vm.sh OUTDIR
 # Settings: BENCH_SYSTEMS ("fwd tern-siit tern-siit-eamt1 tern-siit-eamt10k
 # tern-nat64 tern-siit-ipt tern-siit-iptr jool-siit jool-siit-eamt1
-# jool-siit-eamt10k jool-nat64 tayga"), BENCH_REPS (1: repetitions of the main part, whose
-# rates describe each system; the targets are judged on the pairs, the
+# jool-siit-eamt10k jool-nat64 tayga"), BENCH_REPS (1: repetitions of the
+# main part, whose rates describe each system; the targets are judged on the pairs, the
 # TCP repetitions and the NAT64 state part), BENCH_STEPS (3, binary search
 # steps after the first trial at the overload rate), BENCH_TRIAL (2,
 # seconds of traffic per trial), BENCH_SECONDS (3, overload window),

@@ -208,19 +208,28 @@ class Failover:
 
     def state(self):
         """What a stalled transfer leaves: boxB's counters (those not 0)
-        and tables, both ends' TCP sockets, and the keepalived logs."""
+        and tables, both ends' TCP sockets, and the keepalived logs; a
+        part that cannot be read says why (the failure stays the
+        transfer's)."""
         b, out = self.ns["B"], []
-        st = stats(b, "n")
-        out.append("boxB: " + " ".join("%s=%s" % kv for kv in sorted(st.items())
-                                       if kv[1]))
+
+        def part(name, fn):
+            try:
+                out.append("%s: %s" % (name, fn()))
+            except Exception as e:      # a report: never the failure
+                out.append("%s: unavailable: %r" % (name, e))
+
+        part("boxB", lambda: " ".join("%s=%s" % kv for kv in
+                                      sorted(stats(b, "n").items()) if kv[1]))
         for what in (("session", "list", "--tcp"), ("bib", "list", "--tcp")):
-            out.append("boxB %s: %s" % (" ".join(what), cli_json(
-                b, "-i", "n", *what, changing=True)))
+            part("boxB " + " ".join(what), lambda w=what: cli_json(
+                b, "-i", "n", *w, changing=True))
         for role in ("c6", "s4"):
-            out.append("%s: %s" % (role, run(
-                ["ip", "netns", "exec", self.ns[role].name, "ss", "-tni"],
-                check=False).out))
-        return "\n".join(out) + "\n" + self.logs()
+            part(role, lambda r=role: run(
+                ["ip", "netns", "exec", self.ns[r].name, "ss", "-tni"],
+                check=False).out)
+        part("keepalived", self.logs)
+        return "\n".join(out)
 
     def logs(self):
         return "\n".join("--- keepalived %s\n%s" % (
@@ -335,7 +344,8 @@ def test_failover_keeps_tcp_and_udp(failover, tmp_path):
             raise AssertionError("iperf3 not done %.0f s after the kill\n%s"
                                  % (time.monotonic() - kill_at,
                                     f.state())) from None
-        cli_out.close()
+        finally:
+            cli_out.close()
         srv.wait(30)
         time.sleep(1)
     finally:
