@@ -423,7 +423,7 @@ enum tern_global {
 	TERN_G_PORT_BLOCK_SIZE,		/* u32 ports, 0..65536; 0: off */
 	TERN_G_BOX_COUNT,		/* u32, 1..1024: boxes sharing pool4 */
 	TERN_G_BOX_INDEX,		/* u32, 0..1023: this box (< count) */
-	TERN_G_TCP_RST_FIN_RCV,		/* u8 0/1: a RST in FIN RCV: TRANS */
+	TERN_G_TCP_RST_FIN_RCV,		/* u8 0/1: RST in FIN RCV: TCP_TRANS */
 	__TERN_G_MAX
 };
 #define TERN_G_MAX (__TERN_G_MAX - 1)
