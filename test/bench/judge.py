@@ -70,19 +70,30 @@ def gen_set(w):
 
 def gen_pairs(raw):
     """{(system, direction, flows, rep): True if the generator set a
-    window of that pair}: raw.tsv's pair windows come two by two, the
+    window of that pair}: raw.tsv's pair lines come two by two, the
     system's and forwarding's in either order (a window that could not be
-    set up is not logged: its neighbour pairs with the next window)."""
-    w = [x for x in raw if x["phase"] == "pair"]
+    set up is not logged: its neighbour pairs with the next window), each
+    the sum of its side's windows, logged before them one by one
+    (`pairpart`): a window is judged alone, as a sum could hide it."""
+    w, parts = [], []
+    for x in raw:
+        if x["phase"] == "pair":
+            w.append((x, parts))
+            parts = []
+        elif x["phase"] == "pairpart":
+            parts.append(x)
     out, i = {}, 0
     key = ("system", "direction", "flows", "rep")
     while i + 1 < len(w):
-        a, b = w[i], w[i + 1]
+        (a, pa), (b, pb) = w[i], w[i + 1]
         same = all(a[k] == b[k] for k in key[1:])
         if same and (a["system"] == "fwd") != (b["system"] == "fwd"):
             s = b if a["system"] == "fwd" else a
             k = (s["system"], s["direction"], s["flows"], s["rep"])
-            out[k] = gen_set(a) or gen_set(b)
+            mine = [p for p in pa + pb
+                    if p["system"] in (a["system"], b["system"]) and
+                    all(p[f] == a[f] for f in key[1:])]
+            out[k] = gen_set(a) or gen_set(b) or any(map(gen_set, mine))
             i += 2
         else:
             i += 1
