@@ -97,7 +97,8 @@
 #   BENCH_PARTS (the parts measured: "conn tput entry"),
 #   BENCH_JOOL_MAX_SESSIONS (1000000: Jool's larger sizes are skipped),
 #   BENCH_TEARDOWN_AT (1000000: a system whose table went past it is
-#   filled again to it after its tear-down, and torn down again).
+#   filled again to it after its tear-down, and torn down again),
+#   BENCH_STATE_BACKLOG (1000: netdev_max_backlog in the windows).
 set -euo pipefail
 outdir=${1:?usage: stateful-vm.sh OUTDIR [SYSTEMS...]}
 shift
@@ -256,7 +257,12 @@ ethtool_set xl v4 0x17 0
 ethtool_set xl v6 0x17 0
 ethtool_set sink eth0 0x2c 1
 ethtool_set gen eth0 0x2c 1
-backlog0=$(sysctl -n net.core.netdev_max_backlog)
+# The backlog the windows run with (tput_sessions, its zero-loss trials,
+# the one-entry cell): BENCH_STATE_BACKLOG, the kernel's default 1000,
+# whatever ran before (make bench's main part leaves 10000). The fills and
+# the connection steps set their own and come back to it.
+backlog0=${BENCH_STATE_BACKLOG:-1000}
+sysctl -qw net.core.netdev_max_backlog="$backlog0"
 
 count() {	# NS [PREF]: UDP frames (pref 2: others) counted at its eth0's ingress
 	tc -n "$1" -s filter show dev eth0 ingress pref "${2:-1}" |
@@ -403,8 +409,8 @@ bisect() {
 conn_rate() {	# SYSTEM REP: sets conn_pps
 	local off recv
 	conn_bound=0
-	# The kernel's default whoever ran before (make bench's main part
-	# leaves 10000, which let a step pass at up to twice the capacity).
+	# The kernel's default, whatever BENCH_STATE_BACKLOG says (10000 let
+	# a step pass at up to twice the capacity).
 	sysctl -qw net.core.netdev_max_backlog=1000
 	if conn_step "$1" 0; then
 		say "$1: no loss even unpaced: the rate is gen6's, a lower bound"
