@@ -98,7 +98,9 @@
 #   BENCH_JOOL_MAX_SESSIONS (1000000: Jool's larger sizes are skipped),
 #   BENCH_TEARDOWN_AT (1000000: a system whose table went past it is
 #   filled again to it after its tear-down, and torn down again),
-#   BENCH_STATE_BACKLOG (1000: netdev_max_backlog in the windows).
+#   BENCH_STATE_BACKLOG (1000: netdev_max_backlog in the windows),
+#   BENCH_INSN_PROF=1 (each tput_sessions window's instructions by kernel
+#   function, as the main part's: insn-prof.tsv, SYSTEM@S).
 set -euo pipefail
 outdir=${1:?usage: stateful-vm.sh OUTDIR [SYSTEMS...]}
 shift
@@ -302,7 +304,7 @@ clk_tck=$(getconf CLK_TCK)
 # vcpu1-wait vcpu1-insns" for win (6->4; the last four from the host,
 # lib-hclock.sh). snap4: the same 4->6, sink's generator (gen4) offering
 # and gen receiving.
-snap() { hclock; echo "$(now) $(offered) $(count sink) $(cpu1_idle) $hc_mono $hc_run $hc_wait $hc_insn"; }
+snap() { hclock "${1:-}"; echo "$(now) $(offered) $(count sink) $(cpu1_idle) $hc_mono $hc_run $hc_wait $hc_insn"; }
 snap4() { hclock; echo "$(now) $(offered sink) $(count gen) $(cpu1_idle) $hc_mono $hc_run $hc_wait $hc_insn"; }
 # win PHASE SYSTEM FLOWS REP SNAP0 SNAP1 [WINDOW_NS]: one line of
 # OUTDIR/raw.tsv (the format of bench-vm.sh's: phase system direction
@@ -315,7 +317,7 @@ snap4() { hclock; echo "$(now) $(offered sink) $(count gen) $(cpu1_idle) $hc_mon
 # direction is win_dir's (6to4 unless set: 4to6 with snap4's). Sets
 # w_off, w_recv (packets), w_off_pps, w_recv_pps, w_nspp (CPU 1's busy ns
 # a packet received, ns_per_packet), w_hnspp (host_ns_per_packet), w_ipp
-# (insns_per_packet).
+# (insns_per_packet), w_insn (insns).
 raw=$outdir/raw.tsv
 win() {
 	local t0 o0 r0 i0 m0 x0 y0 z0 t1 o1 r1 i1 m1 x1 y1 z1 w busy hw hb hy hz
@@ -329,7 +331,7 @@ win() {
 	w_off_pps=$((w_off * 1000000000 / w)) w_recv_pps=$((w_recv * 1000000000 / w))
 	w_nspp=0 w_hnspp=0 w_ipp=0
 	((w_recv > 0)) && w_nspp=$((busy / w_recv))
-	hw=$((m1 - m0)) hb=$((x1 - x0)) hy=$((y1 - y0)) hz=$((z1 - z0))
+	hw=$((m1 - m0)) hb=$((x1 - x0)) hy=$((y1 - y0)) hz=$((z1 - z0)) w_insn=$hz
 	((w_recv > 0)) && w_hnspp=$((hb / w_recv)) w_ipp=$((hz / w_recv))
 	[ -s "$raw" ] || printf 'phase\tsystem\tdirection\tflows\trep\twindow_ns\toffered\toffered_pps\treceived\treceived_pps\tbusy_ns\tns_per_packet\thost_window_ns\thost_busy_ns\thost_wait_ns\thost_ns_per_packet\tinsns\tinsns_per_packet\n' >"$raw"
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" \
@@ -533,8 +535,16 @@ zero_loss() {
 	emit tput_sessions_zero_loss_gen_bound "$1" 6to4 "$2" "$3" \
 		$((1 - zl_lost)) flag
 }
+# insn_prof_win NAME SYSTEM RECEIVED INSNS: a line of insn-prof.tsv (a
+# sessions window's, SYSTEM@SIZE) and the modules' symbols at it.
+prof_st=0
+insn_prof_win() {
+	printf '%s\t%s\t6to4\t%s\t%s\n' "$@" >>"$outdir/insn-prof.tsv"
+	[ -s "$outdir/kallsyms" ] || grep -vF '[' /proc/kallsyms >"$outdir/kallsyms"
+	grep -F '[' /proc/kallsyms >"$outdir/kallsyms-$1"
+}
 tput_teardown() {	# SYSTEM REP
-	local filled=0 s c0 c2 s1 s2 pid pps offered dirs base slack
+	local filled=0 s c0 c2 s1 s2 pid pps offered dirs base slack pn
 	sys_up "$1"
 	mapfile -t dirs < <(slab_dirs "$1")
 	base=$(slab_used "${dirs[@]}") slack=$(slab_slack "${dirs[@]}")
@@ -566,12 +576,17 @@ tput_teardown() {	# SYSTEM REP
 			sleep 0.2
 		done
 		sleep 1
-		s1=$(snap)
+		# BENCH_INSN_PROF=1: QEMU's per-block counts at both ends
+		# (test/bench/insn-prof.py, as the main part's windows).
+		pn=
+		[ -z "${BENCH_INSN_PROF:-}" ] || pn=st$((++prof_st))
+		s1=$(snap ${pn:+"prof $pn-0"})
 		sleep "$tput_secs"
-		s2=$(snap)
+		s2=$(snap ${pn:+"prof $pn-1"})
 		gen_stop gen6 $pid
 		perf_off "$outdir/perf-sessions-$1-$s-$2.txt" --sort cpu,sym --percent-limit 0.3
 		win sessions "$1" "$s" "$2" "$s1" "$s2"
+		[ -z "$pn" ] || insn_prof_win "$pn" "$1@$s" "$w_recv" "$w_insn"
 		pps=$w_recv_pps offered=$w_off_pps
 		c2=$(settle sink)
 		say "$1: $s flows (sessions $(sys_sessions "$1" "$s")): $pps pps;" \
