@@ -256,9 +256,7 @@ overload() {
 		# The window's profile, and where the kernel's symbols are:
 		# the modules' each window (BENCH_ALT_KO loads another tern.ko
 		# elsewhere).
-		printf 'w%s\t%s\t%s\t%s\t%s\n' "$prof_n" "${cur// /_}" "$dir" "$ov_recv" "$ov_insn" >>"$outdir/insn-prof.tsv"
-		[ -s "$outdir/kallsyms" ] || grep -vF '[' /proc/kallsyms >"$outdir/kallsyms"
-		grep -F '[' /proc/kallsyms >"$outdir/kallsyms-w$prof_n"
+		hclock_prof_row "$outdir" "w$prof_n" "${cur// /_}" "$dir" "$ov_recv" "$ov_insn"
 	fi
 	[ -n "${BENCH_PERF:-}" ] || return 0
 	perf report -q -i /tmp/bench-perf.data --stdio --sort cpu,sym --percent-limit 0.3 \

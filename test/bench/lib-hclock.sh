@@ -44,3 +44,16 @@ hclock() {
 	# MONO EXEC0 WAIT0 INSN0 EXEC1 WAIT1 INSN1 ...
 	read -r hc_mono _ _ hc_insn0 hc_run hc_wait hc_insn _ <<<"$l"
 }
+
+# hclock_prof_row OUTDIR NAME SYSTEM DIRECTION RECEIVED INSNS: a window
+# profiled with BENCH_INSN_PROF=1 (hclock "prof NAME-0" and "prof NAME-1"
+# at its ends): its line of OUTDIR/insn-prof.tsv, the kernel's symbols
+# once (OUTDIR/kallsyms) and the modules' at it (OUTDIR/kallsyms-NAME),
+# for test/bench/insn-prof.py.
+hclock_prof_row() {
+	local out=$1
+	shift
+	printf '%s\t%s\t%s\t%s\t%s\n' "$@" >>"$out/insn-prof.tsv"
+	[ -s "$out/kallsyms" ] || grep -vF '[' /proc/kallsyms >"$out/kallsyms"
+	grep -F '[' /proc/kallsyms >"$out/kallsyms-$1"
+}

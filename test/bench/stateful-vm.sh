@@ -535,14 +535,8 @@ zero_loss() {
 	emit tput_sessions_zero_loss_gen_bound "$1" 6to4 "$2" "$3" \
 		$((1 - zl_lost)) flag
 }
-# insn_prof_win NAME SYSTEM RECEIVED INSNS: a line of insn-prof.tsv (a
-# sessions window's, SYSTEM@SIZE) and the modules' symbols at it.
+# The windows profiled (BENCH_INSN_PROF=1), named st1, st2...
 prof_st=0
-insn_prof_win() {
-	printf '%s\t%s\t6to4\t%s\t%s\n' "$@" >>"$outdir/insn-prof.tsv"
-	[ -s "$outdir/kallsyms" ] || grep -vF '[' /proc/kallsyms >"$outdir/kallsyms"
-	grep -F '[' /proc/kallsyms >"$outdir/kallsyms-$1"
-}
 tput_teardown() {	# SYSTEM REP
 	local filled=0 s c0 c2 s1 s2 pid pps offered dirs base slack pn
 	sys_up "$1"
@@ -586,7 +580,7 @@ tput_teardown() {	# SYSTEM REP
 		gen_stop gen6 $pid
 		perf_off "$outdir/perf-sessions-$1-$s-$2.txt" --sort cpu,sym --percent-limit 0.3
 		win sessions "$1" "$s" "$2" "$s1" "$s2"
-		[ -z "$pn" ] || insn_prof_win "$pn" "$1@$s" "$w_recv" "$w_insn"
+		[ -z "$pn" ] || hclock_prof_row "$outdir" "$pn" "$1@$s" 6to4 "$w_recv" "$w_insn"
 		pps=$w_recv_pps offered=$w_off_pps
 		c2=$(settle sink)
 		say "$1: $s flows (sessions $(sys_sessions "$1" "$s")): $pps pps;" \

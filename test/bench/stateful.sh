@@ -15,8 +15,7 @@
 #   BENCH_SMOKE, BENCH_REPS, BENCH_CONN_N, BENCH_SESSIONS, BENCH_TPUT_SECS,
 #   BENCH_STEPS, BENCH_CHUNK, BENCH_FILL_CHUNK, BENCH_ZL_SECS, BENCH_PERF, BENCH_ENTRY_PORTS,
 #   BENCH_PARTS, BENCH_JOOL_MAX_SESSIONS, BENCH_TEARDOWN_AT, BENCH_STATE_BACKLOG,
-#   BENCH_INSN_PROF:
-#   see stateful-vm.sh.
+#   BENCH_INSN_PROF: see stateful-vm.sh.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$top/.build"
