@@ -17,7 +17,10 @@
  * test/bench/insn-prof.py): a header of 64 bytes (the records used, and
  * the blocks left out once they are all used), then records of 32 bytes,
  * { guest address, instructions in the block, vCPU 0's, vCPU 1's }, one
- * per translation (a block translated again has a record of its own).
+ * per block: a block translated again (QEMU flushes its cache of
+ * translations when it is full, and on a make bench's 10M sessions that
+ * happened often enough to use up the records) counts in the record of
+ * the same address and length.
  *
  * Why: the bench's host is itself a virtual machine whose speed changes
  * by up to 1.75x from one second to the next (a fixed loop in the guest:
@@ -28,10 +31,12 @@
  * few declarations it needs are below (Debian ships no qemu-plugin.h).
  */
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -66,6 +71,13 @@ struct prof_rec {
 };
 static uint64_t *prof_head;	/* records used, blocks left out */
 static struct prof_rec *prof;
+/*
+ * The record of each (address, length), open addressing: index + 1, 0 for
+ * none. Translations run on every vCPU's thread: under prof_lock.
+ */
+#define PROF_SLOTS (2 * PROF_RECORDS)
+static uint32_t *prof_slot;
+static pthread_mutex_t prof_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void tb_exec(unsigned int vcpu, void *udata)
 {
@@ -93,19 +105,50 @@ static void tb_exec_prof(unsigned int vcpu, void *udata)
 				 __ATOMIC_RELAXED) + r->n, __ATOMIC_RELAXED);
 }
 
+/* The record of the block at VADDR of N instructions; NULL if all used. */
+static struct prof_rec *prof_find(uint64_t vaddr, uint64_t n)
+{
+	uint64_t h = (vaddr ^ n) * 0x9e3779b97f4a7c15ull;
+	struct prof_rec *r = NULL;
+	uint32_t k = h >> 40, i;
+
+	pthread_mutex_lock(&prof_lock);
+	for (;; k++) {
+		k &= PROF_SLOTS - 1;
+		i = prof_slot[k];
+		if (!i)
+			break;
+		r = &prof[i - 1];
+		if (r->vaddr == vaddr && r->n == n)
+			goto out;
+	}
+	r = NULL;
+	i = prof_head[0];
+	if (i < PROF_RECORDS) {
+		r = &prof[i];
+		r->vaddr = vaddr;
+		r->n = n;
+		prof_slot[k] = i + 1;
+		/* Read by hclock.py in another process: the record first. */
+		__atomic_store_n(&prof_head[0], i + 1, __ATOMIC_RELEASE);
+	}
+out:
+	pthread_mutex_unlock(&prof_lock);
+	return r;
+}
+
 static void tb_trans(qemu_plugin_id_t id __attribute__((unused)),
 		     struct qemu_plugin_tb *tb)
 {
-	uint64_t i;
+	struct prof_rec *r;
 
 	if (prof) {
-		i = __atomic_fetch_add(&prof_head[0], 1, __ATOMIC_RELAXED);
-		if (i < PROF_RECORDS) {
-			prof[i].vaddr = qemu_plugin_tb_vaddr(tb);
-			prof[i].n = qemu_plugin_tb_n_insns(tb);
+		r = prof_find(qemu_plugin_tb_vaddr(tb),
+			      qemu_plugin_tb_n_insns(tb));
+		if (r) {
 			qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec_prof,
 							     QEMU_PLUGIN_CB_NO_REGS,
-							     &prof[i]);
+							     r);
 			return;
 		}
 		__atomic_fetch_add(&prof_head[1], 1, __ATOMIC_RELAXED);
@@ -165,6 +208,11 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		if (!prof_head)
 			return -1;
 		prof = (struct prof_rec *)(prof_head + 8);
+		prof_slot = calloc(PROF_SLOTS, sizeof(*prof_slot));
+		if (!prof_slot) {
+			perror("insn-count: calloc");
+			return -1;
+		}
 	}
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	return 0;
