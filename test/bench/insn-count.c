@@ -20,7 +20,10 @@
  * per block: a block translated again (QEMU flushes its cache of
  * translations when it is full, and on a make bench's 10M sessions that
  * happened often enough to use up the records) counts in the record of
- * the same address and length.
+ * the same address and length. Other code at that address (a module
+ * loaded where another was, another process) shares the record: a
+ * window's difference is of the code that ran in it, which insn-prof.py
+ * names from that window's symbols.
  *
  * Why: the bench's host is itself a virtual machine whose speed changes
  * by up to 1.75x from one second to the next (a fixed loop in the guest:
