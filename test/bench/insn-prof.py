@@ -16,8 +16,11 @@ Prints Markdown: for each direction and each system, the median of its
 windows of the instructions vCPU 1 executed per packet in each kernel
 function (TOP functions, 40 by default, by the largest of any system),
 beside forwarding's; user space counts as one line. The row "measured"
-is the median of the windows' own counts (insn-prof.tsv): "all" below it
-means the profile missed blocks (insn-count.c ran out of records).
+is the median of the windows' own counts (insn-prof.tsv); "all" below it
+is the profile's sum, which differs when the profile missed blocks
+(insn-count.c ran out of records) or the window was short: copying the
+profile takes a good part of a second, so its two ends are not quite the
+counter's (within 2 % in 6 s windows, up to 20 % in the smoke's 0.5 s).
 """
 import array
 import bisect
