@@ -8,9 +8,12 @@
  * and checksums before any segmentation, so it checks first: the GSO type
  * against the protocol and the family, the TCP header, the checksum
  * offsets against the transport header. GSO types Tern does not rewrite
- * (UDP fragmentation offload, tunnels, GSO partial, ...) and super-packets
- * too big for the other family's length field (BIG TCP) are segmented in
- * software and translated segment by segment.
+ * (tunnels, GSO partial, ...) and super-packets too big for the other
+ * family's length field (BIG TCP) are segmented in software and
+ * translated segment by segment. UDP fragmentation offload is not
+ * segmented: its segments are IP fragments, of which NAT64 could
+ * translate only the first (the others carry no ports); the datagram is
+ * translated whole and leaves as the fragments segmentation would make.
  */
 
 #include <linux/ip.h>
@@ -78,6 +81,16 @@ enum tern_gso_action tern_gso_classify(const struct tern_gso_meta *m)
 	/* Segments of a fragment would be fragments of nothing. */
 	if (m->fragment)
 		return TERN_GSO_BAD;
+	/* A UDP datagram, its checksum (if partial) at its place. */
+	if (type == SKB_GSO_UDP) {
+		if (m->proto != IPPROTO_UDP || m->gso_size == GSO_BY_FRAGS ||
+		    l4 < sizeof(struct udphdr) ||
+		    (m->partial &&
+		     (m->csum_start != m->l3len ||
+		      m->csum_offset != offsetof(struct udphdr, check))))
+			return TERN_GSO_BAD;
+		return TERN_GSO_WHOLE;
+	}
 	if (type == tcp || (!m->v6 && type == (tcp | SKB_GSO_TCP_FIXEDID))) {
 		if (m->proto != IPPROTO_TCP || m->gso_size == GSO_BY_FRAGS ||
 		    m->thlen < sizeof(struct tcphdr) || m->thlen > l4)
@@ -105,7 +118,7 @@ enum tern_gso_action tern_gso_classify(const struct tern_gso_meta *m)
  * has set *@segment to false and handled the packets with neither).
  */
 int tern_gso_check_meta(struct sk_buff *skb, const struct tern_pkt *p,
-			bool v6, bool *segment)
+			bool v6, enum tern_gso_action *later)
 {
 	struct tern_gso_meta m = {
 		.gso_type = skb_shinfo(skb)->gso_type,
@@ -119,6 +132,7 @@ int tern_gso_check_meta(struct sk_buff *skb, const struct tern_pkt *p,
 		.fragment = p->fragment,
 		.nonfirst = p->nonfirst,
 	};
+	enum tern_gso_action action;
 
 	if (m.partial) {
 		m.csum_start = skb_checksum_start(skb) - skb_network_header(skb);
@@ -130,7 +144,8 @@ int tern_gso_check_meta(struct sk_buff *skb, const struct tern_pkt *p,
 		if (!pskb_may_pull(skb, p->l3len + m.thlen))
 			return TERN_STAT_DROP_BAD_GSO;
 	}
-	switch (tern_gso_classify(&m)) {
+	action = tern_gso_classify(&m);
+	switch (action) {
 	case TERN_GSO_AS_IS:
 		return 0;
 	case TERN_GSO_CSUM_HELP:
@@ -140,7 +155,8 @@ int tern_gso_check_meta(struct sk_buff *skb, const struct tern_pkt *p,
 			return TERN_STAT_DROP_NOMEM;
 		return 0;
 	case TERN_GSO_SEGMENT:
-		*segment = true;
+	case TERN_GSO_WHOLE:
+		*later = action;
 		return 0;
 	default:
 		return TERN_STAT_DROP_BAD_GSO;
@@ -195,5 +211,37 @@ int tern_gso_segment(struct sk_buff *skb, struct sk_buff **segs)
 	if (IS_ERR_OR_NULL(*segs))
 		return TERN_STAT_DROP_BAD_GSO;
 	consume_skb(skb);
+	return 0;
+}
+
+/*
+ * Makes UDP fragmentation offload super-packet @skb (tern_gso_classify():
+ * TERN_GSO_WHOLE) the datagram it stands for: no longer a GSO packet, but
+ * one that leaves as the fragments its segmentation would have made, of
+ * gso_size bytes of UDP header and data each, as if reassembled by defrag
+ * (frag_max_size, which the translation and the output fragmentation
+ * keep). Its checksum stays what the sender wrote or asked for. Returns 0
+ * or a TERN_STAT_* reason (@skb then unchanged).
+ */
+int tern_gso_whole(struct sk_buff *skb, const struct tern_pkt *p, bool v6)
+{
+	unsigned int mss = skb_shinfo(skb)->gso_size;
+	unsigned int l4 = skb->len - p->l3len;
+
+	/* The shared info is shared by clones: a clone gets its own. */
+	if (skb_unclone(skb, GFP_ATOMIC))
+		return TERN_STAT_DROP_NOMEM;
+	skb_gso_reset(skb);
+	/* One segment: a datagram that was never to be fragmented. */
+	if (l4 <= mss)
+		return 0;
+	if (v6) {
+		IP6CB(skb)->flags |= IP6SKB_FRAGMENTED;
+		IP6CB(skb)->frag_max_size =
+			min_t(unsigned int, p->l3len + sizeof(struct frag_hdr) +
+			      mss, U16_MAX);
+	} else {
+		IPCB(skb)->frag_max_size = p->l3len + mss;
+	}
 	return 0;
 }

@@ -10,6 +10,7 @@ enum tern_gso_action {
 	TERN_GSO_AS_IS,		/* translated as it is (a super-packet or not) */
 	TERN_GSO_CSUM_HELP,	/* its checksum completed in software first */
 	TERN_GSO_SEGMENT,	/* segmented in software, segments translated */
+	TERN_GSO_WHOLE,		/* a datagram for IP fragmentation: whole */
 	TERN_GSO_BAD,		/* inconsistent with the packet: dropped */
 };
 
@@ -33,22 +34,25 @@ struct tern_gso_meta {
 enum tern_gso_action tern_gso_classify(const struct tern_gso_meta *m);
 
 int tern_gso_check_meta(struct sk_buff *skb, const struct tern_pkt *p,
-			bool v6, bool *segment);
+			bool v6, enum tern_gso_action *later);
 
 /*
  * Checks @skb's offload metadata against @p (from the parser). Returns 0,
- * or the TERN_STAT_* reason to drop it; *@segment tells to translate its
- * segments (tern_gso_segment()) rather than the packet. A packet with
- * neither (most of those a router forwards) costs a test, not a call.
+ * or the TERN_STAT_* reason to drop it; *@later tells what to do once
+ * the packet is to be translated: TERN_GSO_SEGMENT, translate its segments
+ * (tern_gso_segment()) rather than the packet; TERN_GSO_WHOLE, make it
+ * the datagram it stands for first (tern_gso_whole()); otherwise nothing.
+ * A packet with neither GSO nor CHECKSUM_PARTIAL (most of those a router
+ * forwards) costs a test, not a call.
  */
 static inline int tern_gso_check(struct sk_buff *skb,
 				 const struct tern_pkt *p, bool v6,
-				 bool *segment)
+				 enum tern_gso_action *later)
 {
-	*segment = false;
+	*later = TERN_GSO_AS_IS;
 	if (!skb_is_gso(skb) && skb->ip_summed != CHECKSUM_PARTIAL)
 		return 0;
-	return tern_gso_check_meta(skb, p, v6, segment);
+	return tern_gso_check_meta(skb, p, v6, later);
 }
 
 /*
@@ -56,5 +60,7 @@ static inline int tern_gso_check(struct sk_buff *skb,
  * *@segs (@skb consumed), or the TERN_STAT_* reason (@skb untouched).
  */
 int tern_gso_segment(struct sk_buff *skb, struct sk_buff **segs);
+
+int tern_gso_whole(struct sk_buff *skb, const struct tern_pkt *p, bool v6);
 
 #endif /* _TERN_GSO_H */

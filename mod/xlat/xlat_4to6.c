@@ -207,9 +207,10 @@ unsigned int tern_4to6_translate(struct tern_xlat *x, struct sk_buff *skb)
 	struct iphdr ip4;
 	unsigned int len6, mtu, limit;
 	u8 proto, type6 = 0;
+	enum tern_gso_action later;
 	int hdiff, why;
 	unsigned int fraglen6;
-	bool df, amend, gso_frag, fixedid, reasm, segment, lent;
+	bool df, amend, gso_frag, fixedid, reasm, lent;
 
 	ip4 = *ip_hdr(skb);
 	why = tern_4to6_daddr(x, skb, &ip4);
@@ -219,7 +220,7 @@ unsigned int tern_4to6_translate(struct tern_xlat *x, struct sk_buff *skb)
 	why = tern_parse4(skb, p);
 	if (why)
 		return tern_drop(inst, why);
-	why = tern_gso_check(skb, p, false, &segment);
+	why = tern_gso_check(skb, p, false, &later);
 	if (why)
 		return tern_drop(inst, why);
 	if (p->proto == IPPROTO_ICMP && !p->fragment &&
@@ -282,8 +283,13 @@ unsigned int tern_4to6_translate(struct tern_xlat *x, struct sk_buff *skb)
 	if (why)
 		return tern_refuse4(inst, cfg, skb, why);
 	proto = p->proto == IPPROTO_ICMP ? IPPROTO_ICMPV6 : p->proto;
-	if (segment)
+	if (later == TERN_GSO_SEGMENT)
 		return TERN_XLAT_SEGMENT;
+	why = later == TERN_GSO_WHOLE ? tern_gso_whole(skb, p, false) : 0;
+	if (why) {
+		tern_unwind(x);
+		return tern_drop(inst, why);
+	}
 
 	dst = tern_route6_fast(inst, skb, &a6[0], &a6[1], proto, &lent);
 	if (!dst) {

@@ -136,8 +136,9 @@ unsigned int tern_6to4_translate(struct tern_xlat *x, struct sk_buff *skb)
 	struct iphdr *iph;
 	unsigned int tot_len, len4, mtu;
 	u8 proto, tos, type4 = 0;
+	enum tern_gso_action later;
 	int why;
-	bool df, hairpin, reasm, segment, lent;
+	bool df, hairpin, reasm, lent;
 	u16 fms = 0;
 
 	ip6 = *ipv6_hdr(skb);
@@ -157,7 +158,7 @@ unsigned int tern_6to4_translate(struct tern_xlat *x, struct sk_buff *skb)
 			return tern_refuse6(inst, cfg, skb, why);
 		return tern_drop(inst, why);
 	}
-	why = tern_gso_check(skb, p, true, &segment);
+	why = tern_gso_check(skb, p, true, &later);
 	if (why)
 		return tern_drop(inst, why);
 	proto = p->proto;
@@ -193,7 +194,7 @@ unsigned int tern_6to4_translate(struct tern_xlat *x, struct sk_buff *skb)
 		return tern_drop(inst, TERN_STAT_DROP_TTL);
 	}
 	tot_len = skb->len - p->l3len + sizeof(struct iphdr);
-	if (!segment && tot_len > IP_MAX_MTU)
+	if (later != TERN_GSO_SEGMENT && tot_len > IP_MAX_MTU)
 		return tern_drop(inst, TERN_STAT_DROP_TOO_BIG);
 	tern_l4id_read(skb, p, &x->id);
 	x->mark = skb->mark;
@@ -204,8 +205,13 @@ unsigned int tern_6to4_translate(struct tern_xlat *x, struct sk_buff *skb)
 		return p->proto == IPPROTO_ICMPV6 || x->err || x->silent ?
 		       tern_drop(inst, why) :
 		       tern_refuse6(inst, cfg, skb, why);
-	if (segment)
+	if (later == TERN_GSO_SEGMENT)
 		return TERN_XLAT_SEGMENT;
+	why = later == TERN_GSO_WHOLE ? tern_gso_whole(skb, p, true) : 0;
+	if (why) {
+		tern_unwind(x);
+		return tern_drop(inst, why);
+	}
 
 	tos = cfg->override_tos ? cfg->tos : ipv6_get_dsfield(&ip6);
 

@@ -6,32 +6,30 @@ packet in a struct virtio_net_hdr. The kernel's own checks at injection
 (virtio_net_hdr_to_skb) refuse some lies; those that reach Tern must be
 dropped and counted (drop-bad-gso), never translated into something the
 output path chokes on (skb_warn_bad_offload, a checksum written into the
-IPv4 header). Consistent super-packets are translated whole; GSO types
-Tern does not rewrite (UDP fragmentation offload) are segmented in
-software and each segment translated. Every test also fails on a kernel
-WARNING (conftest's kernel_log_clean).
+IPv4 header). Consistent super-packets are translated whole; a UDP
+fragmentation offload one is the datagram it stands for, translated once
+and sent as the fragments its segmentation would make; BIG TCP
+super-packets too long for the other family are segmented in software
+and each segment translated. Every test also fails on a kernel WARNING
+(conftest's kernel_log_clean).
 """
 
 import errno
-import fcntl
 import os
 import socket
 import struct
 
 import pytest
 
-from ternlib import (H4, H4_6, H6, H6_4, PAYLOAD, SINK4, SINK4_6, SINK6,
-                     SINK6_4, any_ip, check_checksums, frag6_header,
+from ternlib import (GSO_ECN, GSO_NONE, GSO_TCPV4, GSO_TCPV6, GSO_UDP,
+                     GSO_UDP_L4, H4, H4_6, H6, H6_4, PAYLOAD, SINK4, SINK4_6,
+                     SINK6, SINK6_4, any_ip, check_checksums, frag6_header,
                      icmp4_message, icmp6_message, in_netns, inet_csum,
-                     ip4_packet, ip6_packet, ip_bytes, is_ip4, is_ip6,
-                     none_on, pseudo, sha256, tcp_exchange,
-                     tcp_segment_bytes, tx_checksum, udp_datagram)
+                     inject, ip4_packet, ip6_packet, ip_bytes, is_ip4,
+                     is_ip6, none_on, pseudo, sha256, tcp_exchange,
+                     tcp_segment_bytes, tx_checksum, udp_datagram, vnet,
+                     vnet_tun)
 
-TUNSETIFF = 0x400454CA
-IFF_TUN, IFF_NO_PI, IFF_VNET_HDR = 0x0001, 0x1000, 0x4000
-F_NEEDS_CSUM = 1
-GSO_NONE, GSO_TCPV4, GSO_UDP, GSO_TCPV6, GSO_UDP_L4 = 0, 1, 3, 4, 5
-GSO_ECN = 0x80
 TUN = "tvn0"
 
 KVER = tuple(int(x) for x in os.uname().release.split("-")[0].split(".")[:2])
@@ -40,36 +38,15 @@ KVER = tuple(int(x) for x in os.uname().release.split("-")[0].split(".")[:2])
 NEW_VIRTIO = KVER >= (6, 12)
 
 
-def vnet(gso_type=GSO_NONE, gso_size=0, csum=None, hdr_len=0):
-    """struct virtio_net_hdr (little endian); CSUM = (start, offset)."""
-    flags, start, off = (0, 0, 0) if csum is None else (F_NEEDS_CSUM,) + csum
-    return struct.pack("<BBHHHH", flags, gso_type, hdr_len, gso_size, start,
-                       off)
-
-
 @pytest.fixture(scope="module")
 def tun(_xlat_module):
-    """A tun device (IFF_TUN | IFF_NO_PI | IFF_VNET_HDR) in the
-    translator's namespace: what is written to it is received by xl."""
-    topo = _xlat_module
-    with in_netns(topo.xl.name):
-        fd = os.open("/dev/net/tun", os.O_RDWR | os.O_NONBLOCK)
-        fcntl.ioctl(fd, TUNSETIFF, struct.pack(
-            "16sH22x", TUN.encode(), IFF_TUN | IFF_NO_PI | IFF_VNET_HDR))
+    """A tun device with IFF_VNET_HDR in the translator's namespace: what
+    is written to it is received by xl."""
+    fd = vnet_tun(_xlat_module.xl, TUN)
     try:
-        topo.xl.ip("link", "set", TUN, "up")
         yield fd
     finally:
         os.close(fd)
-
-
-def inject(fd, hdr, pkt):
-    """Writes HDR + PKT; returns 0, or the errno of a refusal."""
-    try:
-        os.write(fd, hdr + pkt)
-    except OSError as e:
-        return e.errno
-    return 0
 
 
 # Packets. Addresses are those of the standard topology: 6->4 goes to
@@ -289,34 +266,67 @@ def _frag_fields(f, v6):
     return ident, (ff & 0x1FFF) * 8, (ff >> 13) & 1, raw[9], raw[20:]
 
 
-@pytest.mark.parametrize("direction", ["6to4", "4to6"])
-def test_udp_fragmentation_offload_segmented_then_translated(xlat, tun,
-                                                             direction):
-    """UDP fragmentation offload (virtio GSO_UDP) is a type Tern does not
-    rewrite: the super-packet (a 3000-byte datagram, gso_size 1000) is
-    segmented in software into the fragments the kernel would send, and
-    each is translated: 3 fragments with one Identification, offsets 0,
-    1000, 2000, and the datagram's checksum right for the new family."""
-    n = 3000 - 8
-    data = (PAYLOAD * 2)[:n]
+def ufo_udp(src, dst, sport, dport, data, csum):
+    """A UDP datagram whose checksum is the sender's (CSUM "sender"), left
+    to the device ("partial": the uncomplemented pseudo-header sum) or
+    wrong ("corrupt")."""
+    u = udp_datagram(src, dst, sport, dport, data)
+    if csum == "partial":
+        ps = inet_csum(pseudo(src, dst, 17, len(u))) ^ 0xFFFF
+        return u[:6] + struct.pack("!H", ps) + u[8:]
+    if csum == "corrupt":
+        return u[:6] + struct.pack("!H", struct.unpack("!H", u[6:8])[0]
+                                   ^ 0x0101) + u[8:]
+    return u
+
+
+def ufo_fragments(xlat, tun, direction, csum, n, gso_size=1000):
+    """Injects a UDP fragmentation offload super-packet of N data bytes
+    (gso_size GSO_SIZE) in DIRECTION with checksum CSUM (ufo_udp()); returns
+    the translated datagram as the checksum-right bytes it should be, the
+    fragments' fields (_frag_fields()) in offset order, and the counter
+    deltas' checker."""
+    data = (PAYLOAD * (n // len(PAYLOAD) + 1))[:n]
     if direction == "6to4":
-        pkt, counter, capture = udp6(n), "xlat-6to4", xlat.cap4
+        l3, counter, capture = 40, "xlat-6to4", xlat.cap4
+        pkt = ip6_packet(H6, SINK4_6, 17, ufo_udp(H6, SINK4_6, 40000, 4000,
+                                                   data, csum))
         match = is_ip4(src=H6_4, dst=SINK4, proto=17)
         want = udp_datagram(H6_4, SINK4, 40000, 4000, data)
     else:
-        pkt, counter, capture = udp4(n, ident=0x1234), "xlat-4to6", xlat.cap6
+        l3, counter, capture = 20, "xlat-4to6", xlat.cap6
+        pkt = ip4_packet(H4, SINK6_4, 17, ufo_udp(H4, SINK6_4, 4000, 40000,
+                                                  data, csum),
+                         ident=0x1234, df=False)
         match = is_ip6(src=H4_6, dst=SINK6)
         want = udp_datagram(H4_6, SINK6, 4000, 40000, data)
+    count = -(-(n + 8) // gso_size)
+    hdr = vnet(GSO_UDP, gso_size, (l3, 6) if csum == "partial" else None)
     c = xlat.counters()
     with capture() as cap:
-        assert inject(tun, vnet(GSO_UDP, 1000), pkt) == 0
-        cap.wait(match, 3)
+        assert inject(tun, hdr, pkt) == 0
+        cap.wait(match, count)
         cap.settle(0.3)
         frames = cap.matching(match)
-    c.expect({"gso-segmented": 1, counter: 3})
-    assert len(frames) == 3
-    parts = sorted(_frag_fields(f, direction == "4to6") for f in frames)
-    parts.sort(key=lambda p: p[1])
+    c.expect({counter: 1})
+    assert len(frames) == count
+    parts = sorted((_frag_fields(f, direction == "4to6") for f in frames),
+                   key=lambda p: p[1])
+    return want, parts
+
+
+@pytest.mark.parametrize("csum", ["sender", "partial"])
+@pytest.mark.parametrize("direction", ["6to4", "4to6"])
+def test_udp_fragmentation_offload_translated_whole(xlat, tun, direction,
+                                                    csum):
+    """UDP fragmentation offload (virtio GSO_UDP): the super-packet (a
+    3000-byte datagram, gso_size 1000) is the datagram the sender's IP
+    layer would send as fragments of 1000 bytes. It is translated once,
+    whole (counted once, not segmented), and leaves as those fragments:
+    3 fragments with one Identification (4->6: the IPv4 one), offsets 0,
+    1000, 2000, and the datagram's checksum right for the new family,
+    whether the sender wrote it or left it to the device."""
+    want, parts = ufo_fragments(xlat, tun, direction, csum, 3000 - 8)
     assert [p[1] for p in parts] == [0, 1000, 2000]
     assert [p[2] for p in parts] == [1, 1, 0]
     assert [p[3] for p in parts] == [17, 17, 17]
@@ -325,6 +335,47 @@ def test_udp_fragmentation_offload_segmented_then_translated(xlat, tun,
     if direction == "4to6":
         assert parts[0][0] == 0x1234
     assert b"".join(p[4] for p in parts) == want
+
+
+@pytest.mark.parametrize("direction", ["6to4", "4to6"])
+def test_udp_fragmentation_offload_corrupt_checksum_kept(xlat, tun,
+                                                         direction):
+    """A UFO datagram with a wrong checksum the sender wrote leaves with a
+    wrong one: translated whole, its checksum is updated, never computed
+    (segmenting would have computed it over the data)."""
+    want, parts = ufo_fragments(xlat, tun, direction, "corrupt", 3000 - 8)
+    got = b"".join(p[4] for p in parts)
+    assert [p[1] for p in parts] == [0, 1000, 2000]
+    assert got[:6] == want[:6] and got[8:] == want[8:]
+    assert got[6:8] != want[6:8]
+
+
+@pytest.mark.parametrize("direction", ["6to4", "4to6"])
+def test_udp_fragmentation_offload_one_segment_not_fragmented(xlat, tun,
+                                                              direction):
+    """A UFO super-packet no longer than gso_size is a datagram that was
+    never to be fragmented: it leaves whole, as one packet (4->6: no
+    Fragment header; 6->4: not a fragment)."""
+    data = PAYLOAD[:500]
+    if direction == "6to4":
+        pkt = ip6_packet(H6, SINK4_6, 17, udp_datagram(H6, SINK4_6, 40000,
+                                                       4000, data))
+        capture, match = xlat.cap4, is_ip4(src=H6_4, dst=SINK4)
+    else:
+        pkt = ip4_packet(H4, SINK6_4, 17, udp_datagram(H4, SINK6_4, 4000,
+                                                       40000, data),
+                         df=False)
+        capture, match = xlat.cap6, is_ip6(src=H4_6, dst=SINK6)
+    with capture() as cap:
+        assert inject(tun, vnet(GSO_UDP, 1000), pkt) == 0
+        frame = cap.one(match)
+    raw = ip_bytes(frame)
+    if direction == "6to4":
+        assert struct.unpack("!H", raw[6:8])[0] & 0x3FFF == 0
+        assert raw[20:] == udp_datagram(H6_4, SINK4, 40000, 4000, data)
+    else:
+        assert raw[6] == 17
+        assert raw[40:] == udp_datagram(H4_6, SINK6, 4000, 40000, data)
 
 
 BIG = 185000            # BIG TCP: super-packets up to this size

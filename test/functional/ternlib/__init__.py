@@ -14,7 +14,8 @@ importing only modules listed above it:
             socket per namespace
   commands  run(), the tern CLI in a namespace and its JSON, the same
             reads over netlink, refusals (assert_error)
-  frames    Sender, Capture, TcpdumpCapture, none_on, frame predicates
+  frames    Sender, Capture, TcpdumpCapture, none_on, frame predicates,
+            a tun device with offload metadata (vnet_tun, vnet, inject)
   netns     Netns, and a namespace's state: checksum offload, MTU, link
             statistics, /proc/net/snmp and snmp6
   packets   checksums, packets built with scapy or byte by byte, the
@@ -47,8 +48,9 @@ from .commands import (  # noqa: F401
     instances, kstats, module_loaded, remove_instances, require_command,
     require_global, run, stats, stats_flat)
 from .frames import (  # noqa: F401
-    Capture, ETH_P_ALL, PACKET_OUTGOING, Sender, TcpdumpCapture, _describe,
-    any_ip, is_ip4, is_ip6, none_on)
+    Capture, ETH_P_ALL, GSO_ECN, GSO_NONE, GSO_TCPV4, GSO_TCPV6, GSO_UDP,
+    GSO_UDP_L4, PACKET_OUTGOING, Sender, TcpdumpCapture, _describe, any_ip,
+    inject, is_ip4, is_ip6, none_on, vnet, vnet_tun)
 from .netns import (  # noqa: F401
     ETHTOOL_GTXCSUM, ETHTOOL_STXCSUM, Netns, SIOCETHTOOL, link_stats, set_mtu,
     snmp, snmp6, tx_checksum, wait_snmp6)

@@ -9,12 +9,17 @@ same thing done with tcpdump, for the self-check and for debugging.
 Sender sends frames; Capture collects them and waits for the ones a
 predicate (is_ip4, is_ip6, any_ip) selects; Capture.none and none_on check
 that nothing of the kind arrived, with a proof that what was sent has
-been handled.
+been handled. vnet_tun opens a tun device whose writer states each
+packet's offload metadata (struct virtio_net_hdr, vnet()) as a virtio
+guest would; inject writes one.
 """
 
+import fcntl
+import os
 import select
 import signal
 import socket
+import struct
 import subprocess
 import time
 
@@ -29,6 +34,45 @@ from .nsenter import in_netns
 
 ETH_P_ALL = 0x0003
 PACKET_OUTGOING = 4
+
+TUNSETIFF = 0x400454CA
+IFF_TUN, IFF_NO_PI, IFF_VNET_HDR = 0x0001, 0x1000, 0x4000
+F_NEEDS_CSUM = 1
+GSO_NONE, GSO_TCPV4, GSO_UDP, GSO_TCPV6, GSO_UDP_L4 = 0, 1, 3, 4, 5
+GSO_ECN = 0x80
+
+
+def vnet(gso_type=GSO_NONE, gso_size=0, csum=None, hdr_len=0):
+    """struct virtio_net_hdr (little endian); CSUM = (start, offset)."""
+    flags, start, off = (0, 0, 0) if csum is None else (F_NEEDS_CSUM,) + csum
+    return struct.pack("<BBHHHH", flags, gso_type, hdr_len, gso_size, start,
+                       off)
+
+
+def vnet_tun(ns, name):
+    """A tun device NAME (IFF_TUN | IFF_NO_PI | IFF_VNET_HDR) made in
+    namespace NS, up: what is written to the returned descriptor (a
+    vnet() header, then an IP packet) is received by NS."""
+    with in_netns(str(ns)):
+        fd = os.open("/dev/net/tun", os.O_RDWR | os.O_NONBLOCK)
+        fcntl.ioctl(fd, TUNSETIFF, struct.pack(
+            "16sH22x", name.encode(), IFF_TUN | IFF_NO_PI | IFF_VNET_HDR))
+    try:
+        subprocess.run(["ip", "-n", str(ns), "link", "set", name, "up"],
+                       check=True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def inject(fd, hdr, pkt):
+    """Writes HDR + PKT; returns 0, or the errno of a refusal."""
+    try:
+        os.write(fd, hdr + pkt)
+    except OSError as e:
+        return e.errno
+    return 0
 
 
 class Sender:
