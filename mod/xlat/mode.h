@@ -148,8 +148,9 @@ struct tern_mode_ops {
 	int (*keep4)(struct tern_xlat *x, struct sk_buff *skb);
 	/*
 	 * Optional (a stateful mode): the packet ->source*() accepted is
-	 * dropped after all (no route): forget x->fresh, the state made for
-	 * it, so that a packet that is not translated leaves none behind.
+	 * dropped after all (no route, too big, no memory): forget x->fresh,
+	 * the state made for it, so that a packet that is not translated
+	 * leaves none behind.
 	 */
 	void (*unwind)(struct tern_xlat *x);
 

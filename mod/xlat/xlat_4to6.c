@@ -325,6 +325,7 @@ unsigned int tern_4to6_translate(struct tern_xlat *x, struct sk_buff *skb)
 	      skb_gso_validate_network_len(skb, mtu + p->l3len -
 					   sizeof(struct ipv6hdr)))) {
 		tern_route_put(dst, lent);
+		tern_unwind(x);
 		/* What an IPv4 packet (of 20 header bytes) may be to fit. */
 		tern_icmp4_error(skb, ICMP_DEST_UNREACH, ICMP_FRAG_NEEDED,
 				 htonl(mtu - (p->fragment || reasm ? 28 : 20)));
@@ -340,6 +341,7 @@ unsigned int tern_4to6_translate(struct tern_xlat *x, struct sk_buff *skb)
 	if (gso_frag && skb->ip_summed != CHECKSUM_PARTIAL) {
 		/* GRO leaves CHECKSUM_PARTIAL; segmenting wants it. */
 		tern_route_put(dst, lent);
+		tern_unwind(x);
 		return tern_drop(inst, TERN_STAT_DROP_OUTPUT);
 	}
 
@@ -355,6 +357,7 @@ unsigned int tern_4to6_translate(struct tern_xlat *x, struct sk_buff *skb)
 	    (proto == IPPROTO_ICMPV6 && skb->ip_summed == CHECKSUM_PARTIAL &&
 	     skb_checksum_help(skb))) {
 		tern_route_put(dst, lent);
+		tern_unwind(x);
 		return tern_drop(inst, TERN_STAT_DROP_NOMEM);
 	}
 	skb_forward_csum(skb);

@@ -257,6 +257,7 @@ unsigned int tern_6to4_translate(struct tern_xlat *x, struct sk_buff *skb)
 	      skb_gso_validate_network_len(skb, mtu + p->l3len -
 					   sizeof(struct iphdr)))) {
 		tern_route_put(dst, lent);
+		tern_unwind(x);
 		tern_icmp6_error(skb, ICMPV6_PKT_TOOBIG, 0,
 				 max_t(u32, mtu + 20, IPV6_MIN_MTU));
 		return tern_drop(inst, TERN_STAT_DROP_TOO_BIG);
@@ -272,6 +273,7 @@ unsigned int tern_6to4_translate(struct tern_xlat *x, struct sk_buff *skb)
 	    (proto == IPPROTO_ICMP && skb->ip_summed == CHECKSUM_PARTIAL &&
 	     skb_checksum_help(skb))) {
 		tern_route_put(dst, lent);
+		tern_unwind(x);
 		return tern_drop(inst, TERN_STAT_DROP_NOMEM);
 	}
 	skb_forward_csum(skb);

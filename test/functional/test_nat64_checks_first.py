@@ -2,9 +2,9 @@
 addresses are the NAT64's even on an address of the host.
 
 - A packet that fails a check of the translator (TTL or hop limit, an
-  untranslatable source route, no route) creates no BIB entry and no
-  session, in either direction; a source route is refused before the TTL
-  is looked at.
+  untranslatable source route, no route, too big for the route's MTU)
+  creates no BIB entry and no session, in either direction; a source
+  route is refused before the TTL is looked at.
 - With pool4 on an address the host owns, a packet to a port of a pool4
   range is the NAT64's, state or no state (UDP: Host Unreachable, TCP SYN:
   kept for a simultaneous open); the host gets its other ports; a
@@ -85,6 +85,18 @@ def test_no_route_4to6_makes_no_session(nat):
     icmp4_answer(nat, pkt, 3, 1, "drop-no-route", sessions=1)
 
 
+def test_too_big_4to6_makes_no_session(nat):
+    """DF set and too big for the route to the IPv6 host (MTU 1280):
+    Fragmentation Needed with the IPv4 size that fits (1260), and the
+    session the packet would have opened is gone."""
+    a4, p4 = udp_bib(nat, 41006)
+    nat.temp_route(nat.xl, CLIENT + "/128", "dev", "v6", "mtu", "1280")
+    pkt = IP(src=SINK4, dst=a4, ttl=64, flags="DF") / \
+        UDP(sport=5558, dport=p4) / Raw(b"x" * 1300)
+    e = icmp4_answer(nat, pkt, 3, 4, "drop-too-big", sessions=1)
+    assert e[ICMP].nexthopmtu == 1260
+
+
 # --- 6->4 ------------------------------------------------------------------
 
 
@@ -114,6 +126,26 @@ def test_no_route_6to4_makes_no_session(nat):
     assert tables(nat) == (0, 0)
     # The same flow with a route is translated and keeps its session.
     out64(nat, udp6(sport=41012))
+    assert tables(nat) == (1, 1)
+
+
+def test_too_big_6to4_makes_no_session(nat):
+    """The translated packet (1320 bytes, DF: above 1260) does not fit the
+    route's MTU (1300): Packet Too Big with the IPv6 size that fits
+    (1320), and neither the session nor the BIB entry made for it stays;
+    a datagram that fits goes out through a session of the same flow."""
+    nat.temp_route(nat.xl, "192.0.2.0/24", "via", "203.0.113.2", "mtu", "1300")
+    c = nat.counters()
+    pkt = udp6(sport=41014, dst=embed("192.0.2.78"), n=1292)
+    with nat.cap6() as cap6:
+        nat.send6(pkt)
+        e = cap6.one(lambda f: ICMPv6PacketTooBig in f)
+    assert (e[IPv6].dst, e[ICMPv6PacketTooBig].mtu) == (CLIENT, 1320)
+    c.expect({"drop-too-big": 1})
+    assert tables(nat) == (0, 0)
+    with nat.cap4() as cap4:
+        nat.send6(udp6(sport=41014, dst=embed("192.0.2.78"), n=1200))
+        cap4.one(is_ip4(dst="192.0.2.78"))
     assert tables(nat) == (1, 1)
 
 

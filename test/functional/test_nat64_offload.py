@@ -8,17 +8,28 @@ the others could not be translated and the datagram would be lost. It is
 translated once, whole, by the session its ports name, and leaves as the
 fragments its segmentation would make (gso_size bytes each), one
 Identification for all of them.
+
+An IPv6 BIG TCP super-packet (a Jumbo Payload option, more than 65535
+bytes) cannot be one IPv4 packet: its session is made by the
+super-packet, then it is segmented in software and each segment
+translated through that session. A segment that is dropped after all (no
+route, too big for the route) takes back what was made for it: the first
+one the super-packet's session, each later one the session it made
+again. A flow none of whose packets was translated leaves no session.
 """
 
+import ipaddress
 import os
 import struct
 
 import pytest
 
-from ternlib import (GSO_UDP, PAYLOAD, SINK4, SINK4_6, fragment6_parts,
-                     inet_csum, inject, ip4_packet, ip6_packet, ip_bytes,
-                     ipv4_fields, is_ip4, is_ip6, pseudo, reassemble,
-                     udp_datagram, vnet, vnet_tun)
+from ternlib import (GSO_TCPV6, GSO_UDP, PAYLOAD, SINK4, SINK4_6,
+                     check_checksums, embed, fragment6_parts, inet_csum,
+                     inject, ip4_packet, ip6_packet, ip_bytes, ipv4_fields,
+                     is_ip4, is_ip6, l4_bytes, l4_payload, pseudo,
+                     reassemble, tcp_segment_bytes, udp_datagram, vnet,
+                     vnet_tun)
 from ternlib.nat64 import (CLIENT, _nat64_module, in_pool4,  # noqa: F401
                            nat, out64, sessions, udp6, wait_all)
 
@@ -102,3 +113,67 @@ def test_ufo_4to6_whole_datagram_through_the_session(nat, ntun):
     assert [len(p[2]) for p in parts] == [1000] * 3
     datagram = reassemble([(p[1]["offset"], p[1]["m"], p[2]) for p in parts])
     assert datagram == udp_datagram(SINK4_6, CLIENT, 4000, 40000, DATA)
+
+
+BIG = 66000             # TCP payload of the BIG TCP super-packets
+ISN = 1000
+UNROUTED4 = "192.0.2.99"    # xl has no route to it
+
+
+def big_syn(dst6, gso_size):
+    """An IPv6 BIG TCP super-packet from CLIENT#45000 to DST6#80: a SYN
+    with BIG bytes of data, a Jumbo Payload option (Payload Length 0),
+    CHECKSUM_PARTIAL; and its virtio header (TCPV6, GSO_SIZE)."""
+    data = (PAYLOAD * (BIG // len(PAYLOAD) + 1))[:BIG]
+    t = tcp_segment_bytes(CLIENT, dst6, 45000, 80, ISN, 0, flags=0x02,
+                          payload=data)
+    ps = inet_csum(ipaddress.IPv6Address(CLIENT).packed +
+                   ipaddress.IPv6Address(dst6).packed +
+                   struct.pack("!IxxxB", len(t), 6)) ^ 0xFFFF
+    t = t[:16] + struct.pack("!H", ps) + t[18:]
+    hbh = struct.pack("!BBBBI", 6, 0, 0xC2, 4, 8 + len(t))
+    pkt = ip6_packet(CLIENT, dst6, 0, hbh + t, plen=0)
+    return pkt, vnet(GSO_TCPV6, gso_size, (48, 16), 48 + 20), data
+
+
+def test_big_tcp_6to4_segments_through_the_session_it_made(nat, ntun):
+    """The super-packet's SYN makes one session; its 48 segments (1400
+    bytes of data each, the last 200) leave from that session's pool4
+    transport address, in sequence, checksums right, the data whole."""
+    pkt, hdr, data = big_syn(SINK4_6, 1400)
+    c = nat.counters("n")
+    match = is_ip4(dst=SINK4, proto=6)
+    with nat.cap4() as cap:
+        assert inject(ntun, hdr, pkt) == 0
+        frames = wait_all(cap, match, 48)
+    c.expect({"gso-segmented": 1, "xlat-6to4": 48})
+    assert len(frames) == 48
+    s = sessions(nat, "tcp")
+    assert len(s) == 1 and s[0]["port6"] == 45000
+    got = []
+    for f in frames:
+        check_checksums(f)
+        assert ipv4_fields(f)["src"] == s[0]["address4"]
+        sport, dport, seq = struct.unpack("!HHI", l4_bytes(f)[:8])
+        assert (sport, dport) == (s[0]["port4"], 80)
+        got.append((seq, l4_payload(f)))
+    got.sort()
+    assert [g[0] for g in got] == [ISN + 1400 * i for i in range(48)]
+    assert b"".join(g[1] for g in got) == data
+
+
+@pytest.mark.parametrize("why", ["no-route", "too-big"])
+def test_big_tcp_6to4_segments_dropped_leave_no_session(nat, ntun, why):
+    """Every segment (16000 bytes of data: 5) dropped after the session
+    was made, for want of a route to the IPv4 destination or as too big
+    for the route (1500 bytes, DF): each is counted, nothing leaves, and
+    no session is left (each segment took back the one made for it)."""
+    dst4 = UNROUTED4 if why == "no-route" else SINK4
+    pkt, hdr, _ = big_syn(embed(dst4), 16000)
+    c = nat.counters("n")
+    with nat.cap4() as cap:
+        assert inject(ntun, hdr, pkt) == 0
+        cap.none(is_ip4(proto=6),
+                 proof=lambda: c.expect({"gso-segmented": 1,
+                                         "drop-" + why: 5}))
+    assert sessions(nat, "tcp") == []
