@@ -115,7 +115,7 @@ enum tern_gso_action tern_gso_classify(const struct tern_gso_meta *m)
 
 /*
  * tern_gso_check() of a packet with GSO or CHECKSUM_PARTIAL (the inline
- * has set *@segment to false and handled the packets with neither).
+ * has set *@later to TERN_GSO_AS_IS and handled the packets with neither).
  */
 int tern_gso_check_meta(struct sk_buff *skb, const struct tern_pkt *p,
 			bool v6, enum tern_gso_action *later)
