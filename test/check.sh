@@ -183,7 +183,7 @@ step "debug kernel (KUnit, KASAN, lockdep, kmemleak): the KUnit suites, then the
 # The files run there are those of the paths a KASAN, lockdep or
 # kmemleak report is most likely on: hostile input (the netlink fuzzer,
 # 200 requests there; invalid requests; malformed, hostile and
-# fragmented packets; ICMP errors), objects freed while packets are in
+# fragmented packets; offload metadata from a tun device; ICMP errors), objects freed while packets are in
 # flight (namespaces and instances removed under traffic, the tables
 # resized live, eviction) and conntrack; the KUnit suites cover the
 # tables, EAMT, pool4, the SYN store and the translation units there.
@@ -197,7 +197,8 @@ step "debug kernel (KUnit, KASAN, lockdep, kmemleak): the KUnit suites, then the
 debug_sel=(-m "(not cli or kernel) and not bulk and not nft and not timer" --first-param-only)
 half_a=(test_conntrack.py test_invalid_input.py test_nat64_evict.py test_nat64_malformed.py
 	test_nat64_resize.py test_netlink.py test_security.py)
-half_b=(test_fragments.py test_icmp_errors.py test_lifetime.py)
+half_b=(test_fragments.py test_icmp_errors.py test_lifetime.py test_offload.py
+	test_nat64_offload.py)
 if [ "${TERN_DEBUG_FULL:-0}" = 1 ]; then
 	half_b=()
 	for f in test/functional/test_*.py; do
