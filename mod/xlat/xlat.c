@@ -95,6 +95,7 @@ static unsigned int tern_hairpin_back(struct tern_xlat *x)
 	bool error = x->back_error;
 	const struct iphdr *inner = NULL;
 	struct iphdr *iph = ip_hdr(skb);
+	void *first = x->fresh;
 	unsigned int verdict;
 
 	/* An error built by tern_icmp_err_6to4(): linear, 20-byte header. */
@@ -113,7 +114,13 @@ static unsigned int tern_hairpin_back(struct tern_xlat *x)
 	x->back_dst = NULL;
 	x->mode->hairpin_prepare(x, iph, inner);
 	x->second_pass = true;
+	/*
+	 * The state the first pass made stays aside: the second pass undoes
+	 * its own if it drops the packet, this the first pass's.
+	 */
+	x->fresh = NULL;
 	verdict = tern_run_4to6(x, skb);
+	x->fresh = first;
 
 	if (error) {
 		/*
@@ -149,6 +156,9 @@ static unsigned int tern_hairpin_back(struct tern_xlat *x)
 		tern_output(x->inst->net, skb, dst);
 		return tern_stolen(x->inst, TERN_STAT_XLAT_64);
 	}
+	/* Dropped by the second pass: it went nowhere. */
+	if (verdict == NF_DROP)
+		tern_unwind(x);
 	tern_stats_inc(x->inst->stats, TERN_STAT_XLAT_HAIRPIN);
 	return verdict;
 }

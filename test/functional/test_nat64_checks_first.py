@@ -149,6 +149,27 @@ def test_too_big_6to4_makes_no_session(nat):
     assert tables(nat) == (1, 1)
 
 
+def test_hairpin_too_big_makes_no_session(nat):
+    """A hairpin (RFC 6146 3.8: CLIENT to its own IPv4 transport address
+    of another flow) whose translation back to IPv6 is too big for the
+    route to the destination (MTU 1280, the packet 1348 bytes) is
+    dropped: neither the session its way out made nor the one its way
+    back made stays, only the other flow's."""
+    b = out64(nat, udp6(sport=47012))
+    assert tables(nat) == (1, 1)
+    nat.temp_route(nat.xl, CLIENT + "/128", "dev", "v6", "mtu", "1280")
+    c = nat.counters()
+    pkt = udp6(sport=47010, dport=b[UDP].sport, dst=embed(b[IP].src),
+               n=1300)
+    with nat.cap6() as cap6:
+        nat.send6(pkt)
+        cap6.none(is_ip6(dst=CLIENT),
+                  proof=lambda: c.expect({"drop-too-big": 1,
+                                          "xlat-hairpin": 1}))
+    assert [s["port6"] for s in sessions(nat, "udp")] == [47012]
+    assert tables(nat) == (1, 1)
+
+
 # --- pool4 on an address of the host --------------------------------------
 
 
