@@ -106,6 +106,58 @@ static int tern_err_quote6(struct tern_xlat *x, const u8 *q, unsigned int len)
 	return x->mode->quote6(x, &ip6->saddr, &ip6->daddr, p.proto, &id);
 }
 
+/*
+ * The ICMPv4 error a router would send about IPv4 packet @skb (@type,
+ * @code, @info as icmp_send() takes them), from the packet's destination
+ * to its source, quoting as much of it as 576 bytes hold (RFC 1812
+ * 4.3.2.3). Built for a hairpin's second pass to translate, never sent as
+ * it is. NULL without memory.
+ */
+struct sk_buff *tern_icmp_err_about4(const struct sk_buff *skb, u8 type,
+				     u8 code, __be32 info)
+{
+	const struct iphdr *iph = ip_hdr(skb);
+	unsigned int off = skb_network_offset(skb);
+	unsigned int qlen = min_t(unsigned int, skb->len - off,
+				  TERN_ICMP4_ERR_MAX - sizeof(*iph) -
+				  sizeof(struct icmphdr));
+	struct sk_buff *out = tern_err_alloc(NULL, TERN_ICMP4_ERR_MAX);
+	struct icmphdr *ih;
+	struct iphdr *eh;
+
+	if (!out)
+		return NULL;
+	skb_reset_network_header(out);
+	eh = skb_put(out, sizeof(*eh));
+	ih = skb_put(out, sizeof(*ih));
+	if (skb_copy_bits(skb, off, skb_put(out, qlen), qlen)) {
+		kfree_skb(out);
+		return NULL;
+	}
+	memset(ih, 0, sizeof(*ih));
+	ih->type = type;
+	ih->code = code;
+	ih->un.gateway = info;
+	ih->checksum = ip_compute_csum(ih, sizeof(*ih) + qlen);
+
+	memset(eh, 0, sizeof(*eh));
+	eh->version = 4;
+	eh->ihl = 5;
+	eh->tot_len = htons(out->len);
+	eh->ttl = IPDEFTTL;
+	eh->protocol = IPPROTO_ICMP;
+	eh->saddr = iph->daddr;
+	eh->daddr = iph->saddr;
+	ip_send_check(eh);
+
+	out->protocol = htons(ETH_P_IP);
+	out->mark = skb->mark;
+	out->priority = skb->priority;
+	out->dev = skb->dev;
+	skb_set_transport_header(out, sizeof(*eh));
+	return out;
+}
+
 /* ICMPv4 error -> ICMPv6 (RFC 7915 4.2, 4.3). */
 unsigned int tern_icmp_err_4to6(struct tern_xlat *x, struct sk_buff *skb)
 {

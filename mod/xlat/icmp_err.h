@@ -19,4 +19,12 @@
 unsigned int tern_icmp_err_4to6(struct tern_xlat *x, struct sk_buff *skb);
 unsigned int tern_icmp_err_6to4(struct tern_xlat *x, struct sk_buff *skb);
 
+/*
+ * The ICMPv4 error about IPv4 packet @skb a router would send (from its
+ * destination to its source), built for a hairpin's second pass to
+ * translate; NULL without memory.
+ */
+struct sk_buff *tern_icmp_err_about4(const struct sk_buff *skb, u8 type,
+				     u8 code, __be32 info);
+
 #endif /* _TERN_ICMP_ERR_H */

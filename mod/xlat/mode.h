@@ -75,10 +75,18 @@ struct tern_xlat {
 	 * its destination (@back_dst, may be NULL) to the driver, which runs
 	 * the 4->6 pass on it with the same struct.
 	 */
-	bool hairpin;
 	bool back_error;
 	struct sk_buff *back_skb;
 	struct dst_entry *back_dst;
+	/*
+	 * An ICMPv4 error the second pass owes the packet it drops. Its
+	 * destination, the packet's source, is the translator's own (pool4,
+	 * an EAM): the driver builds it and translates it to the first
+	 * pass's IPv6 sender instead.
+	 */
+	bool back_err;
+	u8 back_err_type, back_err_code;
+	__be32 back_err_info;
 	/*
 	 * The second pass of an intrinsic hairpin: IPv4 addresses the mode
 	 * maps back by pool6, not by the EAMT (see siit/hairpin.c).
@@ -230,8 +238,8 @@ static inline void tern_xlat_init(struct tern_xlat *x,
 	x->inst = inst;
 	x->cfg = cfg;
 	x->mode = tern_mode_of(inst);
-	x->hairpin = false;
 	x->back_error = false;
+	x->back_err = false;
 	x->back_skb = NULL;
 	x->back_dst = NULL;
 	x->second_pass = false;

@@ -31,21 +31,12 @@ static inline unsigned int tern_drop(struct tern_instance *inst,
 }
 
 /*
- * A drop by the translator's policy (an address it may not translate, a
- * UDP datagram without checksum). With icmp-on-drop the sender learns
- * why: Communication Administratively Prohibited (RFC 7915 4.4, 5.4). The
- * callers never pass an ICMPv4 error or an ICMPv6 message, which must not
- * be answered; the kernel's senders apply its rate limits.
+ * A drop by the translator's policy (an address it may not translate).
+ * With icmp-on-drop the sender learns why: Communication Administratively
+ * Prohibited (RFC 7915 5.4; 4->6: xlat_4to6.c). The callers never pass an
+ * ICMPv6 message, which must not be answered; the kernel's sender applies
+ * its rate limits.
  */
-static inline unsigned int tern_refuse4(struct tern_instance *inst,
-					const struct tern_config *cfg,
-					struct sk_buff *skb, enum tern_stat why)
-{
-	if (cfg->icmp_on_drop)
-		tern_icmp4_error(skb, ICMP_DEST_UNREACH, ICMP_PKT_FILTERED, 0);
-	return tern_drop(inst, why);
-}
-
 static inline unsigned int tern_refuse6(struct tern_instance *inst,
 					const struct tern_config *cfg,
 					struct sk_buff *skb, enum tern_stat why)

@@ -21,8 +21,11 @@
 
 #include <linux/ip.h>
 #include <net/dst.h>
+#include <net/icmp.h>
 #include <net/ip.h>
+#include "core/compat.h"
 #include "xlat/gso.h"
+#include "xlat/icmp_err.h"
 #include "xlat/mode.h"
 #include "xlat/route.h"
 #include "xlat/verdict.h"
@@ -31,6 +34,77 @@
 static unsigned int tern_run_6to4(struct tern_xlat *x, struct sk_buff *skb);
 static unsigned int tern_run_4to6(struct tern_xlat *x, struct sk_buff *skb);
 
+/*
+ * The second pass of a hairpin on @skb: the IPv4 packet the first pass
+ * made, or an ICMPv4 error about it (@inner: the header it quotes), as if
+ * routed back to this host along @dst (the IPv4 route toward its
+ * destination, may be NULL; consumed). The state the first pass made
+ * stays aside: the second pass undoes its own if it drops the packet,
+ * the caller the first pass's.
+ */
+static unsigned int tern_pass_back(struct tern_xlat *x, struct sk_buff *skb,
+				   struct dst_entry *dst,
+				   const struct iphdr *inner)
+{
+	void *first = x->fresh;
+	unsigned int verdict;
+
+	skb_dst_drop(skb);
+	if (dst)
+		skb_dst_set(skb, dst);
+	x->back_skb = NULL;
+	x->back_dst = NULL;
+	x->mode->hairpin_prepare(x, ip_hdr(skb), inner);
+	x->second_pass = true;
+	x->fresh = NULL;
+	verdict = tern_run_4to6(x, skb);
+	x->fresh = first;
+	return verdict;
+}
+
+/*
+ * The ICMPv4 error the second pass owed @skb, which it dropped: addressed
+ * to the translator's own address, it is built here and translated back
+ * to the first pass's IPv6 sender, as an error about a hairpinned packet
+ * is. As icmp_send() would: none about a fragment but the first, and the
+ * kernel's global ICMP rate limit (Fragmentation Needed excepted; what it
+ * refuses counted in OutRateLimitGlobal), not its per-destination one.
+ */
+static void tern_hairpin_answer(struct tern_xlat *x, struct sk_buff *skb)
+{
+	const unsigned int off = sizeof(struct iphdr) + sizeof(struct icmphdr);
+	struct net *net = x->inst->net;
+	struct sk_buff *err;
+	unsigned int verdict;
+
+	if (!x->back_err)
+		return;
+	x->back_err = false;
+	if (ip_hdr(skb)->frag_off & htons(IP_OFFSET))
+		return;
+	if (!(x->back_err_type == ICMP_DEST_UNREACH &&
+	      x->back_err_code == ICMP_FRAG_NEEDED) &&
+	    !tern_icmp_global_allow(net)) {
+		__ICMP_INC_STATS(net, ICMP_MIB_RATELIMITGLOBAL);
+		return;
+	}
+	err = tern_icmp_err_about4(skb, x->back_err_type, x->back_err_code,
+				   x->back_err_info);
+	if (!err) {
+		tern_stats_inc(x->inst->stats, TERN_STAT_DROP_NOMEM);
+		return;
+	}
+	x->err = false;
+	x->silent = false;
+	verdict = tern_pass_back(x, err, NULL,
+				 (const struct iphdr *)(err->data + off));
+	/* To this host after all: a translated error never goes there. */
+	if (verdict == NF_ACCEPT)
+		tern_stats_inc(x->inst->stats, TERN_STAT_DROP_ERR_DEST);
+	if (verdict != NF_STOLEN)
+		kfree_skb(err);
+}
+
 /* Translates each segment of super-packet @skb as a packet of its own. */
 static unsigned int tern_run_segments(struct tern_xlat *x,
 				      struct sk_buff *skb, bool v6)
@@ -38,6 +112,7 @@ static unsigned int tern_run_segments(struct tern_xlat *x,
 	struct sk_buff *segs, *seg, *next;
 	void *fresh = x->fresh;
 	struct tern_xlat sx;
+	unsigned int verdict;
 	int why;
 
 	why = tern_gso_segment(skb, &segs);
@@ -65,8 +140,10 @@ static unsigned int tern_run_segments(struct tern_xlat *x,
 		sx = *x;
 		sx.fresh = fresh;
 		fresh = NULL;
-		if ((v6 ? tern_run_6to4(&sx, seg) :
-			  tern_run_4to6(&sx, seg)) != NF_STOLEN)
+		verdict = v6 ? tern_run_6to4(&sx, seg) : tern_run_4to6(&sx, seg);
+		if (verdict == NF_DROP)
+			tern_hairpin_answer(&sx, seg);
+		if (verdict != NF_STOLEN)
 			kfree_skb(seg);
 	}
 	/* The first segment's now (it may have forgotten it). */
@@ -91,37 +168,17 @@ static unsigned int tern_hairpin_back(struct tern_xlat *x)
 {
 	const unsigned int off = sizeof(struct iphdr) + sizeof(struct icmphdr);
 	struct sk_buff *skb = x->back_skb;
-	struct dst_entry *dst = x->back_dst;
+	struct dst_entry *dst;
 	bool error = x->back_error;
 	const struct iphdr *inner = NULL;
 	struct iphdr *iph = ip_hdr(skb);
-	void *first = x->fresh;
 	unsigned int verdict;
 
 	/* An error built by tern_icmp_err_6to4(): linear, 20-byte header. */
 	if (error && skb->len >= off + sizeof(*inner))
 		inner = (const struct iphdr *)(skb->data + off);
 	tern_ttl_add(iph, 1);
-	/*
-	 * As if routed back to us: with an IPv4 route toward the destination,
-	 * ICMP errors of the second pass have a route to go by (none are sent
-	 * without one).
-	 */
-	skb_dst_drop(skb);
-	if (dst)
-		skb_dst_set(skb, dst);
-	x->back_skb = NULL;
-	x->back_dst = NULL;
-	x->mode->hairpin_prepare(x, iph, inner);
-	x->second_pass = true;
-	/*
-	 * The state the first pass made stays aside: the second pass undoes
-	 * its own if it drops the packet, this the first pass's.
-	 */
-	x->fresh = NULL;
-	verdict = tern_run_4to6(x, skb);
-	x->fresh = first;
-
+	verdict = tern_pass_back(x, skb, x->back_dst, inner);
 	if (error) {
 		/*
 		 * Passed: its destination is this host after all. A translated
@@ -156,9 +213,11 @@ static unsigned int tern_hairpin_back(struct tern_xlat *x)
 		tern_output(x->inst->net, skb, dst);
 		return tern_stolen(x->inst, TERN_STAT_XLAT_64);
 	}
-	/* Dropped by the second pass: it went nowhere. */
-	if (verdict == NF_DROP)
+	/* Dropped by the second pass: it went nowhere; its sender hears why. */
+	if (verdict == NF_DROP) {
+		tern_hairpin_answer(x, skb);
 		tern_unwind(x);
+	}
 	tern_stats_inc(x->inst->stats, TERN_STAT_XLAT_HAIRPIN);
 	return verdict;
 }

@@ -93,9 +93,41 @@ static void tern_gso_4to6(struct sk_buff *skb)
 	}
 }
 
+/*
+ * An ICMPv4 error about @skb. The second pass of a hairpin does not send
+ * it (its destination is the translator's own address): it notes it for
+ * the driver, which translates it to the IPv6 sender (xlat/xlat.c).
+ */
+static void tern_4to6_error(struct tern_xlat *x, struct sk_buff *skb,
+			    int type, int code, __be32 info)
+{
+	if (!x->second_pass) {
+		tern_icmp4_error(skb, type, code, info);
+		return;
+	}
+	x->back_err = true;
+	x->back_err_type = type;
+	x->back_err_code = code;
+	x->back_err_info = info;
+}
+
+/*
+ * A drop by the translator's policy (an address it may not translate, a
+ * UDP datagram without checksum). With icmp-on-drop the sender learns
+ * why: Communication Administratively Prohibited (RFC 7915 4.4). Never
+ * an ICMPv4 error: those are not answered.
+ */
+static unsigned int tern_4to6_refuse(struct tern_xlat *x,
+				     struct sk_buff *skb, int why)
+{
+	if (x->cfg->icmp_on_drop)
+		tern_4to6_error(x, skb, ICMP_DEST_UNREACH, ICMP_PKT_FILTERED,
+				0);
+	return tern_drop(x->inst, why);
+}
+
 /* Checks of the transport header; returns 0 or the reason for a drop. */
-static int tern_4to6_l4_check(const struct tern_config *cfg,
-			      struct sk_buff *skb,
+static int tern_4to6_l4_check(const struct tern_xlat *x, struct sk_buff *skb,
 			      const struct tern_pkt *p, u8 *type6, bool *amend)
 {
 	const void *l4 = skb->data + p->l3len;
@@ -122,7 +154,10 @@ static int tern_4to6_l4_check(const struct tern_config *cfg,
 	if (p->proto == IPPROTO_UDP && !p->nonfirst &&
 	    !((struct udphdr *)l4)->check &&
 	    skb->ip_summed != CHECKSUM_PARTIAL) {
-		if (!cfg->amend_udp_csum0 || p->fragment)
+		/* A hairpin's came from IPv6 so: it goes on as it came. */
+		if (x->second_pass)
+			return 0;
+		if (!x->cfg->amend_udp_csum0 || p->fragment)
 			return TERN_STAT_DROP_UDP_CSUM0;
 		*amend = true;
 	}
@@ -130,13 +165,12 @@ static int tern_4to6_l4_check(const struct tern_config *cfg,
 }
 
 /* A packet tern_4to6_l4_check() refused (a missing UDP checksum: policy). */
-static unsigned int tern_4to6_l4_refused(struct tern_instance *inst,
-					 const struct tern_config *cfg,
+static unsigned int tern_4to6_l4_refused(struct tern_xlat *x,
 					 struct sk_buff *skb, int why)
 {
 	if (why == TERN_STAT_DROP_UDP_CSUM0)
-		return tern_refuse4(inst, cfg, skb, why);
-	return tern_drop(inst, why);
+		return tern_4to6_refuse(x, skb, why);
+	return tern_drop(x->inst, why);
 }
 
 /* The transport checksum, for the new pseudo-header. */
@@ -251,20 +285,20 @@ unsigned int tern_4to6_translate(struct tern_xlat *x, struct sk_buff *skb)
 	 * is answered by the first rule it breaks in the order a router
 	 * applies them (an untranslatable source route before the TTL).
 	 */
-	why = tern_4to6_l4_check(cfg, skb, p, &type6, &amend);
+	why = tern_4to6_l4_check(x, skb, p, &type6, &amend);
 	if (why)
-		return tern_4to6_l4_refused(inst, cfg, skb, why);
+		return tern_4to6_l4_refused(x, skb, why);
 	/* A fragment ending past the largest IPv6 datagram cannot be. */
 	if (p->fragment &&
 	    !tern_frag_end_ok((ntohs(ip4.frag_off) & IP_OFFSET) << 3,
 			      skb->len - p->l3len, IPV6_MAXPLEN))
 		return tern_drop(inst, TERN_STAT_DROP_FRAGMENT);
 	if (p->l3len > sizeof(ip4) && tern_ipv4_has_srcroute(skb)) {
-		tern_icmp4_error(skb, ICMP_DEST_UNREACH, ICMP_SR_FAILED, 0);
+		tern_4to6_error(x, skb, ICMP_DEST_UNREACH, ICMP_SR_FAILED, 0);
 		return tern_drop(inst, TERN_STAT_DROP_SRCROUTE);
 	}
 	if (ip4.ttl <= 1) {
-		tern_icmp4_error(skb, ICMP_TIME_EXCEEDED, ICMP_EXC_TTL, 0);
+		tern_4to6_error(x, skb, ICMP_TIME_EXCEEDED, ICMP_EXC_TTL, 0);
 		return tern_drop(inst, TERN_STAT_DROP_TTL);
 	}
 	x->mark = skb->mark;
@@ -277,11 +311,11 @@ unsigned int tern_4to6_translate(struct tern_xlat *x, struct sk_buff *skb)
 	}
 	/* ICMP errors do not come here: an ICMP query is answered too. */
 	if (why && x->err) {
-		tern_icmp4_error(skb, x->err_type, x->err_code, 0);
+		tern_4to6_error(x, skb, x->err_type, x->err_code, 0);
 		return tern_drop(inst, why);
 	}
 	if (why)
-		return tern_refuse4(inst, cfg, skb, why);
+		return tern_4to6_refuse(x, skb, why);
 	proto = p->proto == IPPROTO_ICMP ? IPPROTO_ICMPV6 : p->proto;
 	if (later == TERN_GSO_SEGMENT)
 		return TERN_XLAT_SEGMENT;
@@ -294,7 +328,7 @@ unsigned int tern_4to6_translate(struct tern_xlat *x, struct sk_buff *skb)
 	dst = tern_route6_fast(inst, skb, &a6[0], &a6[1], proto, &lent);
 	if (!dst) {
 		tern_unwind(x);
-		tern_icmp4_error(skb, ICMP_DEST_UNREACH, ICMP_HOST_UNREACH, 0);
+		tern_4to6_error(x, skb, ICMP_DEST_UNREACH, ICMP_HOST_UNREACH, 0);
 		return tern_drop(inst, TERN_STAT_DROP_NO_ROUTE);
 	}
 	if (tern_dst_local(dst)) {
@@ -327,8 +361,8 @@ unsigned int tern_4to6_translate(struct tern_xlat *x, struct sk_buff *skb)
 		tern_route_put(dst, lent);
 		tern_unwind(x);
 		/* What an IPv4 packet (of 20 header bytes) may be to fit. */
-		tern_icmp4_error(skb, ICMP_DEST_UNREACH, ICMP_FRAG_NEEDED,
-				 htonl(mtu - (p->fragment || reasm ? 28 : 20)));
+		tern_4to6_error(x, skb, ICMP_DEST_UNREACH, ICMP_FRAG_NEEDED,
+				htonl(mtu - (p->fragment || reasm ? 28 : 20)));
 		return tern_drop(inst, TERN_STAT_DROP_TOO_BIG);
 	}
 	limit = min(cfg->lowest_ipv6_mtu, mtu);

@@ -829,6 +829,34 @@ def test_hairpin_packet_too_big(hairpin):
     assert raw[40:] == want
 
 
+@pytest.mark.parametrize("mode,dst", [("TERN_HAIRPIN_INTRINSIC", SINK6),
+                                      ("TERN_HAIRPIN_SIMPLE", HP6)])
+def test_hairpin_too_big_on_way_back(hairpin, mode, dst):
+    """A 1348-byte hairpin (DF as IPv4: more than 1260 bytes) too big for
+    the route to B (MTU 1280) is dropped by the way back, whose
+    Fragmentation Needed (MTU 1260) would go to A's IPv4 address, the
+    translator's own: A gets it translated, as an error about a
+    hairpinned packet, Packet Too Big with MTU 1280 from the address it
+    wrote to, quoting its packet as sent (548 bytes as IPv4, 568 as
+    IPv6)."""
+    t = hairpin
+    set_hairpin(t.xl, mode)
+    t.temp_route(t.xl, HP6 + "/128", "dev", "v6", "mtu", "1280")
+    pkt = udp6_from(H6_LINK, dst, n=1300)
+    c = t.counters()
+    with t.cap4() as cap4, t.cap6() as cap6:
+        t.send6(pkt)
+        f = cap6.one(is_ip6(dst=H6_LINK, nh=58))
+        none_on(lambda: c.expect({"drop-too-big": 1, "xlat-hairpin": 1,
+                                  "xlat-icmp-error-4to6": 1}),
+                (cap4, is_ip4()), (cap6, is_ip6(dst=HP6)))
+    want = icmp6_message(dst, H6_LINK, 2, 0, (1280).to_bytes(4, "big"),
+                         bytes(pkt)[:568])
+    raw = assert_frame6(f, tc=0, plen=len(want), nh=58, hlim=63, src=dst,
+                        dst=H6_LINK)
+    assert raw[40:] == want
+
+
 def test_hairpin_error_without_ipv4_route(tables):
     """An error that hairpins needs no IPv4 route, like any packet; the
     same error with hairpinning off has none to leave by: drop-no-route."""

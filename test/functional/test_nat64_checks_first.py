@@ -17,8 +17,8 @@ from scapy.layers.inet6 import (ICMPv6DestUnreach, ICMPv6PacketTooBig,
                                 ICMPv6TimeExceeded, IPerror6, IPv6)
 from scapy.packet import Raw
 
-from ternlib import (SINK4, cli_json, cli_ok, embed, ip4_packet, is_ip4,
-                     is_ip6, udp_datagram)
+from ternlib import (SINK4, assert_frame6, cli_json, cli_ok, embed,
+                     icmp6_message, ip4_packet, is_ip4, is_ip6, udp_datagram)
 from ternlib.nat64 import (CLIENT, POOL4_NET, _nat64_module,  # noqa: F401
                            nat, out64, sessions, tables, udp6)
 
@@ -149,25 +149,79 @@ def test_too_big_6to4_makes_no_session(nat):
     assert tables(nat) == (1, 1)
 
 
-def test_hairpin_too_big_makes_no_session(nat):
+def hairpin_answered(nat, pkt, type_, code, rest, counters):
+    """PKT, a hairpin CLIENT sends, is dropped by its way back to IPv6;
+    the ICMPv4 error that way owes it (addressed to pool4, the
+    translator's own) reaches CLIENT translated, as an error about a
+    hairpinned packet does: ICMPv6 TYPE_/CODE/REST from the pool6 address
+    PKT was sent to, hop limit 63, quoting PKT as CLIENT sent it (as much
+    as the 576-byte ICMPv4 error held: 548 bytes, 568 as IPv6). COUNTERS
+    and the error's translation are counted; nothing else reaches
+    CLIENT."""
+    c = nat.counters()
+    with nat.cap6() as cap6:
+        nat.send6(pkt)
+        e = cap6.one(is_ip6(dst=CLIENT, nh=58))
+        cap6.none(is_ip6(dst=CLIENT, nh=17), proof=lambda: c.expect(
+            dict(counters, **{"xlat-hairpin": 1,
+                              "xlat-icmp-error-4to6": 1})))
+    want = icmp6_message(pkt[IPv6].dst, CLIENT, type_, code, rest,
+                         bytes(pkt)[:568])
+    raw = assert_frame6(e, tc=0, plen=len(want), nh=58, hlim=63,
+                        src=pkt[IPv6].dst, dst=CLIENT)
+    assert raw[40:] == want
+
+
+def test_hairpin_too_big_answered_and_makes_no_session(nat):
     """A hairpin (RFC 6146 3.8: CLIENT to its own IPv4 transport address
     of another flow) whose translation back to IPv6 is too big for the
-    route to the destination (MTU 1280, the packet 1348 bytes) is
-    dropped: neither the session its way out made nor the one its way
+    route to the destination (MTU 1280, the packet 1348 bytes, DF: more
+    than 1260 as IPv4) is dropped, and its sender gets Packet Too Big
+    with MTU 1280 (the Fragmentation Needed of the way back, 1260,
+    translated); neither the session its way out made nor the one its way
     back made stays, only the other flow's."""
     b = out64(nat, udp6(sport=47012))
     assert tables(nat) == (1, 1)
     nat.temp_route(nat.xl, CLIENT + "/128", "dev", "v6", "mtu", "1280")
-    c = nat.counters()
     pkt = udp6(sport=47010, dport=b[UDP].sport, dst=embed(b[IP].src),
                n=1300)
-    with nat.cap6() as cap6:
-        nat.send6(pkt)
-        cap6.none(is_ip6(dst=CLIENT),
-                  proof=lambda: c.expect({"drop-too-big": 1,
-                                          "xlat-hairpin": 1}))
+    hairpin_answered(nat, pkt, 2, 0, (1280).to_bytes(4, "big"),
+                     {"drop-too-big": 1})
     assert [s["port6"] for s in sessions(nat, "udp")] == [47012]
     assert tables(nat) == (1, 1)
+
+
+def test_hairpin_to_unbound_port_answered(nat):
+    """A UDP hairpin to a pool4 transport address no BIB entry binds: the
+    way back finds no session (RFC 6146 3.5.1: Host Unreachable) and the
+    sender hears it as No Route (RFC 7915 4.2: 1/0); the session its way
+    out made goes."""
+    b = out64(nat, udp6(sport=47014))
+    free = b[UDP].sport + 1 if b[UDP].sport < 65535 else b[UDP].sport - 1
+    pkt = udp6(sport=47016, dport=free, dst=embed(b[IP].src))
+    hairpin_answered(nat, pkt, 1, 0, b"\0\0\0\0",
+                     {"drop-no-session": 1})
+    assert [s["port6"] for s in sessions(nat, "udp")] == [47014]
+
+
+@pytest.mark.parametrize("amend", [False, True])
+def test_hairpin_udp_zero_checksum_kept(nat, amend):
+    """IPv6 UDP with a zero checksum (RFC 6936: middleboxes forward it)
+    leaves on IPv4 with 0, "none" there (rfc7915.md 5-50a); a hairpin
+    takes it back to IPv6 as it came: with checksum 0, neither dropped as
+    IPv4 UDP without checksum (drop-udp-csum0) nor given a checksum over
+    data nobody summed (amend-udp-checksum-zero)."""
+    nat.set("amend-udp-checksum-zero", "true" if amend else "false")
+    b = out64(nat, udp6(sport=47022))
+    pkt = udp6(sport=47020, dport=b[UDP].sport, dst=embed(b[IP].src))
+    pkt[UDP].chksum = 0
+    c = nat.counters()
+    with nat.cap6() as cap6:
+        nat.send6(pkt)
+        f = cap6.one(is_ip6(dst=CLIENT, nh=17))
+    c.expect({"xlat-hairpin": 1, "xlat-4to6": 1})
+    assert (f[UDP].dport, f[UDP].chksum) == (47022, 0)
+    assert bytes(f[UDP].payload) == bytes(pkt[UDP].payload)
 
 
 # --- pool4 on an address of the host --------------------------------------
