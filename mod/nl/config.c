@@ -231,9 +231,12 @@ static int tern_cfg_alloc(struct tern_cfg *c, const struct nlattr *head,
 
 	nla_for_each_attr(nla, head, len, rem)
 		c->n += nla_type(nla) == TERN_A_CONFIG;
-	c->v = kvcalloc(c->n, sizeof(*c->v), GFP_KERNEL);
-	if (c->n && !c->v)
-		return -ENOMEM;
+	/* Sizes a request chooses: past INT_MAX bytes, -ENOMEM, no warning. */
+	c->v = kvcalloc(c->n, sizeof(*c->v), GFP_KERNEL | __GFP_NOWARN);
+	if (c->n && !c->v) {
+		c->n = 0;	/* nothing for tern_cfg_free() to walk */
+		goto nomem;
+	}
 	i = 0;
 	nla_for_each_attr(nla, head, len, rem) {
 		if (nla_type(nla) == TERN_A_CONFIG) {
@@ -252,14 +255,19 @@ static int tern_cfg_alloc(struct tern_cfg *c, const struct nlattr *head,
 			l = tern_cfg_list_of(&c->v[i], t, &size);
 			if (!l || !l->n)
 				continue;
-			l->v = kvmalloc_array(l->n, size, GFP_KERNEL | __GFP_ZERO);
-			l->nla = kvmalloc_array(l->n, sizeof(*l->nla), GFP_KERNEL);
+			l->v = kvmalloc_array(l->n, size, GFP_KERNEL |
+					      __GFP_ZERO | __GFP_NOWARN);
+			l->nla = kvmalloc_array(l->n, sizeof(*l->nla),
+						GFP_KERNEL | __GFP_NOWARN);
 			if (!l->v || !l->nla)
-				return -ENOMEM;
+				goto nomem;
 			l->n = 0;
 		}
 	}
 	return 0;
+nomem:
+	NL_SET_ERR_MSG(extack, "the request has more entries than memory allows");
+	return -ENOMEM;
 }
 
 int tern_cfg_read(struct genl_info *info, struct tern_cfg *c)

@@ -9,6 +9,7 @@
  */
 
 #include <linux/kernel.h>
+#include <linux/netdevice.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <net/ipv6.h>
@@ -197,11 +198,8 @@ static void tern_cfg_publish(struct tern_net *tn, struct tern_cfg_inst *ci)
 #undef TERN_HELD
 	tn->tables_gen++;
 	tern_instance_set_config(inst, ci->cfg);
-	if (inst->nat64) {
-		tern_tables_flush_if(tern_nat64_tables(inst), tern_cfg_pool4_left,
-				     ci->pool4t);
+	if (inst->nat64)
 		tern_nat64_config_changed(inst);
-	}
 	ci->eamt = NULL;
 	ci->deny4 = NULL;
 	ci->pool4t = NULL;
@@ -240,13 +238,27 @@ static int tern_cfg_bib_commit(struct tern_cfg_inst *ci,
 	return 0;
 }
 
+/* Removes the instances this request created: nothing else changed yet. */
+static void tern_cfg_uncreate(struct tern_cfg *c)
+{
+	u32 i;
+
+	for (i = 0; i < c->n; i++) {
+		if (!c->v[i].created)
+			continue;
+		tern_instance_del(c->v[i].inst);
+		c->v[i].inst = NULL;
+		c->v[i].created = false;
+	}
+}
+
 static int tern_cfg_locked(struct tern_net *tn, struct net *net,
 			   struct tern_cfg *c, struct tern_cfg_gone *gone,
 			   struct netlink_ext_ack *extack)
 {
 	struct tern_instance *inst, *tmp;
 	struct tern_cfg_inst *ci;
-	u32 i, j;
+	u32 i;
 	int ret;
 
 	tern_cfg_match(tn, c);
@@ -265,17 +277,11 @@ static int tern_cfg_locked(struct tern_net *tn, struct net *net,
 		if (ci->inst || ci->replaced || tern_cfg_fw_busy(tn, ci))
 			continue;
 		ret = tern_cfg_create(tn, net, ci, extack);
-		if (!ret) {
-			ci->created = true;
-			continue;
+		if (ret) {
+			tern_cfg_uncreate(c);
+			return ret;
 		}
-		for (j = 0; j < i; j++) {
-			if (!c->v[j].created)
-				continue;
-			tern_instance_del(c->v[j].inst);
-			c->v[j].inst = NULL;
-		}
-		return ret;
+		ci->created = true;
 	}
 	list_for_each_entry_safe(inst, tmp, &tn->instances, list) {
 		for (i = 0; i < c->n && c->v[i].inst != inst; i++)
@@ -288,11 +294,28 @@ static int tern_cfg_locked(struct tern_net *tn, struct net *net,
 		if (ci->inst)
 			continue;
 		ret = tern_cfg_create(tn, net, ci, extack);
-		if (ret)
+		if (ret) {
+			/* Those the file drops are gone: the rest is as it was. */
+			tern_cfg_uncreate(c);
 			return ret;
+		}
+		ci->created = true;
 	}
 	for (i = 0; i < c->n; i++)
 		tern_cfg_publish(tn, &c->v[i]);
+	/*
+	 * The dynamic BIB entries of addresses pool4 lost go with their
+	 * sessions, once the packets that read the old pool4 are done (one
+	 * could still make an entry from such an address).
+	 */
+	synchronize_net();
+	for (i = 0; i < c->n; i++) {
+		inst = c->v[i].inst;
+		if (inst->nat64)
+			tern_tables_flush_if(tern_nat64_tables(inst),
+					     tern_cfg_pool4_left,
+					     tern_protected(tn, inst->pool4));
+	}
 	for (i = 0; i < c->n; i++) {
 		if (c->v[i].type != TERN_TYPE_NAT64)
 			continue;

@@ -8,6 +8,7 @@
 
 #include <linux/kernel.h>
 #include <linux/in.h>
+#include <linux/netdevice.h>
 #include <net/genetlink.h>
 #include "core/instance.h"
 #include "nat64/nat64.h"
@@ -158,14 +159,18 @@ static bool tern_pool4_left(const struct tern_bib *b, void *pool)
  * After pool4 lost entries (under tn->lock): the BIB entries made from
  * them go with their sessions, so that an address taken out of pool4 is
  * no longer used, even by flows that keep it busy. Static entries stay.
+ * First the packets that read the old pool4 finish: one could still make
+ * an entry from such an address.
  */
 static void tern_pool4_prune(struct tern_net *tn, struct tern_instance *inst)
 {
 	struct tern_tables *t = tern_nat64_tables(inst);
 
-	if (t)
-		tern_tables_flush_if(t, tern_pool4_left,
-				     tern_protected(tn, inst->pool4));
+	if (!t)
+		return;
+	synchronize_net();
+	tern_tables_flush_if(t, tern_pool4_left,
+			     tern_protected(tn, inst->pool4));
 }
 
 static int tern_nl_pool4_change(struct genl_info *info, bool add)

@@ -7,6 +7,7 @@ has left the configuration byte for byte as it was.
 import errno
 import os
 import random
+import socket
 import struct
 
 import pytest
@@ -17,6 +18,8 @@ from ternlib import POOL6, Netns, cli_ok, genl_in
 
 T = nla(ATTR["TERN_A_INSTANCE"], b"t\0")
 N_REQUESTS = int(os.environ.get("TERN_FUZZ_REQUESTS", "2000"))
+SO_SNDBUFFORCE = 32
+NETLINK_CAP_ACK = 10
 
 
 @pytest.fixture
@@ -62,6 +65,25 @@ def test_unknown_attribute_refused(nl):
         g.family, CMD["TERN_CMD_GLOBAL_SET"],
         T + nest(ATTR["TERN_A_GLOBALS"], nla(len(G) + 3, b"\1")))
     assert err == errno.EINVAL and text, (err, text)
+
+
+def test_config_apply_beyond_memory_refused(nl):
+    """TERN_CMD_CONFIG_APPLY with 13 million empty instances (52 MB, as a
+    namespace's administrator may send with SO_SNDBUFFORCE) would need
+    2.4 GB of room, more than any kernel allocation may take: refused
+    with ENOMEM and a message, no warning nor oops in the kernel log (the
+    VM's check), the configuration as it was."""
+    _, g = nl
+    before = snapshot(g)
+    g.sock.setsockopt(socket.SOL_SOCKET, SO_SNDBUFFORCE, 1 << 27)
+    g.sock.setsockopt(genl.SOL_NETLINK, NETLINK_CAP_ACK, 1)
+    g.sock.settimeout(300)      # 13 million attributes validated, counted
+    req = nla(ATTR["TERN_A_CONFIG"] | NLA_F_NESTED) * 13000000
+    err, text, _ = g.request(g.family, CMD["TERN_CMD_CONFIG_APPLY"], req)
+    del req
+    assert (err, text) == (errno.ENOMEM, "the request has more entries "
+                           "than memory allows")
+    assert snapshot(g) == before
 
 
 # --- The fuzzer --------------------------------------------------------------
