@@ -219,6 +219,83 @@ def test_syntax_error_names_line(topo):
     assert_error(r, 1, re.escape(path) + ":2: not valid JSON")
 
 
+# Files json-c parses that config apply must refuse whole, and what it
+# says: (name, text, message after "tern: PATH").
+DEEP = "[" * 100000
+BAD_FILES = [
+    # A key with an escape, then text with brackets in a string: the
+    # line tagger lost its place and recursed until the stack ran out.
+    ("escaped-key", '{"x\\u0041": {"k": "a %s"}}' % DEEP,
+     ': file: unknown key "xA"'),
+    ("duplicate-key",
+     '{"instances": [\n{"name": "a", "type": "siit",\n "type": "nat64"}\n]}',
+     ":3: a key appears twice in the object that ends here"),
+    ("duplicate-null-key",
+     '{"instances": [{"name": "a", "pool6": null, "pool6": null}]}',
+     ":1: a key appears twice in the object that ends here"),
+    ("nul-in-name",
+     '{"instances": [{"name": "a\\u0000b", "type": "siit"}]}',
+     ":1: a string holds a NUL character (\\u0000)"),
+    ("nul-byte", '{"instances": []}\n\0{"instances": [1]}',
+     ":2: a NUL byte"),
+    ("empty-protocols",
+     '{"instances": [{"name": "d", "type": "nat64", "pool6": "%s",\n'
+     ' "pool4": [{"prefix": "192.0.2.0/24", "protocols": []}]}]}' % POOL6,
+     ':2: instance "d": pool4 entry 1: "protocols" is an array of "tcp", '
+     '"udp", "icmp" (left out: all three)'),
+    ("null-string", '{"instances": [{"name": "a", "type": "siit", '
+     '"pool6": null}]}', ': instance "a": "pool6" is a string'),
+]
+
+
+@pytest.mark.parametrize("name,text,says", BAD_FILES,
+                         ids=[b[0] for b in BAD_FILES])
+def test_bad_file_refused_whole(topo, name, text, says):
+    """config apply and det lookup --config refuse each file with one line
+    (its line number where one is known) and exit status 1, never crash;
+    the running configuration is as it was."""
+    cli_ok(topo.xl, "config", "apply", write(topo.tmp, "s.json", [SIIT]))
+    before, _ = show(topo)
+    path = os.path.join(str(topo.tmp), name + ".json")
+    with open(path, "wb") as f:
+        f.write(text.encode())
+    for args in (("config", "apply", path),
+                 ("det", "lookup", "--config", path, "192.0.2.1#2000")):
+        r = cli(topo.xl, *args)
+        assert (r.rc, r.out, r.err) == (1, "", "tern: %s%s\n" % (path, says))
+    assert show(topo)[0] == before
+
+
+def test_det_lookup_file_held_to_apply(topo):
+    """det lookup --config reads what config apply would take: a float
+    name, a protocol that is null, a subscriber-prefix-len out of range
+    are refused with apply's message (it crashed on the first two and
+    truncated the third to 8 bits)."""
+    base = {"name": "d", "type": "nat64", "pool6": POOL6,
+            "globals": {"det-space": "2001:db8::/56",
+                        "subscriber-prefix-len": 64},
+            "pool4": [{"prefix": "192.0.2.0/24"}]}
+    cases = [
+        (dict(base, name=1.5), 'instance: "name" is a string'),
+        (dict(base, pool4=[{"prefix": "192.0.2.0/24",
+                            "protocols": [None]}]),
+         'instance "d": pool4 entry 1: a protocol is "tcp", "udp" or '
+         '"icmp"'),
+        (dict(base, globals=dict(base["globals"],
+                                 **{"subscriber-prefix-len": 312})),
+         'instance "d": subscriber-prefix-len is 32 to 128'),
+    ]
+    for inst, says in cases:
+        path = write(topo.tmp, "d.json", [inst])
+        r = cli(topo.xl, "det", "lookup", "--config", path,
+                "192.0.2.1#2000")
+        assert (r.rc, r.out) == (1, "")
+        assert r.err.endswith(says + "\n") and r.err.count("\n") == 1
+    path = write(topo.tmp, "d.json", [base])
+    assert cli(topo.xl, "det", "lookup", "--config", path,
+               "192.0.2.1#2000").rc == 0
+
+
 def test_round_trip_keeps_sessions(topo):
     cli_ok(topo.xl, "config", "apply", write(topo.tmp, "n.json", [NAT64]))
     f = out64(topo, udp6(sport=40001))

@@ -63,6 +63,21 @@ static void where(unsigned long off, char *buf, size_t size, void *arg)
 			 best->what);
 }
 
+int cfg_check_file(const char *file, struct json_object *root)
+{
+	struct cfg_req r = { 0 };
+	int status;
+
+	nlmsg_set_default_size(65536 + cfg_count(root) * 128);
+	r.msg = nlmsg_alloc();
+	if (!r.msg)
+		return tern_fail("out of memory");
+	status = cfg_put_file(&r, file, root);
+	nlmsg_free(r.msg);
+	free(r.w);
+	return status;
+}
+
 static int apply(int argc, char **argv, struct json_object **roots)
 {
 	struct cfg_req r = { 0 };

@@ -72,6 +72,12 @@ int cfg_where_add(struct cfg_req *r, struct nlattr *nla, const char *file,
 
 /* Entries the files hold (to size the request). */
 size_t cfg_count(struct json_object *root);
+/*
+ * The checks tern config apply makes of @root (from @file) before it
+ * sends anything, for readers of a file that send nothing (tern det
+ * lookup --config). TERN_EXIT_OK, or a status after reporting.
+ */
+int cfg_check_file(const char *file, struct json_object *root);
 
 /* tern config show: every instance of the namespace as a file would. */
 int cfg_show(void);

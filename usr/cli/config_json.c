@@ -6,10 +6,12 @@
  * globals by their kind (values.c), pool4 as pool4 add takes it.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <netlink/attr.h>
 
@@ -22,76 +24,118 @@
 
 /* Lines */
 
-static void skip_ws(const char **p, int *line)
+/* Where the walk over the text is, and the first problem it met. */
+struct walk {
+	const char *p;
+	int line;
+	const char *err;
+	int err_line;
+};
+
+static void walk_fail(struct walk *w, const char *what)
 {
-	while (**p == ' ' || **p == '\t' || **p == '\r' || **p == '\n') {
-		if (**p == '\n')
-			(*line)++;
-		(*p)++;
+	if (!w->err) {
+		w->err = what;
+		w->err_line = w->line;
 	}
 }
 
-/* Past a string at *@p (its opening quote); its raw text into @key. */
-static void skip_string(const char **p, char *key, size_t size)
+static void skip_ws(struct walk *w)
 {
-	size_t n = 0;
-
-	for ((*p)++; **p && **p != '"'; (*p)++) {
-		if (**p == '\\' && (*p)[1])
-			(*p)++;
-		if (key && n + 1 < size)
-			key[n++] = **p;
+	while (*w->p == ' ' || *w->p == '\t' || *w->p == '\r' ||
+	       *w->p == '\n') {
+		if (*w->p == '\n')
+			w->line++;
+		w->p++;
 	}
-	if (**p)
-		(*p)++;
-	if (key)
-		key[n] = '\0';
 }
 
 /*
- * Walks the text json-c parsed (valid JSON) beside the objects it made,
- * tagging each value with its line.
+ * Past a string at w->p (its opening quote); its raw text into @key,
+ * which is emptied for a name the raw text does not spell (an escape,
+ * or longer than @size).
  */
-static void tag_lines(const char **p, int *line, struct json_object *o)
+static void skip_string(struct walk *w, char *key, size_t size)
+{
+	size_t n = 0;
+	bool raw = true;
+
+	for (w->p++; *w->p && *w->p != '"'; w->p++) {
+		if (*w->p == '\\' && w->p[1]) {
+			if (!strncasecmp(w->p + 1, "u0000", 5))
+				walk_fail(w, "a string holds a NUL character (\\u0000)");
+			raw = false;
+			w->p++;
+		}
+		if (key && n + 1 < size)
+			key[n++] = *w->p;
+		else
+			raw = false;
+	}
+	if (*w->p)
+		w->p++;
+	if (key)
+		key[raw ? n : 0] = '\0';
+}
+
+/*
+ * Walks the text json-c parsed (valid JSON, at most its depth) beside the
+ * objects it made, tagging each value with its line.
+ */
+static void tag_lines(struct walk *w, struct json_object *o)
 {
 	struct json_object *child;
+	size_t i = 0, keys = 0;
 	char key[256];
-	size_t i = 0;
+	bool obj;
 
-	skip_ws(p, line);
-	if (o)
-		json_object_set_userdata(o, (void *)(intptr_t)*line, NULL);
-	if (**p == '"') {
-		skip_string(p, NULL, 0);
+	skip_ws(w);
+	if (o) {
+		/* json-c keeps a number's text there: printed as parsed. */
+		if (json_object_is_type(o, json_type_double))
+			json_object_set_serializer(o, NULL, NULL, NULL);
+		json_object_set_userdata(o, (void *)(intptr_t)w->line, NULL);
+	}
+	if (*w->p == '"') {
+		skip_string(w, NULL, 0);
 		return;
 	}
-	if (**p != '{' && **p != '[') {
-		while (**p && !strchr(",]} \t\r\n", **p))
-			(*p)++;
+	if (*w->p != '{' && *w->p != '[') {
+		while (*w->p && !strchr(",:]} \t\r\n", *w->p))
+			w->p++;
 		return;
 	}
-	for ((*p)++;;) {
-		skip_ws(p, line);
-		if (**p == '}' || **p == ']' || !**p) {
-			if (**p)
-				(*p)++;
+	obj = *w->p == '{';
+	for (w->p++;;) {
+		skip_ws(w);
+		if (!*w->p)
 			return;
+		if (*w->p == '}' || *w->p == ']') {
+			w->p++;
+			break;
 		}
-		if (**p == ',') {
-			(*p)++;
+		if (*w->p == ',') {
+			w->p++;
 			continue;
 		}
 		child = NULL;
-		if (json_object_is_type(o, json_type_object)) {
-			skip_string(p, key, sizeof(key));
-			skip_ws(p, line);
-			(*p)++;		/* ':' */
-			child = json_object_object_get(o, key);
+		if (obj) {
+			skip_string(w, key, sizeof(key));
+			skip_ws(w);
+			if (*w->p == ':')
+				w->p++;
+			keys++;
+			if (key[0] && json_object_is_type(o, json_type_object))
+				child = json_object_object_get(o, key);
 		} else if (json_object_is_type(o, json_type_array)) {
 			child = json_object_array_get_idx(o, i++);
 		}
-		tag_lines(p, line, child);
+		tag_lines(w, child);
 	}
+	/* json-c kept the last value of a key given twice, silently. */
+	if (obj && json_object_is_type(o, json_type_object) &&
+	    keys > (size_t)json_object_object_length(o))
+		walk_fail(w, "a key appears twice in the object that ends here");
 }
 
 int cfg_line(struct json_object *o)
@@ -134,7 +178,6 @@ struct json_object *cfg_read_file(const char *path)
 {
 	struct json_tokener *tok;
 	struct json_object *root;
-	const char *p;
 	size_t len, i, end;
 	int line = 1;
 	char *text;
@@ -164,9 +207,21 @@ struct json_object *cfg_read_file(const char *path)
 			  json_tokener_get_error(tok) == json_tokener_success ?
 			  "text after the end" :
 			  json_tokener_error_desc(json_tokener_get_error(tok)));
+	} else if (strlen(text) < len) {
+		for (i = 0; text[i]; i++)
+			line += text[i] == '\n';
+		tern_fail("%s:%d: a NUL byte", path, line);
+		json_object_put(root);
+		root = NULL;
 	} else {
-		p = text;
-		tag_lines(&p, &line, root);
+		struct walk w = { .p = text, .line = 1 };
+
+		tag_lines(&w, root);
+		if (w.err) {
+			tern_fail("%s:%d: %s", path, w.err_line, w.err);
+			json_object_put(root);
+			root = NULL;
+		}
 	}
 	json_tokener_free(tok);
 	free(text);

@@ -144,8 +144,9 @@ static int put_pool4(struct put_ctx *c, struct json_object *o, size_t i)
 	json_object_object_get_ex(o, "protocols", &protos);
 	json_object_object_get_ex(o, "ports", &ports);
 	json_object_object_get_ex(o, "mark", &mark);
-	if (protos && !json_object_is_type(protos, json_type_array))
-		return cfg_bad(c, protos, "pool4 entry %zu: \"protocols\" is an array of \"tcp\", \"udp\", \"icmp\"",
+	if (protos && (!json_object_is_type(protos, json_type_array) ||
+		       !json_object_array_length(protos)))
+		return cfg_bad(c, protos, "pool4 entry %zu: \"protocols\" is an array of \"tcp\", \"udp\", \"icmp\" (left out: all three)",
 			       i + 1);
 	for (j = 0; protos && j < json_object_array_length(protos); j++) {
 		e = json_object_array_get_idx(protos, j);

@@ -29,6 +29,9 @@ int cfg_bad(const struct put_ctx *c, struct json_object *o, const char *fmt,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	/* A null value, or one under a key with an escape: no line known. */
+	if (!cfg_line(o))
+		return tern_fail("%s: %s: %s", c->file, c->what, msg);
 	return tern_fail("%s:%d: %s: %s", c->file, cfg_line(o), c->what, msg);
 }
 
@@ -154,6 +157,11 @@ static int put_globals(struct put_ctx *c, struct json_object *o)
 		    gkind_of(g)->parse(text, &val) < 0)
 			return cfg_bad(c, v, "invalid value for %s (expected %s)", k,
 				   gkind_of(g)->forms);
+		/* As tern.ko bounds it, said here with the file's line. */
+		if ((g->kind == TERN_KIND_U8 || g->kind == TERN_KIND_U32) &&
+		    (json_object_get_int64(v) < g->min ||
+		     json_object_get_int64(v) > g->max))
+			return cfg_bad(c, v, "%s is %u to %u", k, g->min, g->max);
 		a = cfg_tail(c->r);
 		if (gkind_of(g)->put(c->r->msg, g->attr, &val) < 0)
 			return cfg_too_big();

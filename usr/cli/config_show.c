@@ -55,17 +55,23 @@ static struct json_object *prefix_json(struct nlattr *a)
 /* An instance of the dump: its object, appended to the array @arg. */
 static int inst_reply(struct nlattr **tb, void *arg)
 {
-	struct json_object *o = json_object_new_object();
+	struct json_object *o;
 	uint8_t type, fw;
 	int err;
 
+	if (!tb[TERN_A_INSTANCE])
+		return malformed();
+	/* A name iptables rules use without an instance: not configured. */
+	if (!tb[TERN_A_TYPE] && !tb[TERN_A_FRAMEWORK])
+		return TERN_EXIT_OK;
+	if (!tb[TERN_A_TYPE] || !tb[TERN_A_FRAMEWORK])
+		return malformed();
+	o = json_object_new_object();
 	if (!o)
 		return tern_fail("out of memory");
 	err = push(arg, o);
 	if (err)
 		return err;
-	if (!tb[TERN_A_INSTANCE] || !tb[TERN_A_TYPE] || !tb[TERN_A_FRAMEWORK])
-		return malformed();
 	type = nla_get_u8(tb[TERN_A_TYPE]);
 	fw = nla_get_u8(tb[TERN_A_FRAMEWORK]);
 	err = add(o, "name", json_object_new_string(nla_get_string(tb[TERN_A_INSTANCE])));

@@ -222,6 +222,12 @@ static int det_lookup(int argc, char **argv, struct tern_opts *opts)
 	root = file ? cfg_read_file(file) : cfg_running(&status);
 	if (!root)
 		return file ? TERN_EXIT_FAIL : status;
+	/* A file is held to what config apply would take. */
+	status = file ? cfg_check_file(file, root) : TERN_EXIT_OK;
+	if (status) {
+		json_object_put(root);
+		return status;
+	}
 	inst = det_instance(root, opts->instance,
 			    file ? file : "running configuration");
 	status = TERN_EXIT_FAIL;
