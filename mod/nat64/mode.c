@@ -48,6 +48,18 @@ void tern_nat64_error(struct tern_xlat *x, u8 type, u8 code)
 	x->err_code = code;
 }
 
+bool tern_nat64_pool4_lost(struct tern_xlat *x, struct tern_session *s)
+{
+	const struct tern_bib *b = s->bib;
+
+	if (likely(b->is_static ||
+		   tern_pool4_contains(rcu_dereference(x->inst->pool4), b->l4,
+				       b->t4.addr, ntohs(b->t4.port))))
+		return false;
+	tern_sess_forget(x->inst->nat64->tables, s);
+	return true;
+}
+
 /* A refusal of the tables, as the counter of its cause. */
 int tern_nat64_add_err(long err)
 {
@@ -193,6 +205,11 @@ static struct tern_session *tern_nat64_new6(struct tern_xlat *x, u8 l4,
 		if (*why == TERN_STAT_DROP_POOL4_FULL && x->cfg->det_space_set)
 			*why = TERN_STAT_DROP_DET_FULL;
 		tern_nat64_error(x, ICMPV6_DEST_UNREACH, ICMPV6_ADDR_UNREACH);
+		return NULL;
+	}
+	/* pool4 lost the address: the next packet makes a new entry. */
+	if (unlikely(tern_nat64_pool4_lost(x, s))) {
+		*why = TERN_STAT_DROP_POOL4_FULL;
 		return NULL;
 	}
 	if (rebuilt)

@@ -28,6 +28,13 @@ void tern_nat64_error(struct tern_xlat *x, u8 type, u8 code);
 int tern_nat64_add_err(long err);
 
 /*
+ * Did the new session @s join a dynamic BIB entry whose address pool4 has
+ * lost? Then it is undone (true): the flush of such entries after a pool4
+ * removal may have passed its bucket already (nl/pool4.c).
+ */
+bool tern_nat64_pool4_lost(struct tern_xlat *x, struct tern_session *s);
+
+/*
  * A TCP segment through session @s (from the IPv6 side if @from6): the
  * state machine of RFC 6146 3.5.2.2 moves it on (nat64/tcp_sess.c).
  * Returns 0 or why the segment is dropped.

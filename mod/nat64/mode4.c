@@ -83,6 +83,11 @@ static struct tern_session *tern_nat64_new4(struct tern_xlat *x, u8 l4,
 		*why = tern_nat64_add_err(PTR_ERR(s));
 		return NULL;
 	}
+	/* pool4 lost the address: as if there were no BIB entry. */
+	if (unlikely(tern_nat64_pool4_lost(x, s))) {
+		*why = TERN_STAT_DROP_NO_SESSION;
+		return NULL;
+	}
 	x->fresh = s;
 	return s;
 }

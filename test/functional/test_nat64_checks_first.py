@@ -11,14 +11,20 @@ addresses are the NAT64's even on an address of the host.
   translated packet (a hairpin) is never delivered to the host itself.
 """
 
+import itertools
+import threading
+import time
+
 import pytest
+from scapy.layers.l2 import Ether
 from scapy.layers.inet import ICMP, IP, TCP, UDP, IPerror, TCPerror, UDPerror
 from scapy.layers.inet6 import (ICMPv6DestUnreach, ICMPv6PacketTooBig,
                                 ICMPv6TimeExceeded, IPerror6, IPv6)
 from scapy.packet import Raw
 
-from ternlib import (SINK4, assert_frame6, cli_json, cli_ok, embed,
-                     icmp6_message, ip4_packet, is_ip4, is_ip6, udp_datagram)
+from ternlib import (SINK4, XL6_MAC, assert_frame6, cli, cli_json,
+                     cli_ok, embed, icmp6_message, ip4_packet, is_ip4, is_ip6,
+                     udp_datagram)
 from ternlib.nat64 import (CLIENT, POOL4_NET, _nat64_module,  # noqa: F401
                            nat, out64, sessions, tables, udp6)
 
@@ -359,6 +365,45 @@ def test_pool4_remove_takes_its_bib_entries_and_sessions(nat):
         cap4.none(is_ip4(dst=SINK4),
                   proof=lambda: c.expect({"drop-pool4-full": 1}))
     assert (a4, p4) != ("198.51.100.17", 1053)
+
+
+def test_pool4_remove_under_new_flows_leaves_nothing(nat):
+    """CLIENT#41040 keeps opening flows to new peers (every one a new
+    session on its one BIB entry) while pool4 loses its UDP range: once
+    the removal returns, no UDP session or BIB entry is left. A session
+    made while the removal's walk ran, in a bucket it had passed, kept the
+    entry and its address alive; now such a session is undone at once (its
+    packet dropped), and the walk waits for packets that read the old
+    pool4. Four rounds, each against flows arriving the whole time."""
+    frames = [bytes(Ether(src=nat.senders["h6"].src_mac, dst=XL6_MAC) /
+                    udp6(sport=41040, dport=10000 + i, n=8))
+              for i in range(4000)]
+    sock = nat.senders["h6"].sock
+    nat.defer(lambda: cli(nat.xl, "-i", "n", "pool4", "add", str(POOL4_NET),
+                          "--udp"))
+    for _ in range(4):
+        out64(nat, udp6(sport=41040))
+        stop = threading.Event()
+
+        def flood():
+            for f in itertools.cycle(frames):
+                if stop.is_set():
+                    return
+                sock.send(f)
+
+        t = threading.Thread(target=flood)
+        t.start()
+        try:
+            time.sleep(0.3)
+            cli_ok(nat.xl, "-i", "n", "pool4", "remove", str(POOL4_NET),
+                   "--udp")
+        finally:
+            stop.set()
+            t.join()
+        assert sessions(nat, "udp") == []
+        assert cli_json(nat.xl, "-i", "n", "bib", "list", "--udp") == []
+        cli_ok(nat.xl, "-i", "n", "pool4", "add", str(POOL4_NET), "--udp")
+        cli_ok(nat.xl, "-i", "n", "session", "flush")
 
 
 # --- ICMP errors about hairpinned flows ---------------------------------------
