@@ -256,7 +256,7 @@ size_t cfg_count(struct json_object *root)
 	static const char *const lists[] = {
 		"eamt", "denylist4", "pool4", "bib"
 	};
-	struct json_object *insts, *inst, *l;
+	struct json_object *insts, *inst, *l, *g;
 	size_t n = 0, i, j;
 
 	if (!json_object_object_get_ex(root, "instances", &insts) ||
@@ -264,7 +264,11 @@ size_t cfg_count(struct json_object *root)
 		return 0;
 	for (i = 0; i < json_object_array_length(insts); i++) {
 		inst = json_object_array_get_idx(insts, i);
-		n++;
+		/* Its header, and each global (mtu-plateaus: two). */
+		n += 2;
+		if (json_object_object_get_ex(inst, "globals", &g) &&
+		    json_object_is_type(g, json_type_object))
+			n += 1 + json_object_object_length(g);
 		for (j = 0; j < ARRAY_SIZE(lists); j++)
 			if (json_object_object_get_ex(inst, lists[j], &l) &&
 			    json_object_is_type(l, json_type_array))
