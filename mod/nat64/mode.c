@@ -50,11 +50,7 @@ void tern_nat64_error(struct tern_xlat *x, u8 type, u8 code)
 
 bool tern_nat64_pool4_lost(struct tern_xlat *x, struct tern_session *s)
 {
-	const struct tern_bib *b = s->bib;
-
-	if (likely(b->is_static ||
-		   tern_pool4_contains(rcu_dereference(x->inst->pool4), b->l4,
-				       b->t4.addr, ntohs(b->t4.port))))
+	if (likely(!tern_pool4_lost(s->bib, rcu_dereference(x->inst->pool4))))
 		return false;
 	tern_sess_forget(x->inst->nat64->tables, s);
 	return true;

@@ -177,14 +177,6 @@ static int tern_cfg_create(struct tern_net *tn, struct net *net,
 	return 0;
 }
 
-/* A dynamic BIB entry whose IPv4 transport address pool4 no longer has. */
-static bool tern_cfg_pool4_left(const struct tern_bib *b, void *pool)
-{
-	return !b->is_static &&
-	       !tern_pool4_contains(pool, b->l4, b->t4.addr,
-				    ntohs(b->t4.port));
-}
-
 static void tern_cfg_publish(struct tern_net *tn, struct tern_cfg_inst *ci)
 {
 	struct tern_instance *inst = ci->inst;
@@ -313,7 +305,7 @@ static int tern_cfg_locked(struct tern_net *tn, struct net *net,
 		inst = c->v[i].inst;
 		if (inst->nat64)
 			tern_tables_flush_if(tern_nat64_tables(inst),
-					     tern_cfg_pool4_left,
+					     tern_pool4_lost,
 					     tern_protected(tn, inst->pool4));
 	}
 	for (i = 0; i < c->n; i++) {

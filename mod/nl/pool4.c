@@ -147,14 +147,6 @@ static void tern_pool4_errmsg(struct tern_net *tn, struct netlink_ext_ack *extac
 	}
 }
 
-/* A dynamic BIB entry whose IPv4 transport address pool4 no longer has. */
-static bool tern_pool4_left(const struct tern_bib *b, void *pool)
-{
-	return !b->is_static &&
-	       !tern_pool4_contains(pool, b->l4, b->t4.addr,
-				    ntohs(b->t4.port));
-}
-
 /*
  * After pool4 lost entries (under tn->lock): the BIB entries made from
  * them go with their sessions, so that an address taken out of pool4 is
@@ -169,7 +161,7 @@ static void tern_pool4_prune(struct tern_net *tn, struct tern_instance *inst)
 	if (!t)
 		return;
 	synchronize_net();
-	tern_tables_flush_if(t, tern_pool4_left,
+	tern_tables_flush_if(t, tern_pool4_lost,
 			     tern_protected(tn, inst->pool4));
 }
 
