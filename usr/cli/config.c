@@ -68,7 +68,7 @@ int cfg_check_file(const char *file, struct json_object *root)
 	struct cfg_req r = { 0 };
 	int status;
 
-	nlmsg_set_default_size(65536 + cfg_count(root) * 128);
+	nlmsg_set_default_size(cfg_request_size(cfg_count(root)));
 	r.msg = nlmsg_alloc();
 	if (!r.msg)
 		return tern_fail("out of memory");
@@ -90,8 +90,7 @@ static int apply(int argc, char **argv, struct json_object **roots)
 	status = tern_nl_open(&nl);
 	if (status)
 		return status;
-	/* Every entry takes less than 128 bytes, an instance a few KiB. */
-	tern_nl_big(nl, 65536 + entries * 128);
+	tern_nl_big(nl, cfg_request_size(entries));
 	r.msg = tern_nl_msg(nl, TERN_CMD_CONFIG_APPLY, false);
 	if (!r.msg) {
 		tern_nl_close(nl);

@@ -72,6 +72,12 @@ int cfg_where_add(struct cfg_req *r, struct nlattr *nla, const char *file,
 
 /* Entries the files hold (to size the request). */
 size_t cfg_count(struct json_object *root);
+
+/* The request's room for @entries entries: less than 128 bytes each. */
+static inline size_t cfg_request_size(size_t entries)
+{
+	return 65536 + entries * 128;
+}
 /*
  * The checks tern config apply makes of @root (from @file) before it
  * sends anything, for readers of a file that send nothing (tern det
