@@ -62,7 +62,9 @@ static int tern_tbl_charge(struct tern_tables *t, const struct tern_bib *b,
  * Takes the locks of @s on the BIB entry @b (@b's addresses, @s's remote)
  * and returns the session of @s's key if there is one, made current again
  * if it had expired and is gone by the rule of lookups (the worker had not
- * removed it yet).
+ * removed it yet). A session opened from IPv4 came to @b's IPv4 side: one
+ * of another entry with the same IPv6 side (@b went meanwhile, a new entry
+ * took its IPv6 side) is not its own: ERR_PTR(-EAGAIN), left as it is.
  */
 static struct tern_session *tern_tbl_lock_existing(struct tern_tables *t,
 						   const struct tern_bib *b,
@@ -75,6 +77,8 @@ static struct tern_session *tern_tbl_lock_existing(struct tern_tables *t,
 	tern_tbl_where(t, b->l4, &b->t6, &b->t4, &s->remote, w);
 	tern_tbl_lock(t, ls, w);
 	old = tern_tbl_sess6(t, w->s6, w->tag6, b->l4, &b->t6, &s->remote);
+	if (old && old->bib != b && (s->lk4 & TERN_SESS_FROM4))
+		return ERR_PTR(-EAGAIN);
 	if (old && tern_tbl_sess_gone(t, old, (u32)jiffies)) {
 		WRITE_ONCE(old->state, s->state);
 		WRITE_ONCE(old->expires, s->expires);
@@ -107,7 +111,10 @@ static int tern_tbl_attach(struct tern_tables *t, struct tern_bib *b,
 	int ret = 0;
 
 	*old = tern_tbl_lock_existing(t, b, s, &w, &ls);
-	if (*old) {
+	if (IS_ERR(*old)) {
+		ret = PTR_ERR(*old);
+		*old = NULL;
+	} else if (*old) {
 		ret = 1;
 	} else if (!refcount_inc_not_zero(&b->ref)) {
 		ret = -EAGAIN;

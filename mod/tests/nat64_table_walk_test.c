@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit: the NAT64 tables walked (dumps), and used by packet-path threads
- * and a maintenance thread at once.
+ * and a maintenance thread at once; a packet that found a BIB entry which
+ * went before it added its session.
  */
 
 #include <kunit/test.h>
@@ -292,9 +293,50 @@ static void table_concurrency(struct kunit *test)
 	tern_tables_free(c->t);
 }
 
+/*
+ * A packet from IPv4 found entry b1 under RCU; b1 went (its last session
+ * ended) and a new entry b2 took b1's IPv6 side, with a session to the
+ * same peer. The packet's session is refused (b1 is gone), not b2's: that
+ * one answers to another IPv4 address.
+ */
+static void table_add4_entry_gone(struct kunit *test)
+{
+	struct tern_tables *t = kt_tables(test, 0);
+	struct kt_picker p1 = { .base = 2000, .max = 1 };
+	struct kt_picker p2 = { .base = 3000, .max = 1 };
+	struct tern_limits lim = {};
+	struct tern_ta6 a = kt_t6(1, 1, 1000);
+	struct tern_ta4 r = kt_t4(KT_REMOTE(1), 80);
+	struct tern_session *s1, *s2, *s;
+	struct tern_bib *b1;
+
+	s1 = kt_add6(t, TERN_L4_UDP, &a, &r, &lim, &p1);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s1));
+	local_bh_disable();
+	rcu_read_lock();
+	b1 = tern_bib_find4(t, TERN_L4_UDP, KT4(KT_POOL4, 2000));
+	KUNIT_EXPECT_PTR_EQ(test, b1, s1->bib);
+	tern_sess_forget(t, s1);
+	KUNIT_EXPECT_NULL(test, tern_bib_find6(t, TERN_L4_UDP, &a));
+	s2 = tern_sess_add6(t, TERN_L4_UDP, &a, &r, &lim, kt_pick, &p2, 0,
+			    60 * HZ);
+	KUNIT_EXPECT_FALSE(test, IS_ERR_OR_NULL(s2));
+	s = ERR_PTR(-EINVAL);
+	if (b1 && !IS_ERR_OR_NULL(s2)) {
+		KUNIT_EXPECT_EQ(test, s2->bib->t4.port, htons(3000));
+		s = tern_sess_add4(t, b1, &r, &lim, 0, 60 * HZ);
+	}
+	rcu_read_unlock();
+	local_bh_enable();
+	KUNIT_EXPECT_EQ(test, PTR_ERR(s), -ENOENT);
+	KT_EXPECT_COUNT(test, t, 1, 1);
+	tern_tables_free(t);
+}
+
 static struct kunit_case tern_nat64_table_walk_cases[] = {
 	KUNIT_CASE(table_walk),
 	KUNIT_CASE(table_concurrency),
+	KUNIT_CASE(table_add4_entry_gone),
 	{}
 };
 
