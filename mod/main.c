@@ -39,9 +39,15 @@ static int __init tern_init(void)
 	ret = tern_genl_init();
 	if (ret)
 		goto err_genl;
+	/* Last: a rule holds the module from here, whose init then stands. */
+	ret = tern_xt_register();
+	if (ret)
+		goto err_register;
 	pr_info("tern " TERN_VERSION " loaded\n");
 	return 0;
 
+err_register:
+	tern_genl_exit();
 err_genl:
 	tern_instance_exit();
 err_instance:
@@ -55,6 +61,7 @@ err_nat64:
 
 static void __exit tern_exit(void)
 {
+	tern_xt_unregister();
 	tern_genl_exit();
 	tern_instance_exit();
 	tern_xt_exit();
@@ -68,3 +75,6 @@ MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("SIIT/NAT64 IPv4/IPv6 translator");
 MODULE_VERSION(TERN_VERSION);
 MODULE_ALIAS_GENL_FAMILY(TERN_GENL_NAME);
+/* What ip_tables and nft_compat ask modprobe for on a rule naming TERN. */
+MODULE_ALIAS("ipt_TERN");
+MODULE_ALIAS("ip6t_TERN");

@@ -52,7 +52,7 @@ for k in "${vm_kernels[@]}"; do
 done
 [ ${#pids[@]} -gt 0 ] && wait "${pids[@]}"
 for k in "${vm_kernels[@]}"; do
-	check "VM $k: modprobe tern loads DKMS's module, it translates a ping, kernel log clean" \
+	check "VM $k: modprobe tern loads DKMS's module, it translates a ping, a TERN rule (iptables and ip6tables, legacy and nft) loads it when unloaded, kernel log clean" \
 		bash -c '[ "$(cat "$1/vm-dkms-$2.status" 2>/dev/null)" = ok ] &&
 			grep -q "^dkms-vm: ok" "$1/run-dkms-$2.log"' _ "$res" "$k" ||
 		{ grep -E '^dkms-vm|^in-vm' "$res/vm-dkms-$k.console" | tail -n 20; }

@@ -325,20 +325,22 @@ static struct pernet_operations tern_xt_net_ops = {
 
 int tern_xt_init(void)
 {
-	int ret = register_pernet_subsys(&tern_xt_net_ops);
+	return register_pernet_subsys(&tern_xt_net_ops);
+}
 
-	if (ret)
-		return ret;
-	ret = xt_register_targets(tern_xt_targets,
-				  ARRAY_SIZE(tern_xt_targets));
-	if (ret)
-		unregister_pernet_subsys(&tern_xt_net_ops);
-	return ret;
+int tern_xt_register(void)
+{
+	return xt_register_targets(tern_xt_targets,
+				   ARRAY_SIZE(tern_xt_targets));
+}
+
+void tern_xt_unregister(void)
+{
+	xt_unregister_targets(tern_xt_targets, ARRAY_SIZE(tern_xt_targets));
 }
 
 void tern_xt_exit(void)
 {
-	xt_unregister_targets(tern_xt_targets, ARRAY_SIZE(tern_xt_targets));
 	unregister_pernet_subsys(&tern_xt_net_ops);
 	/* Slots freed with call_rcu() must be gone before unload. */
 	rcu_barrier();

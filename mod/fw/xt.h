@@ -25,7 +25,10 @@ int tern_xt_slot_at(struct net *net, unsigned long idx,
 		    struct tern_xt_status *st);
 unsigned int tern_xt_gen(struct net *net);
 
+/* The slots (per namespace), then the targets: registered last. */
 int tern_xt_init(void);
+int tern_xt_register(void);
+void tern_xt_unregister(void);
 void tern_xt_exit(void);
 
 #endif /* _TERN_XT_H */
