@@ -189,9 +189,13 @@ unsigned long tern_syn_take(struct tern_synstore *ss, unsigned long now,
 		tern_syn_unhash(ss, e);
 		list_move_tail(&e->fifo, out);
 	}
-	/* A SYN stored from now on queues the work again. */
+	/*
+	 * When the oldest left is due: a SYN stored since the work started
+	 * queued it for a whole lifetime. With none left, a SYN stored from
+	 * now on queues the work again.
+	 */
 	if (next)
-		queue_delayed_work(system_unbound_wq, &ss->expiry, next);
+		mod_delayed_work(system_unbound_wq, &ss->expiry, next);
 	spin_unlock_bh(&ss->lock);
 	return next;
 }

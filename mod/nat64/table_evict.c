@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * NAT64 tables: early drop. At max-sessions a new session takes the place
- * of one that has expired (the sweep had not reached it yet) or that never
+ * of one that has expired (the sweep had not reached it yet; not a TCP
+ * session the sweep keeps, RFC 6146 3.5.2.2) or that never
  * saw a packet in the direction opposite to the one that opened it (not
  * assured: tern_sess_seen()), as conntrack's early_drop() does. An assured
  * session is never evicted for a new one, which is never assured.
@@ -54,7 +55,11 @@ bool tern_tbl_evict(struct tern_tables *t, u32 max_sessions)
 		hlist_nulls_for_each_entry_rcu(s, n, &a->sess6[h6], n6) {
 			if (++seen > TERN_EVICT_SESSIONS)
 				break;
-			expired = tern_sess_expired(s, now);
+			/*
+			 * Expired by the rule of lookups: a TCP session the
+			 * sweep will keep (TRANS and a probe) is not.
+			 */
+			expired = tern_tbl_sess_gone(t, s, now);
 			if (!expired && tern_sess_assured(s))
 				continue;
 			/* Expired: still so under the locks, or kept. */

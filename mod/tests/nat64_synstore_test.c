@@ -4,7 +4,8 @@
  * 3.5.2.2): stored, replaced by a retransmission (same turn, same time),
  * forgotten, taken when expired oldest first; the bounds in count and in
  * bytes; a large SYN kept as much as an ICMP error quotes; the table that
- * grows; and replacements and forgetting while the expiry runs.
+ * grows; replacements and forgetting while the expiry runs; the work
+ * due when the oldest SYN left is, whatever a SYN stored meanwhile asked.
  */
 
 #include <kunit/test.h>
@@ -358,6 +359,39 @@ static void syn_race(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, listed, (size_t)n);
 }
 
+/*
+ * The work ran (it is no longer pending) and, before it took the store's
+ * lock, B was stored: B queued it a whole lifetime on. The work takes
+ * nothing (A is not due) and must come again when A is due, not B.
+ */
+static void syn_rearm(struct kunit *test)
+{
+	struct tern_synstore *ss = test->priv;
+	unsigned long a_due, b_due, due;
+	struct tern_syn *e;
+	LIST_HEAD(out);
+
+	KUNIT_ASSERT_EQ(test, kt_store(ss, 4, 1000, 2000, 1, KT_SMALL), 0);
+	cancel_delayed_work(&ss->expiry);
+	msleep(20);
+	KUNIT_ASSERT_EQ(test, kt_store(ss, 4, 1001, 2000, 2, KT_SMALL), 0);
+	spin_lock_bh(&ss->lock);
+	e = list_first_entry(&ss->fifo, struct tern_syn, fifo);
+	a_due = e->expires;
+	b_due = list_next_entry(e, fifo)->expires;
+	spin_unlock_bh(&ss->lock);
+	KUNIT_ASSERT_TRUE(test, time_before(a_due, b_due));
+	KUNIT_EXPECT_EQ(test, tern_syn_take(ss, jiffies, false, &out) > 0,
+			true);
+	due = READ_ONCE(ss->expiry.timer.expires);
+	KUNIT_EXPECT_TRUE(test, delayed_work_pending(&ss->expiry));
+	/* A's expiry and one tick (a tick may pass before the timer is set). */
+	KUNIT_EXPECT_TRUE(test, time_after_eq(due, a_due + 1));
+	KUNIT_EXPECT_TRUE(test, time_before_eq(due, a_due + 2));
+	KUNIT_EXPECT_TRUE(test, list_empty(&out));
+	kt_free_list(&out);
+}
+
 static struct kunit_case tern_nat64_synstore_cases[] = {
 	KUNIT_CASE(syn_order),
 	KUNIT_CASE(syn_full),
@@ -365,6 +399,7 @@ static struct kunit_case tern_nat64_synstore_cases[] = {
 	KUNIT_CASE(syn_big),
 	KUNIT_CASE(syn_grow),
 	KUNIT_CASE(syn_race),
+	KUNIT_CASE(syn_rearm),
 	{}
 };
 

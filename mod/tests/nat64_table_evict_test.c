@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit: early drop at max-sessions (nat64/table_evict.c), the assured
- * mark, the bound on sessions opened from IPv4 on one BIB entry and the
+ * mark, an expired TCP session the sweep keeps (no candidate), the bound on sessions opened from IPv4 on one BIB entry and the
  * bound on static BIB entries.
  */
 
@@ -201,6 +201,48 @@ static void evict_expired(struct kunit *test)
 	kt_evict_rig_free(&x);
 }
 
+/* ESTABLISHED (here: any state) lives on past its lifetime. */
+static bool kt_keep_tcp(void *arg, u8 *state, unsigned long *timeout)
+{
+	*timeout = 240 * HZ;
+	return true;
+}
+
+/*
+ * An assured TCP session past its lifetime that the sweep keeps (RFC 6146
+ * 3.5.2.2: TRANS and a probe) is no candidate: it is found, and with the
+ * other session assured too, the new one is refused.
+ */
+static void evict_expired_kept(struct kunit *test)
+{
+	struct kt_evict_rig x;
+	struct tern_tables *t = kt_evict_rig_init(test, &x, 2);
+	struct tern_ta6 a = kt_t6(1, 1, 1000);
+	struct tern_ta4 r1 = kt_t4(KT_REMOTE(1), 80);
+	struct tern_session *s1, *s2, *s;
+
+	tern_tables_set_events(t, NULL);
+	x.ev.tcp_expire = kt_keep_tcp;
+	tern_tables_set_events(t, &x.ev);
+	s1 = kt_add6(t, TERN_L4_TCP, &a, &r1, &x.lim, &x.p);
+	s2 = kt_add6(t, TERN_L4_TCP, &a, KT4(KT_REMOTE(2), 80), &x.lim, &x.p);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s1));
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s2));
+	tern_sess_seen(s1, false);
+	tern_sess_seen(s2, false);
+	WRITE_ONCE(s1->expires, (u32)jiffies - 1);
+	tern_tbl_gc_note(t, READ_ONCE(s1->expires));
+	s = kt_add6(t, TERN_L4_TCP, &a, KT4(KT_REMOTE(3), 80), &x.lim, &x.p);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(s), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, x.e.expired, 0U);
+	KUNIT_EXPECT_EQ(test, x.e.unconfirmed, 0U);
+	rcu_read_lock();
+	KUNIT_EXPECT_PTR_EQ(test, tern_sess_find6(t, TERN_L4_TCP, &a, &r1), s1);
+	rcu_read_unlock();
+	KT_EXPECT_COUNT(test, t, 1, 2);
+	kt_evict_rig_free(&x);
+}
+
 /* max-sessions-per-bib-from-ipv4: counted in the entry, refused past it. */
 static void evict_bib_sess4(struct kunit *test)
 {
@@ -277,6 +319,7 @@ static struct kunit_case tern_nat64_table_evict_cases[] = {
 	KUNIT_CASE(evict_assured_mark),
 	KUNIT_CASE(evict_unconfirmed),
 	KUNIT_CASE(evict_expired),
+	KUNIT_CASE(evict_expired_kept),
 	KUNIT_CASE(evict_bib_sess4),
 	KUNIT_CASE(evict_static_bound),
 	{}
