@@ -141,7 +141,8 @@ static void icmp_echo_matches_full(struct kunit *test)
  * right or corrupt, for each way the skb may come: CHECKSUM_NONE (summed),
  * CHECKSUM_COMPLETE with the device's sum right or wrong (a wrong device
  * sum is not believed either way), CHECKSUM_UNNECESSARY (not believed
- * either: summed as CHECKSUM_NONE).
+ * either: summed as CHECKSUM_NONE), CHECKSUM_PARTIAL (completed as the
+ * device would, then checked: corrupt is a wrong seed in the field).
  */
 static void icmp_verify(struct kunit *test)
 {
@@ -151,13 +152,14 @@ static void icmp_verify(struct kunit *test)
 	unsigned int round;
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
-	for (round = 0; round < 64; round++) {
+	for (round = 0; round < 80; round++) {
 		bool v6 = round & 1, corrupt = round & 2, paged = round & 4;
-		unsigned int mode = (round >> 3) % 4;
+		unsigned int mode = (round >> 3) % 5;
 		unsigned int hl = v6 ? 40 : 20, len = 8 + get_random_u32() % 600;
 		u8 *l4 = buf + hl;
 		struct sk_buff *skb;
 		__wsum dev_sum;
+		__sum16 seed;
 		bool ok;
 
 		get_random_bytes(l4, len);
@@ -176,7 +178,7 @@ static void icmp_verify(struct kunit *test)
 			*(__sum16 *)(l4 + 2) = csum_fold(csum_partial(l4, len,
 								      0));
 		}
-		if (corrupt)
+		if (corrupt && mode != 4)
 			l4[4 + get_random_u32() % (len - 4)] ^= 0x40;
 		skb = tern_kt_skb(buf, hl + len, v6, paged ? hl + 4 : hl + len);
 		KUNIT_ASSERT_NOT_NULL(test, skb);
@@ -193,6 +195,18 @@ static void icmp_verify(struct kunit *test)
 			break;
 		case 3:
 			skb->ip_summed = CHECKSUM_UNNECESSARY;
+			break;
+		case 4:		/* the seed a sender leaves for the device */
+			seed = v6 ? ~csum_ipv6_magic((const struct in6_addr *)s6,
+						     (const struct in6_addr *)d6,
+						     len, IPPROTO_ICMPV6, 0) :
+				    0;
+			if (corrupt)
+				seed ^= (__force __sum16)0x40;
+			*(__sum16 *)(skb->data + hl + 2) = seed;
+			skb->ip_summed = CHECKSUM_PARTIAL;
+			skb->csum_start = skb_headroom(skb) + hl;
+			skb->csum_offset = 2;
 			break;
 		}
 		ok = tern_icmp_csum_ok(skb, hl);

@@ -78,8 +78,12 @@ enum tern_gso_action tern_gso_classify(const struct tern_gso_meta *m)
 		return TERN_GSO_BAD;
 	if (!m->gso_size)
 		return m->partial ? tern_csum_classify(m) : TERN_GSO_AS_IS;
-	/* Segments of a fragment would be fragments of nothing. */
-	if (m->fragment)
+	/*
+	 * Segments of a fragment would be fragments of nothing; no GSO type
+	 * segments ICMP (an error would be translated whole, then).
+	 */
+	if (m->fragment || m->proto == IPPROTO_ICMP ||
+	    m->proto == IPPROTO_ICMPV6)
 		return TERN_GSO_BAD;
 	/* A UDP datagram, its checksum (if partial) at its place. */
 	if (type == SKB_GSO_UDP) {

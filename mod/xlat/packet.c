@@ -287,7 +287,10 @@ bool tern_ipv4_has_srcroute(const struct sk_buff *skb)
 /*
  * Whether the ICMP or ICMPv6 message at @off (to the end of @skb) has a
  * right checksum. A message whose checksum is still to be computed on
- * output (CHECKSUM_PARTIAL) has none to check. A claim that it was
+ * output (CHECKSUM_PARTIAL, from tun or virtio) gets it now, as the
+ * device would: what it would have sent is checked (a wrong seed in the
+ * field makes it corrupt, and an error rebuilt with a fresh checksum
+ * must not make it valid). A claim that it was
  * checked (CHECKSUM_UNNECESSARY) is not believed: hardware does not check
  * ICMP, so the claim comes from a virtual device (tun or virtio's
  * DATA_VALID), that is from whoever wrote the packet. A CHECKSUM_COMPLETE
@@ -300,8 +303,11 @@ bool tern_icmp_csum_ok(struct sk_buff *skb, unsigned int off)
 	unsigned int len = skb->len - off;
 	__wsum sum;
 
-	if (skb->ip_summed == CHECKSUM_PARTIAL)
-		return true;
+	if (skb->ip_summed == CHECKSUM_PARTIAL &&
+	    (skb_checksum_start(skb) - skb_network_header(skb) != off ||
+	     skb->csum_offset != 2 || !pskb_may_pull(skb, off + 4) ||
+	     skb_checksum_help(skb)))
+		return false;
 	if (skb->ip_summed == CHECKSUM_COMPLETE) {
 		/* skb->csum covers the packet from its network header. */
 		sum = csum_sub(skb->csum, skb_checksum(skb, 0, off, 0));

@@ -131,6 +131,7 @@ static int tern_4to6_l4_check(const struct tern_xlat *x, struct sk_buff *skb,
 			      const struct tern_pkt *p, u8 *type6, bool *amend)
 {
 	const void *l4 = skb->data + p->l3len;
+	unsigned int ulen;
 
 	*amend = false;
 	if (p->proto == IPPROTO_ICMP) {
@@ -159,6 +160,10 @@ static int tern_4to6_l4_check(const struct tern_xlat *x, struct sk_buff *skb,
 			return 0;
 		if (!x->cfg->amend_udp_csum0 || p->fragment)
 			return TERN_STAT_DROP_UDP_CSUM0;
+		/* What is summed: the datagram its length says. */
+		ulen = ntohs(((struct udphdr *)l4)->len);
+		if (ulen < sizeof(struct udphdr) || ulen > skb->len - p->l3len)
+			return TERN_STAT_DROP_TRUNCATED;
 		*amend = true;
 	}
 	return 0;
@@ -191,9 +196,12 @@ static void tern_4to6_csum(struct sk_buff *skb, const struct tern_pkt *p,
 						 IPPROTO_ICMPV6), true);
 	} else if (amend) {
 		struct udphdr *uh = l4;
+		unsigned int ulen = ntohs(uh->len);
 
-		uh->check = csum_ipv6_magic(&a6[0], &a6[1], len, IPPROTO_UDP,
-					    skb_checksum(skb, p->l3len, len, 0));
+		/* Bytes after the datagram (in its IPv4 payload) are not. */
+		uh->check = csum_ipv6_magic(&a6[0], &a6[1], ulen, IPPROTO_UDP,
+					    skb_checksum(skb, p->l3len, ulen,
+							 0));
 		if (!uh->check)
 			uh->check = CSUM_MANGLED_0;
 	} else {
@@ -387,9 +395,7 @@ unsigned int tern_4to6_translate(struct tern_xlat *x, struct sk_buff *skb)
 	 */
 	if ((skb_is_gso(skb) && skb_unclone(skb, GFP_ATOMIC)) ||
 	    tern_skb_writable(skb, p->l3len + p->l4len) ||
-	    (hdiff > 0 && skb_cow_head(skb, hdiff)) ||
-	    (proto == IPPROTO_ICMPV6 && skb->ip_summed == CHECKSUM_PARTIAL &&
-	     skb_checksum_help(skb))) {
+	    (hdiff > 0 && skb_cow_head(skb, hdiff))) {
 		tern_route_put(dst, lent);
 		tern_unwind(x);
 		return tern_drop(inst, TERN_STAT_DROP_NOMEM);

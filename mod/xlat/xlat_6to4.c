@@ -269,9 +269,7 @@ unsigned int tern_6to4_translate(struct tern_xlat *x, struct sk_buff *skb)
 	 * a GSO packet that is a clone gets its own first.
 	 */
 	if ((skb_is_gso(skb) && skb_unclone(skb, GFP_ATOMIC)) ||
-	    tern_skb_writable(skb, p->l3len + p->l4len) ||
-	    (proto == IPPROTO_ICMP && skb->ip_summed == CHECKSUM_PARTIAL &&
-	     skb_checksum_help(skb))) {
+	    tern_skb_writable(skb, p->l3len + p->l4len)) {
 		tern_route_put(dst, lent);
 		tern_unwind(x);
 		return tern_drop(inst, TERN_STAT_DROP_NOMEM);

@@ -102,6 +102,34 @@ def echo4(n=1000):
         8, 0, b"\x12\x34\x00\x01", PAYLOAD[:n]))
 
 
+def err4(seed=None, n=500):
+    """Port Unreachable from H4 about a UDP datagram SINK6_4 sent it: N
+    bytes of its payload quoted. SEED: the checksum field as a
+    CHECKSUM_PARTIAL sender leaves it (None: the right checksum)."""
+    inner = ip4_packet(SINK6_4, H4, 17, udp_datagram(
+        SINK6_4, H4, 40000, 4000, (PAYLOAD * (n // len(PAYLOAD) + 1))[:n]))
+    m = icmp4_message(3, 3, b"\0\0\0\0", inner)
+    if seed is not None:
+        m = m[:2] + struct.pack("!H", seed) + m[4:]
+    return ip4_packet(H4, SINK6_4, 1, m)
+
+
+def err6(seed=None, n=500):
+    """The same from H6 about a datagram SINK4_6 sent it (ICMPv6)."""
+    inner = ip6_packet(SINK4_6, H6, 17, udp_datagram(
+        SINK4_6, H6, 4000, 40000, (PAYLOAD * (n // len(PAYLOAD) + 1))[:n]))
+    m = icmp6_message(H6, SINK4_6, 1, 4, b"\0\0\0\0", inner)
+    if seed is not None:
+        m = m[:2] + struct.pack("!H", seed) + m[4:]
+    return ip6_packet(H6, SINK4_6, 58, m)
+
+
+def err6_seed(n=500):
+    """What a CHECKSUM_PARTIAL sender leaves in err6()'s field: the
+    uncomplemented sum of its pseudo-header."""
+    return inet_csum(pseudo(H6, SINK4_6, 58, len(err6(n=n)) - 40)) ^ 0xFFFF
+
+
 # Inconsistent metadata that the kernel lets through to Tern (6.1 and
 # 6.12 unless said): (name, direction, virtio header, packet).
 BAD = [
@@ -124,6 +152,9 @@ BAD = [
      udp4()),
     ("udp_fragmentation_offload_on_tcp", "4to6", vnet(GSO_UDP, 1000),
      tcp4()),
+    # An error would be rebuilt whole, with a checksum of its own.
+    ("tcp4_gso_on_an_icmpv6_error", "6to4", vnet(GSO_TCPV4, 100, (40, 16)),
+     err6()),
 ]
 # What only one of the kernels lets through.
 if NEW_VIRTIO:
@@ -132,6 +163,8 @@ if NEW_VIRTIO:
 else:
     BAD.append(("udp4_partial_start_in_the_ipv4_header", "4to6",
                 vnet(csum=(10, 6)), udp4()))
+    BAD.append(("tcp6_gso_on_an_icmp_error", "4to6",
+                vnet(GSO_TCPV6, 100, (20, 16)), err4()))
 
 # What the kernel itself refuses at injection (write() fails with EINVAL).
 REFUSED = [
@@ -143,6 +176,8 @@ REFUSED = [
 if NEW_VIRTIO:
     REFUSED.append(("udp4_partial_start_in_the_ipv4_header", "4to6",
                     vnet(csum=(10, 6)), udp4()))
+    REFUSED.append(("tcp6_gso_on_an_icmp_error", "4to6",
+                    vnet(GSO_TCPV6, 100, (20, 16)), err4()))
 else:
     REFUSED.append(("udp_l4_gso", "4to6", vnet(GSO_UDP_L4, 100, (20, 6)),
                     udp4()))
@@ -187,6 +222,43 @@ def test_refused_by_the_kernel(xlat, tun, name, direction, hdr, pkt):
         assert inject(tun, vnet(), ctl) == 0
         cap.one(match)
     c.expect({counter: 1})
+
+
+@pytest.mark.parametrize("seed", ["right", "wrong"])
+@pytest.mark.parametrize("direction", ["6to4", "4to6"])
+def test_partial_icmp_error_checked_as_sent(xlat, tun, direction, seed):
+    """An ICMP error whose checksum the device is to complete
+    (CHECKSUM_PARTIAL) is checked as the device would have sent it: with
+    the right seed in its field (ICMPv4: 0; ICMPv6: its pseudo-header's
+    sum) it is translated; with a wrong one it is corrupt, dropped
+    (drop-bad-checksum), not rebuilt into a valid error."""
+    if direction == "6to4":
+        right = err6_seed()
+        pkt = err6(right if seed == "right" else right ^ 0x0101)
+        hdr, capture = vnet(csum=(40, 2)), xlat.cap4
+        match = is_ip4(src=H6_4, dst=SINK4, proto=1)
+        counter = "xlat-icmp-error-6to4"
+    else:
+        pkt = err4(0 if seed == "right" else 0x0101)
+        hdr, capture = vnet(csum=(20, 2)), xlat.cap6
+        match = is_ip6(src=H4_6, dst=SINK6)
+        counter = "xlat-icmp-error-4to6"
+    c = xlat.counters()
+    with capture() as cap:
+        assert inject(tun, hdr, pkt) == 0
+        if seed == "wrong":
+            cap.none(match,
+                     proof=lambda: c.expect({"drop-bad-checksum": 1}))
+            c.expect({"drop-bad-checksum": 1})
+            return
+        f = cap.one(match)
+    c.expect({counter: 1})
+    check_checksums(f)
+    raw = ip_bytes(f)
+    l4 = raw[20:] if direction == "6to4" else raw[40:]
+    assert l4[:2] == (b"\x03\x03" if direction == "6to4" else b"\x01\x04")
+    # The quote: the translated datagram's payload, intact.
+    assert l4.endswith((PAYLOAD * (500 // len(PAYLOAD) + 1))[:500])
 
 
 def _tcp_segments(frames, v6):

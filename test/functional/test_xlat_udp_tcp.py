@@ -10,14 +10,14 @@ import struct
 import pytest
 from scapy.layers.inet import IP, TCP, UDP, IPOption_NOP, IPOption_RR
 from scapy.layers.inet6 import (IPv6, IPv6ExtHdrDestOpt, IPv6ExtHdrHopByHop,
-                                IPv6ExtHdrRouting)
+                                IPv6ExtHdrRouting, in6_chksum)
 from scapy.packet import Raw
 
 import ternlib
 from ternlib import (H4, H4_6, H6, H6_4, H6_LINK, PAYLOAD, SINK4, SINK4_6,
                      SINK6, SINK6_4, assert_ipv4, assert_ipv6, embed,
                      ip_bytes, is_ip4, is_ip6, l4_bytes, l4_payload, udp4,
-                     udp6, xlat46, xlat64)
+                     udp6, untranslated46, xlat46, xlat64)
 
 # --- UDP -------------------------------------------------------------------
 
@@ -77,6 +77,34 @@ def test_udp_4to6_zero_checksum_amended(xlat):
     assert (f[UDP].sport, f[UDP].dport, f[UDP].len) == (4000, 40000, 48)
     assert bytes(f[UDP].payload) == PAYLOAD[:40]
     c.expect({"xlat-4to6": 1})
+
+
+def test_udp_4to6_zero_checksum_amended_over_udp_length(xlat):
+    """The amended checksum covers the datagram its UDP length gives, that
+    length in the pseudo-header (RFC 8200 8.1), not the bytes after it in
+    the IPv4 payload, which go on as they came."""
+    xlat.set_global("amend-udp-checksum-zero", "true")
+    c = xlat.counters()
+    udp = struct.pack("!HHHH", 4000, 40000, 38, 0) + PAYLOAD[:30]
+    f = xlat46(xlat, IP(src=H4, dst=SINK6_4, ttl=64, proto=17) /
+               Raw(udp + b"\xee" * 10))
+    raw = l4_bytes(f)
+    assert f[IPv6].plen == 48
+    assert raw[:6] + raw[8:] == udp[:6] + udp[8:] + b"\xee" * 10
+    assert struct.unpack("!H", raw[6:8])[0] == in6_chksum(17, f[IPv6], udp)
+    c.expect({"xlat-4to6": 1})
+
+
+@pytest.mark.parametrize("ulen", [7, 49])
+def test_udp_4to6_zero_checksum_bad_length_dropped(xlat, ulen):
+    """A UDP length below the header's or past the IPv4 payload leaves no
+    datagram to sum: dropped, not amended."""
+    xlat.set_global("amend-udp-checksum-zero", "true")
+    c = xlat.counters()
+    udp = struct.pack("!HHHH", 4000, 40000, ulen, 0) + PAYLOAD[:40]
+    untranslated46(xlat, c, IP(src=H4, dst=SINK6_4, ttl=64, proto=17) /
+                   Raw(udp), {"drop-truncated": 1}, is_ip6(dst=SINK6))
+    c.expect({"drop-truncated": 1})
 
 
 def test_udp_6to4_zero_checksum_kept_zero(xlat):
