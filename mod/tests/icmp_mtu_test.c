@@ -136,33 +136,52 @@ static void mtu_4to6_custom_plateaus(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, bad, 0);
 }
 
+/* The packet in error had no Fragment header. */
+static u32 mtu64(u32 mtu6, u32 mtu4_out, u32 mtu6_in)
+{
+	return tern_icmp_mtu_6to4(mtu6, mtu4_out, mtu6_in, false);
+}
+
 /* RFC 7915 5.2: min(advertised - 20, IPv4 next hop, IPv6 interface - 20). */
 static void mtu_6to4(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(1280, 1500, 1500), 1260U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(1500, 1400, 1500), 1400U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(1500, 1500, 1400), 1380U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(1500, 1500, 1500), 1480U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(9000, 9000, 9000), 8980U);
+	KUNIT_EXPECT_EQ(test, mtu64(1280, 1500, 1500), 1260U);
+	KUNIT_EXPECT_EQ(test, mtu64(1500, 1400, 1500), 1400U);
+	KUNIT_EXPECT_EQ(test, mtu64(1500, 1500, 1400), 1380U);
+	KUNIT_EXPECT_EQ(test, mtu64(1500, 1500, 1500), 1480U);
+	KUNIT_EXPECT_EQ(test, mtu64(9000, 9000, 9000), 8980U);
 	/*
 	 * An advertised MTU below the IPv6 minimum (0 included) counts as
 	 * 1280 (RFC 8200 5, RFC 8201 4): 1260, never 68 or less.
 	 */
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(0, 1500, 1500), 1260U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(20, 1500, 1500), 1260U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(88, 1500, 1500), 1260U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(1000, 1500, 1500), 1260U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(1279, 1500, 1500), 1260U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(1281, 1500, 1500), 1261U);
+	KUNIT_EXPECT_EQ(test, mtu64(0, 1500, 1500), 1260U);
+	KUNIT_EXPECT_EQ(test, mtu64(20, 1500, 1500), 1260U);
+	KUNIT_EXPECT_EQ(test, mtu64(88, 1500, 1500), 1260U);
+	KUNIT_EXPECT_EQ(test, mtu64(1000, 1500, 1500), 1260U);
+	KUNIT_EXPECT_EQ(test, mtu64(1279, 1500, 1500), 1260U);
+	KUNIT_EXPECT_EQ(test, mtu64(1281, 1500, 1500), 1261U);
 	/* ... and still the smaller IPv4 next hop or IPv6 interface. */
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(0, 1000, 1500), 1000U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(1000, 576, 1500), 576U);
+	KUNIT_EXPECT_EQ(test, mtu64(0, 1000, 1500), 1000U);
+	KUNIT_EXPECT_EQ(test, mtu64(1000, 576, 1500), 576U);
 	/* Clamped to 68 and to the 16-bit field. */
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(1500, 0, 1500), 68U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(1500, 1500, 10), 68U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(U32_MAX, U32_MAX, U32_MAX), 65535U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(70000, 70000, 70000), 65535U);
-	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(65555, 65536, 65575), 65535U);
+	KUNIT_EXPECT_EQ(test, mtu64(1500, 0, 1500), 68U);
+	KUNIT_EXPECT_EQ(test, mtu64(1500, 1500, 10), 68U);
+	KUNIT_EXPECT_EQ(test, mtu64(U32_MAX, U32_MAX, U32_MAX), 65535U);
+	KUNIT_EXPECT_EQ(test, mtu64(70000, 70000, 70000), 65535U);
+	KUNIT_EXPECT_EQ(test, mtu64(65555, 65536, 65575), 65535U);
+}
+
+/*
+ * The packet in error had a Fragment header (an IPv4 fragment translated:
+ * 48 bytes of headers for 20): 28 less, where the formula subtracts 20.
+ */
+static void mtu_6to4_fragment(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(1400, 1500, 1500, true), 1372U);
+	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(1500, 1500, 1400, true), 1372U);
+	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(1500, 1300, 1500, true), 1300U);
+	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(0, 1500, 1500, true), 1252U);
+	KUNIT_EXPECT_EQ(test, tern_icmp_mtu_6to4(1500, 1500, 28, true), 68U);
 }
 
 static struct kunit_case tern_icmp_mtu_cases[] = {
@@ -170,6 +189,7 @@ static struct kunit_case tern_icmp_mtu_cases[] = {
 	KUNIT_CASE(mtu_4to6_plateaus),
 	KUNIT_CASE(mtu_4to6_custom_plateaus),
 	KUNIT_CASE(mtu_6to4),
+	KUNIT_CASE(mtu_6to4_fragment),
 	{}
 };
 

@@ -182,11 +182,12 @@ int tern_kt_call6to4(struct kunit *test, const u8 *in, unsigned int in_len,
 		     u8 *out, unsigned int out_size)
 {
 	struct tern_xlat x;
+	bool frag;
 	int n;
 
 	rcu_read_lock();
 	tern_xlat_init(&x, inst_of(test), tern_kt_cfg_of(test));
-	n = tern_inner_6to4(&x, in, in_len, out, out_size);
+	n = tern_inner_6to4(&x, in, in_len, out, out_size, &frag);
 	rcu_read_unlock();
 	return n;
 }

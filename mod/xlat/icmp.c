@@ -263,12 +263,17 @@ u32 tern_icmp_mtu_4to6(const u16 *plateaus, unsigned int n, u32 mtu4,
  * No IPv6 link is smaller than 1280 bytes (RFC 8200 5) and a node ignores
  * a Packet Too Big below that (RFC 8201 4): a smaller @mtu6 (0 included)
  * counts as 1280, so the IPv4 sender learns 1260, whose packets fit any
- * IPv6 path, not 68 (or less), which it cannot use.
+ * IPv6 path, not 68 (or less), which it cannot use. The headers differ by
+ * 20 bytes, 28 if the packet in error has a Fragment header (@frag: an
+ * IPv4 fragment's translation carries 48 bytes of headers for 20).
  */
-u32 tern_icmp_mtu_6to4(u32 mtu6, u32 mtu4_out, u32 mtu6_in)
+u32 tern_icmp_mtu_6to4(u32 mtu6, u32 mtu4_out, u32 mtu6_in, bool frag)
 {
-	u32 mtu = min3(max_t(u32, mtu6, IPV6_MIN_MTU) - 20, mtu4_out,
-		       mtu6_in > 20 ? mtu6_in - 20 : 0);
+	u32 hd = frag ? sizeof(struct ipv6hdr) + sizeof(struct frag_hdr) -
+			sizeof(struct iphdr) :
+			sizeof(struct ipv6hdr) - sizeof(struct iphdr);
+	u32 mtu = min3(max_t(u32, mtu6, IPV6_MIN_MTU) - hd, mtu4_out,
+		       mtu6_in > hd ? mtu6_in - hd : 0);
 
 	return clamp_t(u32, mtu, 68, 0xffff);
 }

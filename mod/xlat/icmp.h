@@ -36,7 +36,7 @@ int tern_icmp_ptr_4to6(u32 ptr);
 int tern_icmp_ptr_6to4(u32 ptr);
 u32 tern_icmp_mtu_4to6(const u16 *plateaus, unsigned int n, u32 mtu4,
 		       u32 tot_len, u32 mtu6_out, u32 mtu4_in);
-u32 tern_icmp_mtu_6to4(u32 mtu6, u32 mtu4_out, u32 mtu6_in);
+u32 tern_icmp_mtu_6to4(u32 mtu6, u32 mtu4_out, u32 mtu6_in, bool frag);
 
 void tern_icmp4_error(struct sk_buff *skb, int type, int code, __be32 info);
 void tern_icmp6_error(struct sk_buff *skb, u8 type, u8 code, u32 info);

@@ -311,7 +311,7 @@ unsigned int tern_icmp_err_6to4(struct tern_xlat *x, struct sk_buff *skb)
 	unsigned int room, qlen, msglen, padded;
 	__be32 saddr = 0;
 	int ptr = 0, n, why;
-	bool have_src, hairpin;
+	bool have_src, hairpin, frag;
 	u8 type, code, tos;
 
 	why = tern_err_check(skb, p);
@@ -380,7 +380,8 @@ unsigned int tern_icmp_err_6to4(struct tern_xlat *x, struct sk_buff *skb)
 	skb_reset_network_header(out);
 	iph = skb_put(out, sizeof(*iph));
 	ih = skb_put(out, sizeof(*ih));
-	n = tern_inner_6to4(x, e.quote, e.quote_len, (u8 *)(ih + 1), room);
+	n = tern_inner_6to4(x, e.quote, e.quote_len, (u8 *)(ih + 1), room,
+			    &frag);
 	if (n < 0) {
 		kfree_skb(out);
 		dst_release(dst);
@@ -399,7 +400,7 @@ unsigned int tern_icmp_err_6to4(struct tern_xlat *x, struct sk_buff *skb)
 		ih->un.frag.mtu = htons(tern_icmp_mtu_6to4(ntohl(ih6->icmp6_mtu),
 							   dst ? dst_mtu(dst) :
 							   IP_MAX_MTU,
-							   skb->dev->mtu));
+							   skb->dev->mtu, frag));
 	else if (type == ICMP_PARAMETERPROB)
 		((u8 *)ih)[4] = ptr;
 	if (padded)

@@ -169,7 +169,8 @@ int tern_inner_4to6(const struct tern_xlat *x, const u8 *in,
 }
 
 int tern_inner_6to4(const struct tern_xlat *x, const u8 *in,
-		    unsigned int in_len, u8 *out, unsigned int out_size)
+		    unsigned int in_len, u8 *out, unsigned int out_size,
+		    bool *frag)
 {
 	const struct ipv6hdr *ip6 = (const struct ipv6hdr *)in;
 	struct iphdr *iph = (struct iphdr *)out;
@@ -194,6 +195,7 @@ int tern_inner_6to4(const struct tern_xlat *x, const u8 *in,
 		return -1;
 	if (p.frag6 >= 0)
 		fh = (const struct frag_hdr *)(in + p.frag6);
+	*frag = fh;
 	if (sizeof(*ip6) + ntohs(ip6->payload_len) < off)
 		return -1;
 	ulen = sizeof(*ip6) + ntohs(ip6->payload_len) - off;

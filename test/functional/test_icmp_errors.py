@@ -24,10 +24,10 @@ import pytest
 import ternlib
 from ternlib import (H4, H4_6, H6, H6_4, H6_LINK, PAYLOAD, SINK4, SINK4_6,
                      SINK6, SINK6_4, XL4, XL6, Topology, assert_frame4,
-                     assert_frame6, cli_ok, embed, globals_, icmp4_message,
-                     icmp6_message, inet_csum, ip4_packet, ip6_packet,
-                     ip_bytes, is_ip4, is_ip6, none_on, pseudo4, pseudo6,
-                     require_global, set_mtu, tcp_segment_bytes,
+                     assert_frame6, cli_ok, embed, frag6_header, globals_,
+                     icmp4_message, icmp6_message, inet_csum, ip4_packet,
+                     ip6_packet, ip_bytes, is_ip4, is_ip6, none_on, pseudo4,
+                     pseudo6, require_global, set_mtu, tcp_segment_bytes,
                      udp_datagram, with_csum, xlat_inner_4to6,
                      xlat_inner_6to4)
 
@@ -758,6 +758,29 @@ def test_packet_too_big_to_frag_needed(xlat, m, mtu4, mtu6, want):
     pkt = error6(2, 0, inner, rest=struct.pack("!I", m), quote=200)
     check64(xlat, pkt, expected64(3, 4, inner, struct.pack("!HH", 0, want),
                                   quote=200))
+
+
+@pytest.mark.parametrize("m,mtu6,want", [(1400, 1500, 1372),
+                                         (1500, 1400, 1372),
+                                         (0, 1500, 1252)])
+def test_packet_too_big_about_a_fragment_to_frag_needed(xlat, m, mtu6, want):
+    """RFC 7915 5.2: the MTU takes the packet in error's Fragment header
+    into account: an IPv4 fragment's translation carries 48 bytes of
+    headers for its 20, so 28 come off, not 20 (with 20, the sender's
+    fragments of the size it learned would still not fit)."""
+    if mtu6 != 1500:
+        set_mtu(xlat, xlat.xl, "v6", mtu6)
+    udp = udp_datagram(SINK4_6, OTHER6, 4000, 40000, (PAYLOAD * 40)[:1400])
+    inner = ip6_packet(SINK4_6, OTHER6, 44,
+                       frag6_header(17, 0, True, 0x1234) + udp[:1344])
+    pkt = error6(2, 0, inner, rest=struct.pack("!I", m), quote=200)
+    f = xlat64_error(xlat, pkt)
+    l4 = ip_bytes(f)[20:]
+    assert l4[:2] == b"\x03\x04"
+    assert struct.unpack("!HH", l4[4:8]) == (0, want)
+    assert inet_csum(l4) == 0
+    # The packet in error: the fragment it was (ID, MF), in IPv4.
+    assert struct.unpack("!HH", l4[8 + 4:8 + 8]) == (0x1234, 0x2000)
 
 
 # --- The packet in error, 6->4 -------------------------------------------
