@@ -26,6 +26,7 @@
 
 struct tern_pool4;
 struct tern_blocks;
+struct tern_pick;
 
 /* A block, as events tell it. */
 struct tern_blk_info {
@@ -102,5 +103,22 @@ void tern_blk_pick_init(struct tern_blk_pick *bp, struct tern_blocks *bl,
 bool tern_blk_pick4(void *arg, const struct tern_ta6 *t6, unsigned int attempt,
 		    struct tern_ta4 *t4);
 void tern_blk_pick_end(struct tern_blk_pick *bp);
+
+/*
+ * port-block-size off while blocks given before remain: the choice of
+ * tern_pick4() (@pick), passing over the ports of those blocks, which stay
+ * their subscribers' until their last BIB entry goes (no entry of another
+ * subscriber is charged to them, nor logged as theirs). At most
+ * TERN_PICK_PROBES candidates in all; a lookup under the blocks' lock
+ * each, only while such blocks remain.
+ */
+struct tern_blk_drain {
+	struct tern_blocks *bl;
+	struct tern_pick *pick;
+	unsigned int next;
+};
+
+bool tern_blk_drain_pick4(void *arg, const struct tern_ta6 *t6,
+			  unsigned int attempt, struct tern_ta4 *t4);
 
 #endif /* _TERN_NAT64_BLOCKS_H */

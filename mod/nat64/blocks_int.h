@@ -39,6 +39,7 @@ struct tern_blk {
 	__be32 addr;
 	u16 first;
 	u8 l4;
+	u32 mark;			/* of the pool4 entries it came from */
 	u32 size;
 	u32 used;			/* BIB entries charged: bits of map */
 	u32 holds;			/* choices under way */

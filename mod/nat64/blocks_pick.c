@@ -35,6 +35,8 @@ void tern_blk_pick_init(struct tern_blk_pick *bp, struct tern_blocks *bl,
  * Under the lock: a block of @bp's pool4 entries no record has, in *@a,
  * *@first: from the address the subscriber's prefix hashes to (its blocks
  * share an address while it has room), the lowest block of each address.
+ * At most TERN_BLK_PROBES steps, an address or a block taken each (an
+ * address whose ports hold no aligned block counts too).
  */
 static bool tern_blk_free_slot(struct tern_blocks *bl,
 			       const struct tern_blk_pick *bp,
@@ -56,6 +58,8 @@ static bool tern_blk_free_slot(struct tern_blocks *bl,
 		u32 slot = (start + i) % total, f;
 		const struct tern_pool4_entry *e;
 
+		if (++n > TERN_BLK_PROBES)
+			return false;
 		k = tern_pick_entry(p, lo, hi, slot);
 		e = &p->e[p->by_pick[k]];
 		*a = htonl(ntohl(e->prefix.addr) + (p->cum[lo] + slot -
@@ -66,7 +70,7 @@ static bool tern_blk_free_slot(struct tern_blocks *bl,
 				*first = f;
 				return true;
 			}
-			if (++n >= TERN_BLK_PROBES)
+			if (++n > TERN_BLK_PROBES)
 				return false;
 		}
 	}
@@ -102,6 +106,7 @@ static struct tern_blk *tern_blk_new(struct tern_blocks *bl,
 	blk->addr = a;
 	blk->first = first;
 	blk->l4 = bp->l4;
+	blk->mark = bp->mark;
 	blk->size = bl->size;
 	hlist_add_head(&blk->node, &bl->blk[tern_blk_hash(bl, bp->l4, a, first)]);
 	list_add(&blk->sub_node, &sub->blocks);
@@ -145,7 +150,8 @@ static bool tern_blk_next(struct tern_blk_pick *bp, const struct tern_ta6 *t6)
 	list_for_each_entry(blk, &sub->blocks, sub_node) {
 		if (blk->used >= blk->size)
 			break;
-		if (blk->l4 != bp->l4)
+		/* Of the pool4 entries the packet's mark selects only. */
+		if (blk->l4 != bp->l4 || blk->mark != bp->mark)
 			continue;
 		if (i++ == bp->tried) {
 			pick = blk;
@@ -224,4 +230,28 @@ void tern_blk_pick_end(struct tern_blk_pick *bp)
 	spin_unlock_bh(&bl->lock);
 	bp->held = NULL;
 	tern_blk_told(bl, &evs);
+}
+
+bool tern_blk_drain_pick4(void *arg, const struct tern_ta6 *t6,
+			  unsigned int attempt, struct tern_ta4 *t4)
+{
+	struct tern_blk_drain *d = arg;
+	struct tern_blocks *bl = d->bl;
+	bool taken;
+	u16 port;
+
+	for (;;) {
+		/* Its own count: candidates passed over count too. */
+		if (!tern_pick4(d->pick, t6, d->next++, t4))
+			return false;
+		if (!READ_ONCE(bl->nblocks))
+			return true;
+		port = ntohs(t4->port);
+		spin_lock_bh(&bl->lock);
+		taken = bl->size && tern_blk_find(bl, d->pick->l4, t4->addr,
+						  port - port % bl->size);
+		spin_unlock_bh(&bl->lock);
+		if (!taken)
+			return true;
+	}
 }

@@ -141,6 +141,7 @@ static struct tern_session *tern_nat64_new6(struct tern_xlat *x, u8 l4,
 	};
 	struct tern_det_pick det;
 	struct tern_blk_pick blk = {};
+	struct tern_blk_drain drain;
 	struct tern_limits lim;
 	struct tern_session *s;
 	struct tern_tcp_step st = { 0 };
@@ -187,6 +188,11 @@ static struct tern_session *tern_nat64_new6(struct tern_xlat *x, u8 l4,
 				   x->cfg->sub_prefix_len, l4, x->mark);
 		fn = tern_blk_pick4;
 		arg = &blk;
+	} else if (tern_blocks_count(inst->nat64->blocks)) {
+		/* Blocks off, some still given: none of their ports. */
+		drain = (struct tern_blk_drain){ inst->nat64->blocks, &pick };
+		fn = tern_blk_drain_pick4;
+		arg = &drain;
 	}
 	tern_nat64_limits(inst, x->cfg, &lim);
 	s = tern_sess_add6(inst->nat64->tables, l4, src, remote, &lim,

@@ -4,7 +4,9 @@
  * never overlap; a subscriber's BIB entries only take ports of its own
  * blocks, exactly as many blocks as its entries need; a block goes back
  * with its last BIB entry (not before); a subscriber past its most blocks,
- * or a pool4 without a free block, is refused.
+ * or a pool4 without a free block, is refused; blocks serve their packet
+ * mark only; the search for a free block is bounded; turned off, the
+ * blocks left are no one else's.
  */
 
 #include <kunit/test.h>
@@ -92,10 +94,14 @@ static void kt_blk_teardown(struct kt_blk *k)
 	tern_pool4_free(k->pool);
 }
 
-/* A new session as the packet path makes it; *@why: the refusal's counter. */
-static struct tern_session *kt_blk_add(struct kt_blk *k, u8 l4,
-				       const struct tern_ta6 *src,
-				       const struct tern_ta4 *remote, int *why)
+/*
+ * A new session as the packet path makes it for a packet of mark @mark;
+ * *@why: the refusal's counter.
+ */
+static struct tern_session *kt_blk_add_mark(struct kt_blk *k, u8 l4,
+					    const struct tern_ta6 *src,
+					    const struct tern_ta4 *remote,
+					    u32 mark, int *why)
 {
 	struct tern_blk_pick bp;
 	struct tern_session *s;
@@ -103,7 +109,7 @@ static struct tern_session *kt_blk_add(struct kt_blk *k, u8 l4,
 	local_bh_disable();
 	rcu_read_lock();
 	tern_blk_pick_init(&bp, k->bl, k->pool, &k->key, k->size,
-			   k->max_ports, k->lim.sub_prefix_len, l4, 0);
+			   k->max_ports, k->lim.sub_prefix_len, l4, mark);
 	s = tern_sess_add6(k->t, l4, src, remote, &k->lim, tern_blk_pick4,
 			   &bp, 0, 60 * HZ);
 	tern_blk_pick_end(&bp);
@@ -111,6 +117,13 @@ static struct tern_session *kt_blk_add(struct kt_blk *k, u8 l4,
 	local_bh_enable();
 	*why = bp.why;
 	return s;
+}
+
+static struct tern_session *kt_blk_add(struct kt_blk *k, u8 l4,
+				       const struct tern_ta6 *src,
+				       const struct tern_ta4 *remote, int *why)
+{
+	return kt_blk_add_mark(k, l4, src, remote, 0, why);
 }
 
 /* Is @t4 of a live block of @t6's subscriber (/64)? */
@@ -324,10 +337,128 @@ static void blocks_grow(struct kunit *test)
 	kt_blk_teardown(k);
 }
 
+/*
+ * pool4 by mark: a subscriber's block of mark 1's address does not serve
+ * a packet of mark 2, which gets a block of mark 2's address.
+ */
+static void blocks_mark(struct kunit *test)
+{
+	static const struct tern_pool4_entry e[] = {
+		ENTRY(A4(192, 0, 2, 1), 32, UDP, 1024, 65535, 1),
+		ENTRY(A4(203, 0, 113, 1), 32, UDP, 1024, 65535, 2),
+	};
+	struct tern_ta4 r = kt_t4(KT_REMOTE(1), 53);
+	struct tern_session *s;
+	struct kt_blk *k;
+	int why;
+
+	k = kt_blk_setup(test, e, ARRAY_SIZE(e), 256, 0);
+	s = kt_blk_add_mark(k, TERN_L4_UDP, KT6(1, 1, 2000), &r, 1, &why);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
+	KUNIT_EXPECT_EQ(test, s->bib->t4.addr, A4(192, 0, 2, 1));
+	s = kt_blk_add_mark(k, TERN_L4_UDP, KT6(1, 1, 2001), &r, 2, &why);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
+	KUNIT_EXPECT_EQ(test, s->bib->t4.addr, A4(203, 0, 113, 1));
+	s = kt_blk_add_mark(k, TERN_L4_UDP, KT6(1, 1, 2002), &r, 1, &why);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
+	KUNIT_EXPECT_EQ(test, s->bib->t4.addr, A4(192, 0, 2, 1));
+	KUNIT_EXPECT_EQ(test, k->log.adds, 2U);
+	kt_blk_teardown(k);
+}
+
+/*
+ * The search for a free block counts the addresses it visits: 32,768 of
+ * them whose ports hold no aligned block of 1000 (64536-65535) and, last
+ * of the run, one that does. A subscriber whose search starts more than
+ * TERN_BLK_PROBES addresses before that one is refused (pool4 full), not
+ * walked through the whole pool under the blocks' lock.
+ */
+static void blocks_probe_bound(struct kunit *test)
+{
+	static const struct tern_pool4_entry e[] = {
+		ENTRY(A4(10, 0, 0, 0), 17, UDP, 64536, 65535, 0),
+		ENTRY(A4(10, 1, 0, 1), 32, UDP, 1000, 65535, 0),
+	};
+	struct tern_ta4 r = kt_t4(KT_REMOTE(1), 53);
+	unsigned int sub, got = 0, refused = 0;
+	struct tern_session *s;
+	struct kt_blk *k;
+	int why;
+
+	k = kt_blk_setup(test, e, ARRAY_SIZE(e), 1000, 0);
+	for (sub = 1; sub <= 16; sub++) {
+		s = kt_blk_add(k, TERN_L4_UDP, KT6(sub, 1, 2000), &r, &why);
+		if (IS_ERR(s)) {
+			KUNIT_EXPECT_EQ(test, why, TERN_STAT_DROP_POOL4_FULL);
+			refused++;
+			continue;
+		}
+		KUNIT_EXPECT_EQ(test, s->bib->t4.addr, A4(10, 1, 0, 1));
+		got++;
+	}
+	kunit_info(test, "%u subscribers got a block, %u refused\n", got,
+		   refused);
+	KUNIT_EXPECT_GT(test, refused, 0U);
+	kt_blk_teardown(k);
+}
+
+/*
+ * port-block-size turned off with a block still given: the other
+ * subscribers' new entries (tern_pick4(), passing over that block) never
+ * take its ports, nor are charged to it: it goes back with its own last
+ * entry while theirs remain; then its ports are anyone's.
+ */
+static void blocks_off_drain(struct kunit *test)
+{
+	static const struct tern_pool4_entry e[] = {
+		ENTRY(A4(192, 0, 2, 1), 32, UDP, 1024, 1279, 0),
+	};
+	struct tern_ta4 r = kt_t4(KT_REMOTE(1), 53);
+	struct tern_ta6 a = kt_t6(1, 1, 5000);
+	struct tern_blk_drain d;
+	struct tern_pick pick;
+	struct tern_session *s;
+	unsigned int i, in_block = 0, made = 0;
+	struct kt_blk *k;
+	u16 first, port;
+	int why;
+
+	k = kt_blk_setup(test, e, ARRAY_SIZE(e), 64, 0);
+	s = kt_blk_add(k, TERN_L4_UDP, &a, &r, &why);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
+	first = ntohs(s->bib->t4.port) / 64 * 64;
+	pick = (struct tern_pick){ .pool = k->pool, .key = &k->key,
+				   .l4 = TERN_L4_UDP };
+	for (i = 0; i < 100; i++) {
+		d = (struct tern_blk_drain){ k->bl, &pick };
+		local_bh_disable();
+		rcu_read_lock();
+		s = tern_sess_add6(k->t, TERN_L4_UDP, KT6(2 + i, 1, 4000), &r,
+				   &k->lim, tern_blk_drain_pick4, &d, 0,
+				   60 * HZ);
+		port = IS_ERR(s) ? 0 : ntohs(s->bib->t4.port);
+		rcu_read_unlock();
+		local_bh_enable();
+		if (!port)
+			continue;
+		made++;
+		in_block += port >= first && port < first + 64;
+	}
+	KUNIT_EXPECT_GT(test, made, 90U);
+	KUNIT_EXPECT_EQ(test, in_block, 0U);
+	KUNIT_EXPECT_EQ(test, tern_bib_del(k->t, TERN_L4_UDP, &a, NULL), 0);
+	KUNIT_EXPECT_EQ(test, k->log.dels, 1U);
+	KUNIT_EXPECT_EQ(test, tern_blocks_count(k->bl), 0U);
+	kt_blk_teardown(k);
+}
+
 static struct kunit_case tern_nat64_blocks_cases[] = {
 	KUNIT_CASE(blocks_own),
 	KUNIT_CASE(blocks_release_last),
 	KUNIT_CASE(blocks_refused),
+	KUNIT_CASE(blocks_mark),
+	KUNIT_CASE(blocks_probe_bound),
+	KUNIT_CASE(blocks_off_drain),
 	KUNIT_CASE(blocks_grow),
 	{}
 };
