@@ -188,6 +188,15 @@ int tern_nla_get_prefix6(const struct nlattr *nla,
 				   false, extack);
 }
 
+int tern_nl_siit_only(struct tern_instance *inst,
+		      struct netlink_ext_ack *extack)
+{
+	if (inst->type == TERN_TYPE_SIIT)
+		return 0;
+	NL_SET_ERR_MSG(extack, "the EAMT and denylist4 are for SIIT instances (NAT64 maps by pool6 and pool4)");
+	return -EINVAL;
+}
+
 /* Empties a table of the request's instance, under the lock. */
 int tern_nl_table_flush(struct genl_info *info, const struct tern_nl_table *tbl)
 {

@@ -94,6 +94,13 @@ struct tern_nl_table {
 /* Empties a table of the request's instance, under the lock. */
 int tern_nl_table_flush(struct genl_info *info, const struct tern_nl_table *tbl);
 
+/*
+ * The check of the EAMT and denylist4 (struct tern_nl_table, and their
+ * add and remove): a NAT64 instance reads neither, so it takes neither.
+ */
+int tern_nl_siit_only(struct tern_instance *inst,
+		      struct netlink_ext_ack *extack);
+
 /* One message per entry of a table, from cb->args[0] on. */
 int tern_nl_table_dump(struct sk_buff *skb, struct netlink_callback *cb,
 		       const struct tern_nl_table *tbl);

@@ -203,8 +203,12 @@ static int tern_cfg_entry_read(struct net *net, struct tern_cfg_inst *ci,
 	l->nla[l->n++] = nla;
 	switch (nla_type(nla)) {
 	case TERN_A_EAM:
+		if (ci->type != TERN_TYPE_SIIT)
+			goto siit;
 		return tern_cfg_eam_read(nla, v, extack);
 	case TERN_A_PREFIX4:
+		if (ci->type != TERN_TYPE_SIIT)
+			goto siit;
 		return tern_cfg_deny_read(nla, v, extack);
 	case TERN_A_POOL4:
 		if (ci->type != TERN_TYPE_NAT64)
@@ -216,6 +220,9 @@ static int tern_cfg_entry_read(struct net *net, struct tern_cfg_inst *ci,
 		return tern_cfg_bib_read(nla, v, extack);
 	}
 	NL_SET_ERR_MSG(extack, "pool4 and static BIB entries are for NAT64 instances");
+	return -EINVAL;
+siit:
+	NL_SET_ERR_MSG(extack, "the EAMT and denylist4 are for SIIT instances (NAT64 maps by pool6 and pool4)");
 	return -EINVAL;
 }
 

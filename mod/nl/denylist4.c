@@ -55,10 +55,9 @@ static int tern_nl_deny4_change(struct genl_info *info, bool add)
 
 	mutex_lock(&tn->lock);
 	inst = tern_nl_instance(tn, info->attrs, info->extack);
-	if (IS_ERR(inst)) {
-		ret = PTR_ERR(inst);
+	ret = PTR_ERR_OR_ZERO(inst) ?: tern_nl_siit_only(inst, info->extack);
+	if (ret)
 		goto out;
-	}
 	old = tern_protected(tn, inst->deny4);
 	d = add ? tern_deny4_add(old, &p, &c) : tern_deny4_del(old, &p);
 	ret = PTR_ERR_OR_ZERO(d);
@@ -100,6 +99,7 @@ static int tern_deny4_put(struct sk_buff *skb, struct tern_net *tn,
 
 static const struct tern_nl_table tern_deny4_nl = {
 	.get_cmd = TERN_CMD_DENY4_GET,
+	.check = tern_nl_siit_only,
 	.publish = tern_deny4_publish,
 	.put = tern_deny4_put,
 };

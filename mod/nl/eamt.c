@@ -106,10 +106,9 @@ int tern_nl_eamt_add(struct sk_buff *skb, struct genl_info *info)
 
 	mutex_lock(&tn->lock);
 	inst = tern_nl_instance(tn, info->attrs, info->extack);
-	if (IS_ERR(inst)) {
-		ret = PTR_ERR(inst);
+	ret = PTR_ERR_OR_ZERO(inst) ?: tern_nl_siit_only(inst, info->extack);
+	if (ret)
 		goto out;
-	}
 	t = tern_eamt_add(tern_protected(tn, inst->eamt), &e, &conflict, &c4);
 	if (IS_ERR(t)) {
 		ret = PTR_ERR(t);
@@ -143,10 +142,9 @@ int tern_nl_eamt_del(struct sk_buff *skb, struct genl_info *info)
 
 	mutex_lock(&tn->lock);
 	inst = tern_nl_instance(tn, info->attrs, info->extack);
-	if (IS_ERR(inst)) {
-		ret = PTR_ERR(inst);
+	ret = PTR_ERR_OR_ZERO(inst) ?: tern_nl_siit_only(inst, info->extack);
+	if (ret)
 		goto out;
-	}
 	t = tern_eamt_del(tern_protected(tn, inst->eamt), has6 ? &e.p6 : NULL,
 			  has4 ? &e.p4 : NULL, info->extack);
 	if (IS_ERR(t)) {
@@ -170,6 +168,7 @@ static int tern_eamt_put(struct sk_buff *skb, struct tern_net *tn,
 
 static const struct tern_nl_table tern_eamt_nl = {
 	.get_cmd = TERN_CMD_EAMT_GET,
+	.check = tern_nl_siit_only,
 	.publish = tern_eamt_publish,
 	.put = tern_eamt_put,
 };

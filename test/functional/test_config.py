@@ -190,6 +190,25 @@ def test_bad_entry_changes_nothing(topo):
     assert show(topo)[0] == before
 
 
+@pytest.mark.parametrize("key,entry", [
+    ("eamt", {"prefix6": "2001:db8:300::/120", "prefix4": "198.18.1.0/24"}),
+    ("denylist4", "10.0.0.0/8")])
+def test_siit_lists_refused_for_nat64(topo, key, entry):
+    """A NAT64 instance takes no EAMT or denylist4 (it would read neither):
+    the file is refused, naming the entry; nothing of it takes effect."""
+    cli_ok(topo.xl, "config", "apply", write(topo.tmp, "n.json", [NAT64]))
+    before, _ = show(topo)
+    path = write(topo.tmp, "bad.json",
+                 [dict(NAT64, globals={"enabled": False}, **{key: [entry]})])
+    r = cli(topo.xl, "config", "apply", path)
+    assert_error(r, 1)
+    assert r.err.startswith('tern: %s:' % path)
+    assert r.err.endswith('instance "n", %s entry 1: the EAMT and denylist4 '
+                          'are for SIIT instances (NAT64 maps by pool6 and '
+                          'pool4)\n' % key)
+    assert show(topo)[0] == before
+
+
 def test_overlap_names_entry(topo):
     bad = dict(SIIT, eamt=SIIT["eamt"] + [{"prefix6": "2001:db8:300::/120",
                                            "prefix4": "192.0.2.128/25"}])

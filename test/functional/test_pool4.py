@@ -7,6 +7,7 @@ Tests that need a NAT64 instance skip while the kernel refuses to create
 one ("not supported yet"), and only then.
 """
 
+import json
 import socket
 import struct
 
@@ -245,6 +246,26 @@ def test_pool4_refused_on_siit(ns):
                  ["remove", "203.0.113.0/24", "--tcp"],
                  ["list"], ["list", "--json"], ["flush"]):
         refused(ns, 1, "pool4 is for NAT64 instances", "pool4", *args)
+
+
+def test_eamt_and_denylist4_refused_on_nat64(ns):
+    """A NAT64 instance reads neither the EAMT nor denylist4 (it maps by
+    pool6 and pool4): both are refused, not kept to no effect (an EAMT
+    entry never applied, a denylisted IPv4 address reached all the
+    same); nothing is left of the refused additions."""
+    cli_ok(ns, "instance", "add", "n", "--nat64", "--pool6", "64:ff9b::/96")
+    for args in (["eamt", "add", "2001:db8:6::/120", "198.51.100.0/24"],
+                 ["eamt", "remove", "2001:db8:6::/120"],
+                 ["eamt", "list"], ["eamt", "list", "--json"],
+                 ["eamt", "flush"],
+                 ["denylist4", "add", "10.0.0.0/8"],
+                 ["denylist4", "remove", "10.0.0.0/8"],
+                 ["denylist4", "list", "--json"], ["denylist4", "flush"]):
+        refused(ns, 1, "the EAMT and denylist4 are for SIIT instances "
+                "(NAT64 maps by pool6 and pool4)", *args)
+    shown = json.loads(cli_ok(ns, "config", "show"))["instances"]
+    assert [sorted(i) for i in shown] == \
+        [["bib", "framework", "globals", "name", "pool4", "pool6", "type"]]
 
 
 def test_pool4_unknown_instance(nat64):

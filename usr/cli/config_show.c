@@ -2,8 +2,8 @@
 /*
  * tern CLI: tern config show, the running configuration of the namespace
  * in the format tern config apply reads (docs/config.md): each instance
- * with every global setting but pool6 (an instance key), its EAMT,
- * denylist4 and, for NAT64, pool4 and static BIB entries. Read with one
+ * with every global setting but pool6 (an instance key), for SIIT its
+ * EAMT and denylist4, for NAT64 its pool4 and static BIB entries. Read with one
  * request per object: a change made meanwhile may show half.
  */
 #include <stdio.h>
@@ -243,12 +243,14 @@ static int show_instance(struct json_object *o)
 	if (!err)
 		err = tern_nl_request(TERN_CMD_GLOBAL_GET, false, name, NULL,
 				      NULL, globals_reply, g);
-	if (!err)
-		err = list(o, "eamt", name, TERN_CMD_EAMT_GET, eamt_reply);
-	if (!err)
-		err = list(o, "denylist4", name, TERN_CMD_DENY4_GET, deny_reply);
 	json_object_object_get_ex(o, "type", &v);
-	if (err || strcmp(json_object_get_string(v), "nat64"))
+	/* An instance has the lists of its type only. */
+	if (!err && strcmp(json_object_get_string(v), "nat64")) {
+		err = list(o, "eamt", name, TERN_CMD_EAMT_GET, eamt_reply);
+		return err ?: list(o, "denylist4", name, TERN_CMD_DENY4_GET,
+				   deny_reply);
+	}
+	if (err)
 		return err;
 	err = tern_nl_request(TERN_CMD_POOL4_GET, true, name, NULL, NULL,
 			      pool4_list_reply, &pl);
