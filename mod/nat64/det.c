@@ -71,11 +71,93 @@ bool tern_det_shape_of(const struct tern_config *cfg,
 }
 
 /*
+ * The addresses of run [@i, @end) of @p from position *@i on, adjacent
+ * entries joined: the next interval [*@s, *@t]; false past the run.
+ */
+static bool tern_box_span(const struct tern_pool4 *p, u32 *i, u32 end,
+			  u32 *s, u32 *t)
+{
+	const struct tern_pool4_entry *e;
+
+	if (*i >= end)
+		return false;
+	e = &p->e[p->by_pick[(*i)++]];
+	*s = ntohl(e->prefix.addr);
+	*t = *s + tern_hostmask4(e->prefix.len);
+	while (*i < end && *t != U32_MAX) {
+		e = &p->e[p->by_pick[*i]];
+		if (ntohl(e->prefix.addr) != *t + 1)
+			break;
+		*t += tern_hostmask4(e->prefix.len) + 1;
+		(*i)++;
+	}
+	return true;
+}
+
+/*
+ * Do runs [@a, @ae) and [@b, @be) share some addresses but not all? Then
+ * an address would have a share in each, maybe of two boxes.
+ */
+static bool tern_box_runs_differ(const struct tern_pool4 *p, u32 a, u32 ae,
+				 u32 b, u32 be)
+{
+	bool ha, hb, common = false, same = true;
+	u32 as = 0, at = 0, bs = 0, bt = 0;
+
+	ha = tern_box_span(p, &a, ae, &as, &at);
+	hb = tern_box_span(p, &b, be, &bs, &bt);
+	while (ha || hb) {
+		bool both = ha && hb && as == bs && at == bt;
+		bool next_a, next_b;
+
+		/* Overlapping, not the same: some addresses of both only. */
+		if (!both && ha && hb && as <= bt && bs <= at)
+			return true;
+		common |= both;
+		same &= both;
+		/* Past an interval of both, or the lower one of one run. */
+		next_a = ha && (both || !hb || as < bs);
+		next_b = hb && (both || !ha || bs < as);
+		if (next_a)
+			ha = tern_box_span(p, &a, ae, &as, &at);
+		if (next_b)
+			hb = tern_box_span(p, &b, be, &bs, &bt);
+	}
+	return common && !same;
+}
+
+/*
  * Several boxes, one pool: box-index below box-count; with more than one
  * box, every run of pool4 (protocol, mark) has an address for each box
  * and no address twice (two entries of one address could fall in two
- * boxes' shares, and IPv4 returns are routed by address).
+ * boxes' shares, and IPv4 returns are routed by address); two runs share
+ * all their addresses or none (an address of both would have a share in
+ * each, maybe of two boxes).
  */
+static int tern_box_runs_check(const struct tern_pool4 *p, char *msg,
+			       size_t size)
+{
+	const struct tern_pool4_entry *e, *f;
+	u32 lo, hi, lo2, hi2;
+
+	for (lo = 0; lo < tern_pool4_count(p); lo = hi) {
+		e = &p->e[p->by_pick[lo]];
+		tern_pick_run(p, e->l4, e->mark, &lo, &hi);
+		for (lo2 = hi; lo2 < tern_pool4_count(p); lo2 = hi2) {
+			f = &p->e[p->by_pick[lo2]];
+			tern_pick_run(p, f->l4, f->mark, &lo2, &hi2);
+			if (!tern_box_runs_differ(p, lo, hi, lo2, hi2))
+				continue;
+			snprintf(msg, size,
+				 "box-count: %s (mark %u) and %s (mark %u) pool4 share some addresses only",
+				 tern_det_l4_name[e->l4], e->mark,
+				 tern_det_l4_name[f->l4], f->mark);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static int tern_box_validate(const struct tern_config *cfg,
 			     const struct tern_pool4 *p, char *msg,
 			     size_t size)
@@ -123,7 +205,7 @@ static int tern_box_validate(const struct tern_config *cfg,
 			return -EINVAL;
 		}
 	}
-	return 0;
+	return tern_box_runs_check(p, msg, size);
 }
 
 int tern_det_validate(const struct tern_config *cfg,

@@ -265,6 +265,17 @@ static void box_validate_msgs(struct kunit *test)
 	static const struct tern_pool4_entry sixteen[] = {
 		ENTRY(A4(192, 0, 2, 0), 28, TCP, 1024, 65535, 0),
 	};
+	/* Routed by address: every run of an address must share it alike. */
+	static const struct tern_pool4_entry part[] = {
+		ENTRY(A4(192, 0, 2, 0), 28, TCP, 1024, 65535, 0),
+		ENTRY(A4(192, 0, 2, 0), 29, UDP, 1024, 65535, 0),
+	};
+	static const struct tern_pool4_entry split[] = {
+		ENTRY(A4(192, 0, 2, 0), 28, TCP, 1024, 65535, 0),
+		ENTRY(A4(192, 0, 2, 0), 29, UDP, 1024, 65535, 0),
+		ENTRY(A4(192, 0, 2, 8), 29, UDP, 1024, 65535, 0),
+		ENTRY(A4(198, 51, 100, 0), 30, UDP, 1024, 65535, 3),
+	};
 	struct tern_config *cfg = tern_kt_det_cfg(test, 120, 128, 0);
 	struct tern_pool4 *p;
 	char msg[80];
@@ -295,6 +306,20 @@ static void box_validate_msgs(struct kunit *test)
 	cfg->box_index = 0;
 	KUNIT_EXPECT_EQ(test, tern_det_validate(cfg, p, msg, sizeof(msg)), 0);
 	tern_pool4_free(p);
+	/*
+	 * UDP has 8 of TCP's 16 addresses: 192.0.2.4 is box 0's by TCP's
+	 * shares, box 1's by UDP's. The same 16 in two entries, and another
+	 * run with none of them, are fine.
+	 */
+	cfg->box_count = 2;
+	p = tern_kt_pool(test, part, ARRAY_SIZE(part));
+	tern_kt_det_refused(test, cfg, p,
+			    "box-count: TCP (mark 0) and UDP (mark 0) pool4 share some addresses only");
+	tern_pool4_free(p);
+	p = tern_kt_pool(test, split, ARRAY_SIZE(split));
+	KUNIT_EXPECT_EQ(test, tern_det_validate(cfg, p, msg, sizeof(msg)), 0);
+	tern_pool4_free(p);
+	cfg->box_count = 1;
 	/*
 	 * Deterministic: 2^16 subscribers, blocks of 12 ports: 16 addresses
 	 * x 5376 blocks hold them, the 5 of the smallest of 3 shares not.
