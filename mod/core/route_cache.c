@@ -14,9 +14,14 @@
  * and protocol. Only where that is all: no policy routing rule of one's
  * own (the default rules only), multipath hashing on addresses (policy 0,
  * the default) and not by neighbour state, IPv6 forwarding on (otherwise
- * router reachability chooses), and no IPsec output policy nor a default
- * that blocks (the lookups also ask xfrm: xlat/route.c). Otherwise
- * every packet asks the kernel, as before.
+ * router reachability chooses), no nexthop objects (`ip nexthop`, as FRR
+ * installs routes: a group skips members whose gateway's neighbour is not
+ * valid, whatever the sysctl), for IPv4 at most one default route in the
+ * main and default tables (between several the kernel chooses by their
+ * gateways' neighbour state), and no IPsec output policy nor a default
+ * that blocks (the lookups also ask xfrm: xlat/route.c). A neighbour
+ * changing its state changes no generation count. Otherwise every packet
+ * asks the kernel, as before.
  *
  * A hit lends the slot's route: the packet goes out with it unreferenced
  * (skb_dst_set_noref(), as forwarding does with its input route), which
@@ -35,6 +40,7 @@
 #include <linux/percpu.h>
 #include <linux/xfrm.h>
 #include <net/dst.h>
+#include <net/ip_fib.h>
 #include <net/ip6_fib.h>
 #include <net/ipv6.h>
 #include <net/net_namespace.h>
@@ -95,12 +101,31 @@ static bool tern_rtc_xfrm_free(const struct net *net)
 	return true;
 }
 
+/* Nexthop objects: a group chooses by neighbour state. */
+static bool tern_rtc_nh_free(const struct net *net)
+{
+	return !READ_ONCE(net->nexthop.rb_root.rb_node);
+}
+
+#ifdef CONFIG_IP_MULTIPLE_TABLES
+/* Several default routes: fib_select_default() goes by neighbour state. */
+static bool tern_rtc4_one_default(const struct fib_table *tb)
+{
+	return !tb || READ_ONCE(tb->tb_num_default) <= 1;
+}
+#endif
+
+/* Under rcu_read_lock(), as the packet path runs. */
 static bool tern_rtc4_usable(const struct net *net)
 {
 #ifdef CONFIG_IP_MULTIPLE_TABLES
-	if (READ_ONCE(net->ipv4.fib_has_custom_rules))
+	if (READ_ONCE(net->ipv4.fib_has_custom_rules) ||
+	    !tern_rtc4_one_default(rcu_dereference(net->ipv4.fib_main)) ||
+	    !tern_rtc4_one_default(rcu_dereference(net->ipv4.fib_default)))
 		return false;
 #endif
+	if (!tern_rtc_nh_free(net))
+		return false;
 #ifdef CONFIG_IP_ROUTE_MULTIPATH
 	/* Nexthops chosen by neighbour state change no generation count. */
 	if (READ_ONCE(net->ipv4.sysctl_fib_multipath_hash_policy) ||
@@ -122,7 +147,7 @@ static bool tern_rtc6_usable(const struct net *net)
 	 */
 	return !ip6_multipath_hash_policy(net) &&
 	       READ_ONCE(net->ipv6.devconf_all->forwarding) &&
-	       tern_rtc_xfrm_free(net);
+	       tern_rtc_nh_free(net) && tern_rtc_xfrm_free(net);
 }
 
 static struct tern_rtc4_slot *tern_rtc4_slot(struct tern_route_cache *c,

@@ -3,13 +3,18 @@ the output route of the flows it saw last per CPU (mod/core/route_cache.c)
 and uses it again while the kernel says it is valid (dst_check()); each
 change below must be seen by the very next packet, in both directions:
 a route added over the one in use, a blackhole, a policy rule, the
-device of the route removed, a route deleted."""
+device of the route removed, a route deleted, a nexthop group member
+whose gateway's neighbour failed."""
 
 import contextlib
 
-from ternlib import (H4_6, H6_4, H6_LINK, SINK4, SINK6, XL4, Capture,
-                     both_translated, embed, is_ip4, is_ip6, none_on,
-                     nothing_out, run, udp4, udp6)
+from scapy.layers.inet import UDP
+from scapy.layers.inet6 import IPv6
+from scapy.packet import Raw
+
+from ternlib import (H4_6, H4_MAC, H6_4, H6_LINK, SINK4, SINK4_6, SINK6, XL4,
+                     Capture, both_translated, embed, is_ip4, is_ip6,
+                     none_on, nothing_out, run, udp4, udp6)
 
 D1_MAC = "02:00:00:00:d1:01"
 
@@ -130,3 +135,66 @@ def test_policy_rule_added_and_removed(xlat):
     both_translated(xlat)
     for fam in ("-4", "-6"):
         xlat.xl.ip(fam, "route", "del", "blackhole", "default", "table", "100")
+
+
+
+def from_source(i):
+    """A datagram from pool6's 198.51.100.I to SINK4: a flow of its own
+    (the multipath hash is of the addresses)."""
+    pkt = IPv6(src=embed("198.51.100.%d" % i), dst=SINK4_6, hlim=64) / \
+        UDP(sport=40000, dport=4000) / Raw(b"nexthops")
+    return lambda t: t.send6(pkt)
+
+
+def test_nexthop_group_member_fails(xlat):
+    """A route through a nexthop group (`ip nexthop`, as FRR installs
+    routes): the kernel passes over a member whose gateway's neighbour
+    failed, which changes no route generation. G1 leads to h4's link, G2
+    over d0. A flow that goes by G1 (the group's first member: a failure
+    of the second moves no flow) goes by G2 from the very next packet
+    once G1's neighbour failed (with a route kept from before, it went on
+    to the dead G1)."""
+    with side_link(xlat):
+        xlat.xl.ip_batch([
+            "neigh replace 203.0.113.50 lladdr %s dev v4 nud permanent"
+            % H4_MAC,
+            "neigh replace 192.0.2.200 lladdr %s dev d0 nud permanent"
+            % D1_MAC,
+            "nexthop add id 1 via 203.0.113.50 dev v4",
+            "nexthop add id 2 via 192.0.2.200 dev d0 onlink",
+            "nexthop add id 10 group 1/2",
+            "route add %s/32 nhid 10" % SINK4,
+        ])
+        try:
+            found = None
+            for i in range(10, 60):
+                match = is_ip4(src="198.51.100.%d" % i, dst=SINK4)
+                c = xlat.counters()
+                with Capture(xlat.h4, "d1") as d1, xlat.cap4() as cap4:
+                    from_source(i)(xlat)
+                    c.expect({"xlat-6to4": 1})
+                    d1.settle(0.3)
+                    cap4.settle(0.1)
+                    by1, by2 = cap4.matching(match), d1.matching(match)
+                assert len(by1) + len(by2) == 1
+                if by1:
+                    found = i
+                    break
+            assert found is not None, "50 flows, none by G1"
+            send, match = from_source(found), is_ip4(
+                src="198.51.100.%d" % found, dst=SINK4)
+            with xlat.cap4() as cap4:
+                send(xlat)
+                cap4.one(match)
+            xlat.xl.ip("neigh", "replace", "203.0.113.50", "dev", "v4",
+                       "nud", "failed")
+            for _ in range(2):
+                c = xlat.counters()
+                with Capture(xlat.h4, "d1") as d1, xlat.cap4() as cap4:
+                    send(xlat)
+                    d1.one(match)
+                    none_on(lambda: c.expect({"xlat-6to4": 1}),
+                            (cap4, match))
+        finally:
+            xlat.xl.ip_batch(["route del %s/32" % SINK4, "nexthop flush"])
+    both_translated(xlat)
