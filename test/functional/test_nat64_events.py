@@ -12,8 +12,10 @@ what the packets made.
 
 import ipaddress
 import json
+import os
 import queue
 import re
+import select
 import signal
 import socket
 import struct
@@ -343,6 +345,44 @@ def test_full_listener_does_not_slow_translation(nat, broadcast_error):
         assert len(sessions(nat, "udp")) == 1000
     finally:
         sk.close()
+
+
+def test_monitor_stops_while_its_output_is_blocked(nat):
+    """tern monitor writing to a pipe nobody reads any more (a pager
+    paused, a journal stalled): blocked in its write, SIGTERM still ends
+    it at once, exit 0 and nothing on stderr (the signal was let in only
+    while it waited for events: it stayed blocked)."""
+    nat.set("log-bib", "true")
+    nat.set("log-sessions", "true")
+    r, w = os.pipe()
+    with in_netns(str(nat.xl)):
+        p = subprocess.Popen([TERN, "monitor", "--json"], stdout=w,
+                             stderr=subprocess.PIPE, text=True)
+    os.close(w)
+    try:
+        # Listening: a marker's bib-del read.
+        got, deadline = b"", time.monotonic() + TIMEOUT
+        while b'"bib-del"' not in got:
+            assert time.monotonic() < deadline, "tern monitor hears nothing"
+            add_remove_marker(nat)
+            if select.select([r], [], [], 1)[0]:
+                got += os.read(r, 1 << 16)
+        # Then never read again: 2000 events, far more than a pipe holds.
+        c = nat.counters()
+        for i in range(1000):
+            nat.send6(bytes(udp6(sport=20000 + i, n=8)))
+        wait_until(lambda: c.delta().get("xlat-6to4", 0) >= 1000, 30)
+        wchan = "/proc/%d/wchan" % p.pid
+        wait_until(lambda: open(wchan).read() == "pipe_write", 30)
+        p.terminate()
+        rc = p.wait(timeout=10)
+        assert (rc, p.stderr.read()) == (0, "")
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+        p.stderr.close()
+        os.close(r)
 
 
 # --- Events lost by the monitor itself --------------------------------------

@@ -6,6 +6,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -219,12 +220,21 @@ static int print_json(const struct event *ev, const char *when)
 	return json_emit(o);
 }
 
-/* A reader at the other end of a pipe sees each line at once. */
+/*
+ * A reader at the other end of a pipe sees each line at once. A write
+ * blocked on a reader that stopped reading, ended by SIGINT or SIGTERM:
+ * what it held is dropped (the exit would block on it again), no error.
+ */
 static int flush_line(void)
 {
-	if (fflush(stdout) != 0 || ferror(stdout))
-		return tern_fail("cannot write the output: %s", strerror(errno));
-	return TERN_EXIT_OK;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return TERN_EXIT_OK;
+	if (tern_nl_listen_stopping()) {
+		__fpurge(stdout);
+		clearerr(stdout);
+		return TERN_EXIT_OK;
+	}
+	return tern_fail("cannot write the output: %s", strerror(errno));
 }
 
 static int on_event(struct nlattr **tb, void *arg)

@@ -114,8 +114,12 @@ int tern_nl_version(bool *loaded, char *buf, size_t size, uint32_t *api);
  * stops or SIGINT/SIGTERM come (TERN_EXIT_OK then). Messages lost because
  * the socket's buffer was full are reported (a warning), then @lost (may be
  * NULL; it returns TERN_EXIT_OK to go on) is called with @arg, and the
- * listening goes on. Returns the exit status.
+ * listening goes on. Returns the exit status. The signals come in while
+ * @fn writes too: a write blocked on a reader that stopped reading ends
+ * (EINTR; see tern_nl_listen_stopping()).
  */
+/* Has SIGINT or SIGTERM come (output failing with EINTR is no error)? */
+bool tern_nl_listen_stopping(void);
 int tern_nl_listen(struct tern_nl *nl, const char *group, uint8_t cmd,
 		   tern_nl_reply_fn fn, int (*lost)(void *arg), void *arg);
 

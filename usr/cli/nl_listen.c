@@ -31,11 +31,19 @@ struct listen {
 	uint8_t cmd;
 };
 
+bool tern_nl_listen_stopping(void)
+{
+	return listen_stop;
+}
+
 static int on_notification(struct nl_msg *msg, void *arg)
 {
 	struct listen *l = arg;
 	struct genlmsghdr *g = nlmsg_data(nlmsg_hdr(msg));
 
+	/* Stopping: not one more line (its write could block again). */
+	if (listen_stop)
+		return NL_STOP;
 	if (nlmsg_hdr(msg)->nlmsg_len < NLMSG_LENGTH(GENL_HDRLEN) ||
 	    g->cmd != l->cmd)
 		return NL_SKIP;
@@ -77,7 +85,11 @@ int tern_nl_listen(struct tern_nl *nl, const char *group, uint8_t cmd,
 	nl_socket_modify_cb(nl->sk, NL_CB_VALID, NL_CB_CUSTOM, on_notification,
 			    &l);
 
-	/* The signals are let in only while waiting: none is missed. */
+	/*
+	 * The signals are let in while waiting (ppoll: none is missed) and
+	 * while the messages are handled (a write that blocks ends with
+	 * EINTR: no SA_RESTART), not between the two.
+	 */
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
@@ -94,7 +106,9 @@ int tern_nl_listen(struct tern_nl *nl, const char *group, uint8_t cmd,
 			l.r.status = tern_fail("poll: %s", strerror(errno));
 			break;
 		}
+		sigprocmask(SIG_SETMASK, &orig, NULL);
 		err = nl_recvmsgs_default(nl->sk);
+		sigprocmask(SIG_BLOCK, &block, NULL);
 		/* ENOBUFS (libnl: "Out of memory"): the buffer overflowed. */
 		if (err == -NLE_NOMEM) {
 			tern_fail("warning: events lost (the receive buffer was full)");
