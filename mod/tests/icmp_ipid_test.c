@@ -4,6 +4,9 @@
 #include <kunit/test.h>
 #include <linux/icmp.h>
 #include <linux/icmpv6.h>
+#include <linux/slab.h>
+#include <net/net_namespace.h>
+#include <net/netns/hash.h>
 #include "xlat/icmp.h"
 #include "xlat/ipid.h"
 
@@ -68,11 +71,12 @@ static void icmp4_classes(struct kunit *test)
 static void ipid_per_flow_counter(struct kunit *test)
 {
 	__be32 s = htonl(0xc6336402), d = htonl(0xcb007102);
-	u16 first = ntohs(tern_ipid_next(s, d, IPPROTO_UDP));
+	u16 first = ntohs(tern_ipid_next(&init_net, s, d, IPPROTO_UDP));
 	int i;
 
 	for (i = 1; i <= 1000; i++)
-		KUNIT_EXPECT_EQ(test, ntohs(tern_ipid_next(s, d, IPPROTO_UDP)),
+		KUNIT_EXPECT_EQ(test, ntohs(tern_ipid_next(&init_net, s, d,
+							   IPPROTO_UDP)),
 				(u16)(first + i));
 }
 
@@ -80,30 +84,56 @@ static void ipid_per_flow_counter(struct kunit *test)
 static void ipid_reserve_block(struct kunit *test)
 {
 	__be32 s = htonl(0xc6336403), d = htonl(0xcb007103);
-	u16 first = ntohs(tern_ipid_next(s, d, IPPROTO_TCP));
+	u16 first = ntohs(tern_ipid_next(&init_net, s, d, IPPROTO_TCP));
 
-	KUNIT_EXPECT_EQ(test, ntohs(tern_ipid_reserve(s, d, IPPROTO_TCP, 45)),
+	KUNIT_EXPECT_EQ(test, ntohs(tern_ipid_reserve(&init_net, s, d,
+						      IPPROTO_TCP, 45)),
 			(u16)(first + 1));
-	KUNIT_EXPECT_EQ(test, ntohs(tern_ipid_next(s, d, IPPROTO_TCP)),
+	KUNIT_EXPECT_EQ(test, ntohs(tern_ipid_next(&init_net, s, d, IPPROTO_TCP)),
 			(u16)(first + 46));
-	KUNIT_EXPECT_EQ(test, ntohs(tern_ipid_reserve(s, d, IPPROTO_TCP,
-						      65535)),
+	KUNIT_EXPECT_EQ(test, ntohs(tern_ipid_reserve(&init_net, s, d,
+						      IPPROTO_TCP, 65535)),
 			(u16)(first + 47));
 	/* 65535 later: the counter wrapped around to just before that. */
-	KUNIT_EXPECT_EQ(test, ntohs(tern_ipid_next(s, d, IPPROTO_TCP)),
+	KUNIT_EXPECT_EQ(test, ntohs(tern_ipid_next(&init_net, s, d, IPPROTO_TCP)),
 			(u16)(first + 46));
 }
 
 /* Many flows do not all start at the same value (random starts). */
 static void ipid_random_starts(struct kunit *test)
 {
-	u16 first = ntohs(tern_ipid_next(htonl(1), htonl(2), IPPROTO_TCP));
+	u16 first = ntohs(tern_ipid_next(&init_net, htonl(1), htonl(2),
+					 IPPROTO_TCP));
 	int i, same = 0;
 
 	for (i = 0; i < 64; i++)
-		if (ntohs(tern_ipid_next(htonl(100 + i), htonl(2), IPPROTO_TCP)) == first)
+		if (ntohs(tern_ipid_next(&init_net, htonl(100 + i), htonl(2),
+					 IPPROTO_TCP)) == first)
 			same++;
 	KUNIT_EXPECT_LT(test, same, 8);
+}
+
+/*
+ * The same flow in two namespaces: two counters (the namespace is hashed
+ * too), so one's packets leave no gap in the other's IDs. A namespace is
+ * told by its hash_mix alone; four are tried, one pair may share a bucket.
+ */
+static void ipid_per_namespace(struct kunit *test)
+{
+	__be32 s = htonl(0xc6336404), d = htonl(0xcb007104);
+	struct net *other = kunit_kzalloc(test, sizeof(*other), GFP_KERNEL);
+	unsigned int i, apart = 0;
+	u16 a;
+
+	KUNIT_ASSERT_NOT_NULL(test, other);
+	for (i = 0; i < 4; i++) {
+		other->hash_mix = net_hash_mix(&init_net) + 1 + i;
+		a = ntohs(tern_ipid_next(&init_net, s, d, IPPROTO_UDP));
+		tern_ipid_next(other, s, d, IPPROTO_UDP);
+		apart += ntohs(tern_ipid_next(&init_net, s, d,
+					      IPPROTO_UDP)) == (u16)(a + 1);
+	}
+	KUNIT_EXPECT_GE(test, apart, 3U);
 }
 
 static struct kunit_case tern_icmp_ipid_cases[] = {
@@ -113,6 +143,7 @@ static struct kunit_case tern_icmp_ipid_cases[] = {
 	KUNIT_CASE(ipid_per_flow_counter),
 	KUNIT_CASE(ipid_reserve_block),
 	KUNIT_CASE(ipid_random_starts),
+	KUNIT_CASE(ipid_per_namespace),
 	{}
 };
 

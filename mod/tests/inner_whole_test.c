@@ -186,7 +186,8 @@ static void inner_6to4_df_id(struct kunit *test)
 
 		((struct ipv6hdr *)in)->payload_len = htons(sizes[i].plen);
 		if (!sizes[i].df)
-			id = ntohs(tern_ipid_next(tern_kt_in_d4(), tern_kt_in_s4(),
+			id = ntohs(tern_ipid_next(&init_net, tern_kt_in_d4(),
+						  tern_kt_in_s4(),
 						  IPPROTO_TCP)) + 1;
 		n = tern_kt_call6to4(test, in, len, out, TERN_KT_BIG);
 		KUNIT_EXPECT_EQ_MSG(test, n, (int)(20 + q.l4len), "plen %u",

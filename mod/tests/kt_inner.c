@@ -141,8 +141,8 @@ void tern_kt_expect4_next_id(u8 *e)
 {
 	struct iphdr *iph = (struct iphdr *)e;
 
-	iph->id = htons(ntohs(tern_ipid_next(iph->saddr, iph->daddr,
-					     iph->protocol)) + 1);
+	iph->id = htons(ntohs(tern_ipid_next(&init_net, iph->saddr,
+					     iph->daddr, iph->protocol)) + 1);
 	ip_send_check(iph);
 }
 

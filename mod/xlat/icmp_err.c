@@ -424,7 +424,7 @@ unsigned int tern_icmp_err_6to4(struct tern_xlat *x, struct sk_buff *skb)
 		iph->id = htons(ntohl(((const struct frag_hdr *)
 				       (skb->data + p->frag6))->identification));
 	else
-		iph->id = tern_ipid_next(saddr, daddr, IPPROTO_ICMP);
+		iph->id = tern_ipid_next(inst->net, saddr, daddr, IPPROTO_ICMP);
 	ip_send_check(iph);
 
 	if (!hairpin)

@@ -226,7 +226,8 @@ int tern_inner_6to4(const struct tern_xlat *x, const u8 *in,
 		iph->id = 0;
 		iph->frag_off = htons(IP_DF);
 	} else if (!fh) {
-		iph->id = tern_ipid_next(iph->saddr, iph->daddr, iph->protocol);
+		iph->id = tern_ipid_next(x->inst->net, iph->saddr, iph->daddr,
+					 iph->protocol);
 		iph->frag_off = 0;
 	}
 	ip_send_check(iph);

@@ -4,13 +4,18 @@
 
 #include <linux/types.h>
 
+struct net;
+
 void tern_ipid_init(void);
-__be16 tern_ipid_next(__be32 saddr, __be32 daddr, u8 proto);
+/* The next Identification of the flow of namespace @net. */
+__be16 tern_ipid_next(const struct net *net, __be32 saddr, __be32 daddr,
+		      u8 proto);
 /*
  * The first of @n consecutive Identifications of the flow, all reserved
  * (the segments of a GSO super-packet: its segmentation numbers them from
  * the first on).
  */
-__be16 tern_ipid_reserve(__be32 saddr, __be32 daddr, u8 proto, u16 n);
+__be16 tern_ipid_reserve(const struct net *net, __be32 saddr, __be32 daddr,
+			 u8 proto, u16 n);
 
 #endif /* _TERN_IPID_H */

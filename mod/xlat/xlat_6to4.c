@@ -108,7 +108,7 @@ static u16 tern_gso_segs(const struct sk_buff *skb)
  * fit an IPv6 path, and a per-flow Identification on the others (one for
  * each segment of a super-packet: segmentation counts up from it).
  */
-static void tern_6to4_frag_fields(struct sk_buff *skb,
+static void tern_6to4_frag_fields(const struct net *net, struct sk_buff *skb,
 				  const struct tern_pkt *p, struct iphdr *iph,
 				  const struct frag_hdr *fh, bool df)
 {
@@ -118,7 +118,7 @@ static void tern_6to4_frag_fields(struct sk_buff *skb,
 		iph->id = 0;
 		iph->frag_off = htons(IP_DF);
 	} else {
-		iph->id = tern_ipid_reserve(iph->saddr, iph->daddr,
+		iph->id = tern_ipid_reserve(net, iph->saddr, iph->daddr,
 					    iph->protocol, tern_gso_segs(skb));
 		iph->frag_off = 0;
 	}
@@ -291,7 +291,7 @@ unsigned int tern_6to4_translate(struct tern_xlat *x, struct sk_buff *skb)
 	iph->protocol = proto;
 	iph->saddr = addrs[0];
 	iph->daddr = addrs[1];
-	tern_6to4_frag_fields(skb, p, iph, &fh, df);
+	tern_6to4_frag_fields(inst->net, skb, p, iph, &fh, df);
 	tern_ip_send_check(iph);
 
 	skb->protocol = htons(ETH_P_IP);
