@@ -153,7 +153,7 @@ def why(case):
     el = case.find("failure")
     if el is None:
         el = case.find("error")
-    msg = " ".join((el.get("message") or "").split())[:400]
+    msg = " ".join((el.get("message") or "").split())[:3000]
     where = re.findall(r"^(\S*test_\w+\.py:\d+):", el.text or "", re.M)
     return "%s%s" % (msg, " (at %s)" % where[-1] if where else "")
 

@@ -207,8 +207,10 @@ class Failover:
             ns.delete()
 
     def state(self):
-        """What a stalled transfer leaves: boxB's counters (those not 0)
-        and tables, both ends' TCP sockets, and the keepalived logs; a
+        """What a stalled transfer leaves, most telling first and compact
+        (a CI summary keeps the first 3000 characters): boxB's counters
+        (those not 0), its TCP sessions, the neighbours of the four
+        namespaces, both ends' TCP sockets, then the keepalived logs; a
         part that cannot be read says why (the failure stays the
         transfer's)."""
         b, out = self.ns["B"], []
@@ -219,15 +221,36 @@ class Failover:
             except Exception as e:      # a report: never the failure
                 out.append("%s: unavailable: %r" % (name, e))
 
+        def sessions():
+            return "; ".join(
+                "%s %s.%s %s.%s->%s.%s" % (
+                    s.get("state"), s.get("address6"), s.get("port6"),
+                    s.get("address4"), s.get("port4"), s.get("remote4"),
+                    s.get("remote-port4"))
+                for s in cli_json(b, "-i", "n", "session", "list", "--tcp",
+                                  changing=True))
+
+        def neigh(ns):
+            return "; ".join(" ".join(
+                str(n.get(k, "")) for k in ("dst", "dev", "lladdr", "state"))
+                for n in json.loads(run(["ip", "-n", ns.name, "-j", "neigh",
+                                         "show"]).out))
+
+        def sockets(ns):
+            out = run(["ip", "netns", "exec", ns.name, "ss", "-tniH"],
+                      check=False).out
+            skip = ("skmem", "cubic", "wscale", "ts", "sack")
+            return " | ".join(" ".join(w for w in line.split()
+                                       if not w.startswith(skip))
+                              for line in out.splitlines())
+
         part("boxB", lambda: " ".join("%s=%s" % kv for kv in
                                       sorted(stats(b, "n").items()) if kv[1]))
-        for what in (("session", "list", "--tcp"), ("bib", "list", "--tcp")):
-            part("boxB " + " ".join(what), lambda w=what: cli_json(
-                b, "-i", "n", *w, changing=True))
+        part("boxB tcp sessions", sessions)
+        for role in ("s4", "c6", "B"):
+            part(role + " neigh", lambda r=role: neigh(self.ns[r]))
         for role in ("c6", "s4"):
-            part(role, lambda r=role: run(
-                ["ip", "netns", "exec", self.ns[r].name, "ss", "-tni"],
-                check=False).out)
+            part(role + " tcp", lambda r=role: sockets(self.ns[r]))
         part("keepalived", self.logs)
         return "\n".join(out)
 
@@ -341,9 +364,14 @@ def test_failover_keeps_tcp_and_udp(failover, tmp_path):
         try:
             rc = client.wait(IPERF_TIME + 120)
         except subprocess.TimeoutExpired:
-            raise AssertionError("iperf3 not done %.0f s after the kill\n%s"
-                                 % (time.monotonic() - kill_at,
-                                    f.state())) from None
+            now = time.monotonic()
+            late = [t for _, t, _ in udp.got if t > kill_at]
+            raise AssertionError(
+                "iperf3 not done %.0f s after the kill; UDP at server4 "
+                "after it: %d datagrams, the last %s\n%s"
+                % (now - kill_at, len(late),
+                   "%.1f s ago" % (now - late[-1]) if late else "none",
+                   f.state())) from None
         finally:
             cli_out.close()
         srv.wait(30)
