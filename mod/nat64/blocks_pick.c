@@ -184,7 +184,7 @@ out:
 	return pick;
 }
 
-/* Candidate @n of the block held: as tern_det_pick4() in its block. */
+/* Candidate @n of the block held: from a hash of the flow (nat64/ports.c). */
 static u16 tern_blk_port(const struct tern_blk_pick *bp,
 			 const struct tern_ta6 *t6, u32 n)
 {

@@ -288,7 +288,9 @@ int tern_det_prepare(struct tern_det_pick *dp, const struct tern_config *cfg,
 		     const struct tern_ta6 *t6)
 {
 	const struct tern_pool4_entry *e;
+	struct tern_ta6 sub = { };
 	struct tern_det_shape d;
+	siphash_key_t key;
 	u32 lo, hi, base, k, slot, first;
 
 	if (!tern_det_share(cfg, p, l4, &d, &lo, &hi, &base))
@@ -307,14 +309,24 @@ int tern_det_prepare(struct tern_det_pick *dp, const struct tern_config *cfg,
 						   p->cum[k]));
 	dp->first = first;
 	dp->size = tern_det_block(&d);
-	dp->l4 = l4;
 	dp->pref = l4 == TERN_L4_ICMP ? 0 :
 		   tern_pick_port_count(first, first + dp->size - 1,
 					ntohs(t6->port));
 	dp->probes = min_t(u32, dp->pref + dp->size, TERN_PICK_PROBES);
-	/* Any fixed value: the point is that every box has the same. */
-	dp->key.key[0] = (u64)cfg->det_port_key << 32 | 0x7465726e;
-	dp->key.key[1] = 0x6465742d706f7274ULL;
+	/*
+	 * The offset: a hash of the IPv6 address (not of its port),
+	 * keyed with det-port-key, any fixed value besides: every box has
+	 * the same. The IPv6 port is added to it (halved: the candidates
+	 * keep its parity), so two flows whose IPv6 ports are near each
+	 * other, as a host gives them, get two ports, whichever came first:
+	 * a standby box that rebuilds them in another order gives each the
+	 * port the failed box gave it.
+	 */
+	key.key[0] = (u64)cfg->det_port_key << 32 | 0x7465726e;
+	key.key[1] = 0x6465742d706f7274ULL;
+	sub.addr = t6->addr;
+	dp->h = (tern_pick_hash(&key, &sub, dp->addr, l4) >> 16) +
+		(ntohs(t6->port) >> 1);
 	return 0;
 }
 
@@ -323,18 +335,17 @@ bool tern_det_pick4(void *arg, const struct tern_ta6 *t6, unsigned int attempt,
 {
 	const struct tern_det_pick *dp = arg;
 	u32 last = dp->first + dp->size - 1;
-	u64 h;
 
 	if (attempt >= dp->probes)
 		return false;
-	h = tern_pick_hash(&dp->key, t6, dp->addr, dp->l4);
 	t4->addr = dp->addr;
 	if (attempt < dp->pref)
 		t4->port = htons(tern_pick_port(dp->first, last,
-						ntohs(t6->port), h, attempt));
+						ntohs(t6->port), dp->h,
+						attempt));
 	else
 		t4->port = htons(dp->first +
-				 tern_pick_nth(h, attempt - dp->pref,
+				 tern_pick_nth(dp->h, attempt - dp->pref,
 					       dp->size));
 	return true;
 }

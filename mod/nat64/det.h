@@ -40,12 +40,11 @@ int tern_det_validate(const struct tern_config *cfg,
 
 /* The block of one subscriber, prepared once per new BIB entry. */
 struct tern_det_pick {
-	siphash_key_t key;
+	u64 h;			/* the offset of the flow's candidates */
 	__be32 addr;
 	u32 first, size;	/* the block: first .. first + size - 1 */
 	u32 probes;		/* candidates before giving up */
 	u32 pref;		/* of the port's class and parity (TCP, UDP) */
-	u8 l4;
 };
 
 /*
@@ -63,9 +62,11 @@ int tern_det_prepare(struct tern_det_pick *dp, const struct tern_config *cfg,
  * the subscriber's address, a port of its block only. The port is a pure
  * function of the IPv6 address and port, the protocol, the block and
  * det-port-key (no random boot-time key: a standby box with the same
- * configuration picks the same one), going up from a hashed offset on
- * collisions: first among the ports of the IPv6 port's class and parity,
- * then among all of the block, at most TERN_PICK_PROBES candidates.
+ * configuration picks the same one): from an offset hashed from the
+ * subscriber's address, plus the IPv6 port (flows of near IPv6 ports get
+ * distinct ports), going up on collisions: first among the ports of the
+ * IPv6 port's class and parity, then among all of the block, at most
+ * TERN_PICK_PROBES candidates.
  */
 bool tern_det_pick4(void *arg, const struct tern_ta6 *t6, unsigned int attempt,
 		    struct tern_ta4 *t4);

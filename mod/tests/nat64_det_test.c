@@ -227,6 +227,44 @@ static void det_pick_key(struct kunit *test)
 	tern_pool4_free(p);
 }
 
+/*
+ * One host's flows of IPv6 ports 2 apart (as hosts give them), as many as
+ * the block has ports of their parity: each its own first candidate, so
+ * no probing, and a standby box gives each the same port in any order.
+ */
+static void det_pick_near_ports(struct kunit *test)
+{
+	static const struct tern_pool4_entry e[] = {
+		ENTRY(A4(192, 0, 2, 0), 32, TCP, 1024, 65535, 0),
+	};
+	struct tern_config *cfg = tern_kt_det_cfg(test, 120, 128, 0);
+	struct tern_pool4 *p = tern_kt_pool(test, e, ARRAY_SIZE(e));
+	unsigned long *seen = kunit_kzalloc(test, BITS_TO_LONGS(65536) *
+					    sizeof(long), GFP_KERNEL);
+	struct tern_det_pick dp;
+	struct tern_ta6 t6;
+	struct tern_ta4 t4;
+	u32 k, first = 1024 + 9 * 252;
+	bool dup;
+
+	KUNIT_ASSERT_NOT_NULL(test, seen);
+	cfg->det_port_key = 4242;
+	for (k = 0; k < 126; k++) {
+		tern_kt_det_src(&t6, 9, 40001 + 2 * k);
+		KUNIT_ASSERT_EQ(test, tern_det_prepare(&dp, cfg, p, TERN_L4_TCP,
+						       &t6), 0);
+		KUNIT_ASSERT_EQ(test, dp.pref, 126U);
+		KUNIT_ASSERT_TRUE(test, tern_det_pick4(&dp, &t6, 0, &t4));
+		KUNIT_EXPECT_EQ(test, ntohs(t4.port) & 1, 1);
+		KUNIT_EXPECT_GE(test, ntohs(t4.port), first);
+		KUNIT_EXPECT_LE(test, ntohs(t4.port), first + 251);
+		dup = __test_and_set_bit(ntohs(t4.port), seen);
+		KUNIT_EXPECT_FALSE_MSG(test, dup, "port %u twice",
+				       ntohs(t4.port));
+	}
+	tern_pool4_free(p);
+}
+
 static void det_prepare_refusals(struct kunit *test)
 {
 	static const struct tern_pool4_entry e[] = {
@@ -298,6 +336,7 @@ static struct kunit_case tern_det_cases[] = {
 	KUNIT_CASE(det_check_errors),
 	KUNIT_CASE(det_pick_block),
 	KUNIT_CASE(det_pick_key),
+	KUNIT_CASE(det_pick_near_ports),
 	KUNIT_CASE(det_prepare_refusals),
 	KUNIT_CASE(det_validate_msgs),
 	{}
