@@ -368,10 +368,11 @@ def test_failover_keeps_tcp_and_udp(failover, tmp_path):
             late = [t for _, t, _ in udp.got if t > kill_at]
             raise AssertionError(
                 "iperf3 not done %.0f s after the kill; UDP at server4 "
-                "after it: %d datagrams, the last %s\n%s"
+                "after it: %d datagrams, the last %s; boxA's BIB at the "
+                "kill: %s\n%s"
                 % (now - kill_at, len(late),
                    "%.1f s ago" % (now - late[-1]) if late else "none",
-                   f.state())) from None
+                   bib_a, f.state())) from None
         finally:
             cli_out.close()
         srv.wait(30)
