@@ -10,6 +10,7 @@ order the kernel sent them, so what comes before the marker's is exactly
 what the packets made.
 """
 
+import contextlib
 import ipaddress
 import json
 import os
@@ -347,42 +348,58 @@ def test_full_listener_does_not_slow_translation(nat, broadcast_error):
         sk.close()
 
 
-def test_monitor_stops_while_its_output_is_blocked(nat):
-    """tern monitor writing to a pipe nobody reads any more (a pager
-    paused, a journal stalled): blocked in its write, SIGTERM still ends
-    it at once, exit 0 and nothing on stderr (the signal was let in only
-    while it waited for events: it stayed blocked)."""
+@contextlib.contextmanager
+def monitor_on_pipe(nat):
+    """tern monitor --json writing to a pipe (log-bib and log-sessions
+    on), once it is listening (a marker's bib-del read): (process, the
+    read end, the write end, the test's to keep or close)."""
     nat.set("log-bib", "true")
     nat.set("log-sessions", "true")
     r, w = os.pipe()
     with in_netns(str(nat.xl)):
         p = subprocess.Popen([TERN, "monitor", "--json"], stdout=w,
                              stderr=subprocess.PIPE, text=True)
-    os.close(w)
+    fds = [r, w]
     try:
-        # Listening: a marker's bib-del read.
         got, deadline = b"", time.monotonic() + TIMEOUT
         while b'"bib-del"' not in got:
             assert time.monotonic() < deadline, "tern monitor hears nothing"
             add_remove_marker(nat)
             if select.select([r], [], [], 1)[0]:
                 got += os.read(r, 1 << 16)
-        # Then never read again: 2000 events, far more than a pipe holds.
-        c = nat.counters()
-        for i in range(1000):
-            nat.send6(bytes(udp6(sport=20000 + i, n=8)))
-        wait_until(lambda: c.delta().get("xlat-6to4", 0) >= 1000, 30)
-        wchan = "/proc/%d/wchan" % p.pid
-        wait_until(lambda: open(wchan).read() == "pipe_write", 30)
-        p.terminate()
-        rc = p.wait(timeout=10)
-        assert (rc, p.stderr.read()) == (0, "")
+        yield p, r, fds
     finally:
         if p.poll() is None:
             p.kill()
             p.wait()
         p.stderr.close()
-        os.close(r)
+        for fd in fds:
+            os.close(fd)
+
+
+def terminated_in_write(p):
+    """Once P is blocked writing to its pipe: SIGTERM, and (exit status,
+    stderr) within 10 s."""
+    wchan = "/proc/%d/wchan" % p.pid
+    wait_until(lambda: open(wchan).read() == "pipe_write", 30)
+    p.terminate()
+    rc = p.wait(timeout=10)
+    return rc, p.stderr.read()
+
+
+def test_monitor_stops_while_its_output_is_blocked(nat):
+    """tern monitor writing to a pipe nobody reads any more (a pager
+    paused, a journal stalled): blocked in its write, SIGTERM still ends
+    it at once, exit 0 and nothing on stderr (the signal was let in only
+    while it waited for events: it stayed blocked)."""
+    with monitor_on_pipe(nat) as (p, r, fds):
+        os.close(fds.pop())
+        # Then never read again: 2000 events, far more than a pipe holds.
+        c = nat.counters()
+        for i in range(1000):
+            nat.send6(bytes(udp6(sport=20000 + i, n=8)))
+        wait_until(lambda: c.delta().get("xlat-6to4", 0) >= 1000, 30)
+        assert terminated_in_write(p) == (0, "")
 
 
 # --- Events lost by the monitor itself --------------------------------------
@@ -428,3 +445,34 @@ def test_lost_events_said_in_the_stream(nat, mon):
     assert rc == 0
     assert err.splitlines() == [LOST_WARNING] * len(lost), err
     mon.stop = lambda: (0, "")      # stopped: the fixture's check is done
+
+
+def test_monitor_stops_while_its_lost_line_is_blocked(nat):
+    """The 'lost' line (and the warning before it) is written with SIGINT
+    and SIGTERM let in, as every event is: a monitor whose output pipe is
+    full when it finds events lost ends at once on SIGTERM, exit 0, the
+    warning its only word on stderr."""
+    with monitor_on_pipe(nat) as (p, r, fds):
+        # Stopped: its receive buffer overflows while the test fills the
+        # pipe; let go, it finds the loss first and blocks writing it.
+        p.send_signal(signal.SIGSTOP)
+        try:
+            c = nat.counters()
+            for i in range(1000):
+                nat.send6(bytes(udp6(sport=22000 + i, n=8)))
+            wait_until(lambda: c.delta().get("xlat-6to4", 0) >= 1000, 30)
+            assert c.delta().get("events-dropped", 0) > 0
+            # A file description of its own (O_NONBLOCK is one's, and the
+            # monitor's stdout is the write end's).
+            fill = os.open("/proc/self/fd/%d" % fds[1],
+                           os.O_WRONLY | os.O_NONBLOCK)
+            try:
+                while True:
+                    os.write(fill, b"x" * 4096)
+            except BlockingIOError:
+                pass
+            finally:
+                os.close(fill)
+        finally:
+            p.send_signal(signal.SIGCONT)
+        assert terminated_in_write(p) == (0, LOST_WARNING + "\n")

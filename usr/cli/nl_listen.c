@@ -86,9 +86,11 @@ int tern_nl_listen(struct tern_nl *nl, const char *group, uint8_t cmd,
 			    &l);
 
 	/*
-	 * The signals are let in while waiting (ppoll: none is missed) and
-	 * while the messages are handled (a write that blocks ends with
-	 * EINTR: no SA_RESTART), not between the two.
+	 * SIGINT and SIGTERM are blocked only from the check of listen_stop
+	 * to ppoll(), which lets them in while it waits (none is missed);
+	 * everything written (the events, the warning, the "lost" line) is
+	 * written with them let in: a write that blocks ends with EINTR (no
+	 * SA_RESTART) and the loop ends.
 	 */
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
@@ -108,16 +110,15 @@ int tern_nl_listen(struct tern_nl *nl, const char *group, uint8_t cmd,
 		}
 		sigprocmask(SIG_SETMASK, &orig, NULL);
 		err = nl_recvmsgs_default(nl->sk);
-		sigprocmask(SIG_BLOCK, &block, NULL);
 		/* ENOBUFS (libnl: "Out of memory"): the buffer overflowed. */
-		if (err == -NLE_NOMEM) {
+		if (err == -NLE_NOMEM && !listen_stop) {
 			tern_fail("warning: events lost (the receive buffer was full)");
 			if (lost)
 				l.r.status = lost(arg);
-			continue;
-		}
-		if (err < 0 && !l.r.status)
+		} else if (err < 0 && err != -NLE_NOMEM && !l.r.status) {
 			l.r.status = tern_fail("netlink: %s", nl_geterror(err));
+		}
+		sigprocmask(SIG_BLOCK, &block, NULL);
 	}
 	sigprocmask(SIG_SETMASK, &orig, NULL);
 	return l.r.status;
