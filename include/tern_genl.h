@@ -318,7 +318,11 @@ enum tern_session_attr {
  * past its length). SUBSCRIBER is an IPv6 address: the entries of its
  * subscriber, the prefix that max-sessions-per-subscriber counts (the
  * entry's address cut to the subscriber-prefix-len in force when the
- * entry was made; a static entry: its own address).
+ * entry was made; a static entry: its own address). STATIC: static
+ * entries only (of a session dump: the sessions of static entries); a BIB
+ * dump of static entries only is flagged NLM_F_DUMP_INTR only when static
+ * entries were added or removed, or the table resized, between two of its
+ * parts, not by the dynamic entries traffic makes and ends.
  */
 enum tern_filter_attr {
 	TERN_FILTER_UNSPEC,
@@ -326,6 +330,7 @@ enum tern_filter_attr {
 	TERN_FILTER_PORT4,	/* u16 */
 	TERN_FILTER_PREFIX6,	/* nested, enum tern_prefix_attr (IPv6) */
 	TERN_FILTER_SUBSCRIBER,	/* binary, 16 bytes */
+	TERN_FILTER_STATIC,	/* flag */
 	__TERN_FILTER_MAX
 };
 #define TERN_FILTER_MAX (__TERN_FILTER_MAX - 1)

@@ -420,8 +420,10 @@ int tern_bib_add_static_max(struct tern_tables *t, u8 l4,
 		ret = -EEXIST;
 	else
 		ret = tern_sub_charge_new(t, b, NULL, 0);
-	if (!ret)
+	if (!ret) {
 		tern_tbl_link_bib(t, b, &w);
+		atomic_inc(&t->static_changes);
+	}
 	tern_tbl_unlock(t, &ls);
 	if (!ret)
 		tern_tbl_ev_bib(t, b, true);

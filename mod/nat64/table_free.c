@@ -193,3 +193,8 @@ u32 tern_tables_changes(const struct tern_tables *t)
 {
 	return (u32)atomic_read(&t->changes);
 }
+
+u32 tern_tables_static_changes(const struct tern_tables *t)
+{
+	return (u32)atomic_read(&t->static_changes);
+}

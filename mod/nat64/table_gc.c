@@ -271,6 +271,7 @@ int tern_bib_del(struct tern_tables *t, u8 l4, const struct tern_ta6 *t6,
 	} else if (b->is_static) {
 		b->is_static = false;
 		atomic_dec(&t->nstatic);
+		atomic_inc(&t->static_changes);
 	} else {
 		refcount_inc(&b->ref);
 	}
@@ -313,6 +314,8 @@ int tern_bib_walk(struct tern_tables *t, u8 l4, struct tern_walk_pos *pos,
 		seen = 0;
 		hlist_nulls_for_each_entry_rcu(b, n, &a->bib6[pos->bucket], n6) {
 			if (l4 != TERN_L4_N && b->l4 != l4)
+				continue;
+			if (pos->only_static && !b->is_static)
 				continue;
 			if (seen++ < pos->skip || !refcount_read(&b->ref))
 				continue;

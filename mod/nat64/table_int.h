@@ -141,6 +141,8 @@ struct tern_tables {
 	atomic_t nsess;
 	/* Links and unlinks so far: a dump in parts that saw it move says so. */
 	atomic_t changes;
+	/* Of static entries, and resizes: the same for a walk of those only. */
+	atomic_t static_changes;
 	atomic_t npeer;
 	atomic_t nstatic;		/* static BIB entries */
 	/* BIB entries whose own session went (struct tern_bib_pair). */

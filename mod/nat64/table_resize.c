@@ -260,6 +260,7 @@ int tern_tables_resize(struct tern_tables *t, u32 max_sessions)
 	tern_tbl_peers_moved(t);
 	/* A walk in parts that saw the arrays change says so. */
 	atomic_inc(&t->changes);
+	atomic_inc(&t->static_changes);
 	tern_tbl_all_unlock(t);
 	local_bh_enable();
 

@@ -58,6 +58,7 @@ const struct nla_policy tern_filter_policy[TERN_FILTER_MAX + 1] = {
 	[TERN_FILTER_PORT4] = { .type = NLA_U16 },
 	[TERN_FILTER_PREFIX6] = NLA_POLICY_NESTED(tern_prefix6_policy),
 	[TERN_FILTER_SUBSCRIBER] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
+	[TERN_FILTER_STATIC] = { .type = NLA_FLAG },
 };
 
 /* The dump's filter (@attr may be NULL: everything) into @f. */
@@ -107,6 +108,7 @@ static int tern_nl_filter_get(const struct nlattr *attr,
 		f->has_sub = true;
 		nla_memcpy(&f->sub, tb[TERN_FILTER_SUBSCRIBER], sizeof(f->sub));
 	}
+	f->only_static = nla_get_flag(tb[TERN_FILTER_STATIC]);
 	return 0;
 }
 
@@ -118,6 +120,8 @@ static bool tern_nl_filter_match(const struct tern_nl_filter *f,
 	if (f->has_port4 && b->t4.port != f->port4)
 		return false;
 	if (f->has6 && !ipv6_prefix_equal(&b->t6.addr, &f->prefix6, f->plen6))
+		return false;
+	if (f->only_static && !b->is_static)
 		return false;
 	return !f->has_sub || tern_bib_in_sub(b, &f->sub);
 }
@@ -187,6 +191,7 @@ static int tern_nl_nat64_stretch(struct tern_net *tn, struct nlattr **attrs,
 	struct tern_instance *inst;
 	struct tern_walk_pos pos;
 	struct tern_tables *t;
+	bool only_static;
 	int ret = 0;
 	u8 l4;
 
@@ -199,9 +204,13 @@ static int tern_nl_nat64_stretch(struct tern_net *tn, struct nlattr **attrs,
 	/*
 	 * An instance replaced, or its tables changed, between two parts
 	 * flags the dump (NLM_F_DUMP_INTR): the walk resumes by position, so
-	 * an entry may be missed or repeated.
+	 * an entry may be missed or repeated. A BIB dump of static entries
+	 * counts only those in its position: only their changes matter.
 	 */
-	cb->seq = (tn->gen + tern_tables_changes(tern_nat64_tables(inst))) ?: 1;
+	t = tern_nat64_tables(inst);
+	only_static = w->filter.only_static && w->cmd == TERN_CMD_BIB_GET;
+	cb->seq = (tn->gen + (only_static ? tern_tables_static_changes(t) :
+					      tern_tables_changes(t))) ?: 1;
 	/*
 	 * The instance is freed a grace period after it leaves the list
 	 * (under the lock): it and its tables outlive this read section.
@@ -209,11 +218,11 @@ static int tern_nl_nat64_stretch(struct tern_net *tn, struct nlattr **attrs,
 	rcu_read_lock();
 	mutex_unlock(&tn->lock);
 
-	t = tern_nat64_tables(inst);
 	w->budget = TERN_NL_DUMP_BUDGET;
 	for (l4 = first + cb->args[0]; l4 <= last; l4++) {
 		pos.bucket = cb->args[1];
 		pos.skip = cb->args[2];
+		pos.only_static = only_static;
 		ret = walk(t, l4, &pos, w);
 		cb->args[1] = pos.bucket;
 		cb->args[2] = pos.skip;

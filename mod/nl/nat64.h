@@ -62,7 +62,7 @@ extern const struct nla_policy tern_filter_policy[TERN_FILTER_MAX + 1];
 
 /* What a dump's TERN_A_FILTER asks for (struct tern_nl_walk). */
 struct tern_nl_filter {
-	bool has4, has_port4, has6, has_sub;
+	bool has4, has_port4, has6, has_sub, only_static;
 	u8 plen6;
 	__be32 addr4;
 	__be16 port4;

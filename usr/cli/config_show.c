@@ -230,6 +230,33 @@ static int list(struct json_object *o, const char *key, const char *name,
 	return err ?: tern_nl_request(cmd, true, name, NULL, NULL, fn, arr);
 }
 
+static int put_static_filter(struct nl_msg *msg, const void *arg)
+{
+	struct nlattr *f = nla_nest_start(msg, TERN_A_FILTER | NLA_F_NESTED);
+
+	(void)arg;
+	if (!f || nla_put_flag(msg, TERN_FILTER_STATIC) < 0)
+		return -1;
+	nla_nest_end(msg, f);
+	return 0;
+}
+
+/*
+ * The static BIB entries, whole: the kernel lists them alone, in an order
+ * the dynamic entries of traffic do not disturb, and says if static ones
+ * changed meanwhile (then: try again), so a busy table never leaves one
+ * out of the file or in it twice.
+ */
+static int static_bib(struct json_object *o, const char *name)
+{
+	struct json_object *arr = json_object_new_array();
+	int err = add(o, "bib", arr);
+
+	return err ?: tern_nl_dump_whole(TERN_CMD_BIB_GET, name,
+					 put_static_filter, NULL, bib_reply,
+					 arr);
+}
+
 static int show_instance(struct json_object *o)
 {
 	struct json_object *v, *g = json_object_new_object();
@@ -260,7 +287,7 @@ static int show_instance(struct json_object *o)
 	if (!err)
 		err = pool4_json(v, &pl);
 	free(pl.v);
-	return err ?: list(o, "bib", name, TERN_CMD_BIB_GET, bib_reply);
+	return err ?: static_bib(o, name);
 }
 
 struct json_object *cfg_running(int *status)

@@ -286,9 +286,9 @@ void tern_nl_big(struct tern_nl *nl, size_t bytes)
 	setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
 }
 
-int tern_nl_request(uint8_t cmd, bool dump, const char *instance,
-		    tern_nl_put_fn put, const void *put_arg,
-		    tern_nl_reply_fn fn, void *arg)
+static int nl_request(uint8_t cmd, bool dump, bool intr_ok,
+		      const char *instance, tern_nl_put_fn put,
+		      const void *put_arg, tern_nl_reply_fn fn, void *arg)
 {
 	struct tern_nl *nl;
 	struct nl_msg *msg;
@@ -308,8 +308,23 @@ int tern_nl_request(uint8_t cmd, bool dump, const char *instance,
 		tern_nl_close(nl);
 		return tern_nl_build_error();
 	}
-	nl->intr_ok = cmd == TERN_CMD_SESSION_GET || cmd == TERN_CMD_BIB_GET;
+	nl->intr_ok = intr_ok;
 	status = tern_nl_run(nl, msg, fn, arg);
 	tern_nl_close(nl);
 	return status;
+}
+
+int tern_nl_request(uint8_t cmd, bool dump, const char *instance,
+		    tern_nl_put_fn put, const void *put_arg,
+		    tern_nl_reply_fn fn, void *arg)
+{
+	return nl_request(cmd, dump, cmd == TERN_CMD_SESSION_GET ||
+			  cmd == TERN_CMD_BIB_GET, instance, put, put_arg, fn,
+			  arg);
+}
+
+int tern_nl_dump_whole(uint8_t cmd, const char *instance, tern_nl_put_fn put,
+		       const void *put_arg, tern_nl_reply_fn fn, void *arg)
+{
+	return nl_request(cmd, true, false, instance, put, put_arg, fn, arg);
 }

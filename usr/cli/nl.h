@@ -101,6 +101,14 @@ int tern_nl_request(uint8_t cmd, bool dump, const char *instance,
 		    tern_nl_reply_fn fn, void *arg);
 
 /*
+ * A dump as tern_nl_request() makes one, of a table the kernel lists
+ * whole unless it changes meanwhile (the static BIB entries): one it
+ * flags as changed (NLM_F_DUMP_INTR) fails, "try again", never a warning.
+ */
+int tern_nl_dump_whole(uint8_t cmd, const char *instance, tern_nl_put_fn put,
+		       const void *put_arg, tern_nl_reply_fn fn, void *arg);
+
+/*
  * tern --version: the loaded module's version string into @buf (@size
  * bytes) and its API version. Returns TERN_EXIT_OK; 1 without a word if
  * the module is not loaded (*@loaded false); an exit status after
