@@ -198,20 +198,32 @@ static void tern_cfg_publish(struct tern_net *tn, struct tern_cfg_inst *ci)
 	ci->cfg = NULL;
 }
 
-/* Static BIB entries: those dropped go, then those missing come. */
-static int tern_cfg_bib_commit(struct tern_cfg_inst *ci,
-			       const struct tern_cfg_gone *g,
-			       struct netlink_ext_ack *extack)
+/* The static BIB entries the request drops. */
+static void tern_cfg_bib_drop(struct tern_cfg_inst *ci,
+			      const struct tern_cfg_gone *g)
+{
+	struct tern_tables *t = tern_nat64_tables(ci->inst);
+	u32 i;
+
+	for (i = 0; i < g->n; i++)
+		tern_bib_del(t, g->v[i].l4, &g->v[i].t6, NULL);
+}
+
+/*
+ * The static BIB entries missing: each added if it can be (a packet may
+ * have taken its address since the check, or memory run out); the first
+ * refusal is told (@ret: one told before, kept).
+ */
+static int tern_cfg_bib_add(struct tern_cfg_inst *ci, int ret,
+			    struct netlink_ext_ack *extack)
 {
 	struct tern_tables *t = tern_nat64_tables(ci->inst);
 	const struct tern_cfg_bib *v = ci->bib.v;
 	const struct tern_bib *b;
 	bool kept;
-	int ret;
+	int err;
 	u32 i;
 
-	for (i = 0; i < g->n; i++)
-		tern_bib_del(t, g->v[i].l4, &g->v[i].t6, NULL);
 	for (i = 0; i < ci->bib.n; i++) {
 		rcu_read_lock();
 		b = tern_bib_find6(t, v[i].l4, &v[i].t6);
@@ -219,15 +231,15 @@ static int tern_cfg_bib_commit(struct tern_cfg_inst *ci,
 		rcu_read_unlock();
 		if (kept)
 			continue;
-		ret = tern_bib_add_static_max(t, v[i].l4, &v[i].t6, &v[i].t4,
+		err = tern_bib_add_static_max(t, v[i].l4, &v[i].t6, &v[i].t4,
 					      U32_MAX);
-		if (ret) {
+		if (err && !ret) {
 			NL_SET_ERR_MSG_ATTR(extack, ci->bib.nla[i],
 					    "static BIB entry not added (taken meanwhile or no memory): the rest is applied");
-			return ret;
+			ret = err;
 		}
 	}
-	return 0;
+	return ret;
 }
 
 /* Removes the instances this request created: nothing else changed yet. */
@@ -308,14 +320,15 @@ static int tern_cfg_locked(struct tern_net *tn, struct net *net,
 					     tern_pool4_lost,
 					     tern_protected(tn, inst->pool4));
 	}
-	for (i = 0; i < c->n; i++) {
-		if (c->v[i].type != TERN_TYPE_NAT64)
-			continue;
-		ret = tern_cfg_bib_commit(&c->v[i], &gone[i], extack);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	/* Every instance's dropped entries go before any entry comes. */
+	for (i = 0; i < c->n; i++)
+		if (c->v[i].type == TERN_TYPE_NAT64)
+			tern_cfg_bib_drop(&c->v[i], &gone[i]);
+	ret = 0;
+	for (i = 0; i < c->n; i++)
+		if (c->v[i].type == TERN_TYPE_NAT64)
+			ret = tern_cfg_bib_add(&c->v[i], ret, extack);
+	return ret;
 }
 
 int tern_cfg_commit(struct tern_net *tn, struct net *net, struct tern_cfg *c,

@@ -14,15 +14,17 @@ import os
 import re
 import shlex
 import textwrap
+import threading
 
 import pytest
 from scapy.layers.inet import IP, UDP
+from scapy.layers.l2 import Ether
 
 import ternlib
 from ternlib import POOL6, assert_error, cli, cli_json, cli_ok
-from ternlib.commands import run
-from ternlib.nat64 import CLIENT, in_pool4, out64, udp6
-from ternlib.names import H6_MAC
+from ternlib.commands import run, stats
+from ternlib.nat64 import CLIENT, in_pool4, out64, udp6, wait_until
+from ternlib.names import H6_MAC, XL6_MAC
 from ternlib.nsenter import in_netns
 from ternlib.topology import Topology
 
@@ -245,7 +247,19 @@ BAD_FILES = [
     # A key with an escape, then text with brackets in a string: the
     # line tagger lost its place and recursed until the stack ran out.
     ("escaped-key", '{"x\\u0041": {"k": "a %s"}}' % DEEP,
-     ': file: unknown key "xA"'),
+     ":1: a key that is empty, longer than 255 characters or written "
+     "with an escape (\\)"),
+    # json-c decodes it to "instances": its names, given twice, went
+    # unchecked (the second applied).
+    ("escaped-key-duplicates",
+     '{"\\u0069nstances": [{"name": "a", "name": "b", "type": "siit"}]}',
+     ":1: a key that is empty, longer than 255 characters or written "
+     "with an escape (\\)"),
+    ("null", "null\n", ":1: expected an object, not null"),
+    # One line: the first problem only (each string member said its own).
+    ("two-wrong-types",
+     '{"instances": [{"name": "a", "type": 1, "framework": 2}]}',
+     ':1: instance "a": "type" is a string'),
     ("duplicate-key",
      '{"instances": [\n{"name": "a", "type": "siit",\n "type": "nat64"}\n]}',
      ":3: a key appears twice in the object that ends here"),
@@ -333,6 +347,76 @@ def test_show_of_many_instances_applies(topo):
     path = write(topo.tmp, "shown.json", None, out)
     cli_ok(topo.xl, "config", "apply", path)
     assert show(topo)[0] == out
+
+
+def _csum_add(c, old, new):
+    """A 16-bit Internet checksum C with 16-bit word OLD replaced by NEW
+    (RFC 1624)."""
+    x = (~c & 0xffff) + (~old & 0xffff) + new
+    x = (x & 0xffff) + (x >> 16)
+    x = (x & 0xffff) + (x >> 16)
+    return ~x & 0xffff
+
+
+class Churn(threading.Thread):
+    """UDP from h6, each datagram from a new (address, port): a new
+    dynamic BIB entry each, checksums kept right."""
+
+    def __init__(self, topo):
+        super().__init__(daemon=True)
+        self.topo, self.stop, self.sent = topo, threading.Event(), 0
+        self.frame = bytearray(bytes(
+            Ether(src=H6_MAC, dst=XL6_MAC) / udp6(sport=1, n=8)))
+        self.last_word = int.from_bytes(self.frame[36:38], "big")
+
+    def run(self):
+        f, sock = self.frame, self.topo.senders["h6"].sock
+        # Ether 14, IPv6 40: source address word 7 at 14 + 8 + 14, UDP
+        # source port at 54, checksum at 60.
+        for word in range(1, 65536):
+            f[36:38] = word.to_bytes(2, "big")
+            for port in range(1024, 1124):
+                if self.stop.is_set():
+                    return
+                c = int.from_bytes(f[60:62], "big")
+                c = _csum_add(c, int.from_bytes(f[54:56], "big"), port)
+                f[54:56] = port.to_bytes(2, "big")
+                # The address word changed once per hundred ports.
+                if port == 1024:
+                    c = _csum_add(c, self.last_word, word)
+                    self.last_word = word
+                f[60:62] = c.to_bytes(2, "big")
+                sock.send(bytes(f))
+                self.sent += 1
+
+
+def test_show_lists_static_entries_whole_under_traffic(topo):
+    """config show lists every static BIB entry once while traffic makes
+    dynamic entries between the parts of its dump: the kernel lists the
+    static ones alone, in an order new dynamic entries do not move (it
+    read the whole BIB by position: a warning, exit 0, and an entry could
+    be left out of the file, or be in it twice)."""
+    statics = [{"protocol": "udp", "ipv6": "2001:db8:6::5#%d" % (1000 + i),
+                "ipv4": "198.51.100.17#%d" % (20000 + i)}
+               for i in range(1500)]
+    cli_ok(topo.xl, "config", "apply",
+           write(topo.tmp, "n.json", [dict(NAT64, bib=statics)]))
+    churn = Churn(topo)
+    churn.start()
+    try:
+        wait_until(lambda: stats(topo.xl, "n")["bib-entries"] > 1600, 60)
+        for _ in range(3):
+            before = stats(topo.xl, "n")["bib-entries"]
+            r = cli(topo.xl, "config", "show")
+            after = stats(topo.xl, "n")["bib-entries"]
+            assert (r.rc, r.err) == (0, "")
+            assert after > before, "no dynamic entry made meanwhile"
+            bib = json.loads(r.out)["instances"][0]["bib"]
+            assert sorted(bib, key=lambda b: b["ipv6"]) == \
+                sorted(statics, key=lambda b: b["ipv6"])
+    finally:
+        churn.stop.set()
+        churn.join(10)
 
 
 def test_round_trip_keeps_sessions(topo):
@@ -446,4 +530,20 @@ def test_service_start_stop(topo):
     check_nat64(topo)
     with in_netns(str(topo.xl)):
         run(stops[0], env=env)
+    assert cli_json(topo.xl, "instance", "list") == []
+
+
+def test_service_dangling_link_fails(topo):
+    """A dangling link among the files (a configuration removed, its link
+    left) fails the start with apply's one line, nothing applied; it was
+    taken for an empty directory: exit 0, the other file not applied."""
+    d = topo.tmp / "etc"
+    d.mkdir()
+    os.symlink(str(topo.tmp / "gone.json"), str(d / "00-old.json"))
+    write(d, "10-nat64.json", [NAT64])
+    env = dict(os.environ, TERN_CONFIG_DIR=str(d), TERN=ternlib.TERN)
+    with in_netns(str(topo.xl)):
+        r = run(unit_lines("ExecStart")[0], check=False, env=env)
+    assert (r.rc, r.out, r.err) == (
+        1, "", "tern: %s: No such file or directory\n" % (d / "00-old.json"))
     assert cli_json(topo.xl, "instance", "list") == []

@@ -121,6 +121,14 @@ static void tag_lines(struct walk *w, struct json_object *o)
 		child = NULL;
 		if (obj) {
 			skip_string(w, key, sizeof(key));
+			/*
+			 * Every key of the format is a plain name: one the
+			 * walk cannot follow is no key of it, and what it
+			 * holds would go untagged and unchecked for keys
+			 * given twice.
+			 */
+			if (!key[0])
+				walk_fail(w, "a key that is empty, longer than 255 characters or written with an escape (\\)");
 			skip_ws(w);
 			if (*w->p == ':')
 				w->p++;
@@ -178,7 +186,8 @@ struct json_object *cfg_read_file(const char *path)
 {
 	struct json_tokener *tok;
 	struct json_object *root;
-	size_t len, i, end;
+	size_t len, i, end, upto;
+	bool is_null;
 	int line = 1;
 	char *text;
 
@@ -201,12 +210,21 @@ struct json_object *cfg_read_file(const char *path)
 		root = NULL;
 	}
 	if (!root) {
-		for (i = 0; i < end && i < len; i++)
+		/* null parses to no object, as an error does: its line. */
+		is_null = json_tokener_get_error(tok) == json_tokener_success &&
+			  (end >= len ||
+			   !text[end + strspn(text + end, " \t\r\n")]);
+		upto = is_null ? strspn(text, " \t\r\n") : end;
+		for (i = 0; i < upto && i < len; i++)
 			line += text[i] == '\n';
-		tern_fail("%s:%d: not valid JSON: %s", path, line,
-			  json_tokener_get_error(tok) == json_tokener_success ?
-			  "text after the end" :
-			  json_tokener_error_desc(json_tokener_get_error(tok)));
+		if (is_null)
+			tern_fail("%s:%d: expected an object, not null", path,
+				  line);
+		else
+			tern_fail("%s:%d: not valid JSON: %s", path, line,
+				  json_tokener_get_error(tok) == json_tokener_success ?
+				  "text after the end" :
+				  json_tokener_error_desc(json_tokener_get_error(tok)));
 	} else if (strlen(text) < len) {
 		for (i = 0; text[i]; i++)
 			line += text[i] == '\n';

@@ -63,12 +63,17 @@ int cfg_check_keys(const struct put_ctx *c, struct json_object *o,
 	return TERN_EXIT_OK;
 }
 
-/* A string member; NULL if absent (and not @needed) or after reporting. */
+/*
+ * A string member; NULL if absent (and not @needed) or after reporting,
+ * or at once when *@err already holds a report (one line per problem).
+ */
 const char *cfg_str(const struct put_ctx *c, struct json_object *o,
 			  const char *key, bool needed, int *err)
 {
 	struct json_object *v;
 
+	if (*err)
+		return NULL;
 	if (!json_object_object_get_ex(o, key, &v)) {
 		if (needed)
 			*err = cfg_bad(c, o, "missing \"%s\"", key);
