@@ -316,17 +316,17 @@ int tern_det_prepare(struct tern_det_pick *dp, const struct tern_config *cfg,
 	/*
 	 * The offset: a hash of the IPv6 address (not of its port),
 	 * keyed with det-port-key, any fixed value besides: every box has
-	 * the same. The IPv6 port is added to it (halved: the candidates
-	 * keep its parity), so two flows whose IPv6 ports are near each
-	 * other, as a host gives them, get two ports, whichever came first:
-	 * a standby box that rebuilds them in another order gives each the
-	 * port the failed box gave it.
+	 * the same. The IPv6 port is added to it (halved where the
+	 * candidates keep its parity; an ICMP identifier whole), so two
+	 * flows whose IPv6 ports are near each other, as a host gives them,
+	 * get two ports, whichever came first: a standby box that rebuilds
+	 * them in another order gives each the port the failed box gave it.
 	 */
 	key.key[0] = (u64)cfg->det_port_key << 32 | 0x7465726e;
 	key.key[1] = 0x6465742d706f7274ULL;
 	sub.addr = t6->addr;
 	dp->h = (tern_pick_hash(&key, &sub, dp->addr, l4) >> 16) +
-		(ntohs(t6->port) >> 1);
+		(ntohs(t6->port) >> (l4 == TERN_L4_ICMP ? 0 : 1));
 	return 0;
 }
 

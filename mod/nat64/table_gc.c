@@ -307,6 +307,7 @@ int tern_bib_walk(struct tern_tables *t, u8 l4, struct tern_walk_pos *pos,
 	const struct tern_tbl_arrays *a = tern_tbl_arr(t);
 	struct hlist_nulls_node *n;
 	struct tern_bib *b;
+	bool counted;
 	u32 seen;
 	int ret;
 
@@ -315,13 +316,18 @@ int tern_bib_walk(struct tern_tables *t, u8 l4, struct tern_walk_pos *pos,
 		hlist_nulls_for_each_entry_rcu(b, n, &a->bib6[pos->bucket], n6) {
 			if (l4 != TERN_L4_N && b->l4 != l4)
 				continue;
-			if (pos->only_static && !b->is_static)
-				continue;
-			if (seen++ < pos->skip || !refcount_read(&b->ref))
+			/*
+			 * A walk of static entries counts only them; past its
+			 * position the others still go to @fn (whose filter
+			 * refuses them, and whose budget counts them).
+			 */
+			counted = !pos->only_static || b->is_static;
+			if ((counted ? seen++ : seen) < pos->skip ||
+			    !refcount_read(&b->ref))
 				continue;
 			ret = fn(b, arg);
 			if (ret) {
-				pos->skip = seen - 1;
+				pos->skip = counted ? seen - 1 : seen;
 				return ret;
 			}
 		}

@@ -6,6 +6,7 @@
  * rcu_read_lock() while they walk.
  */
 
+#include <linux/jhash.h>
 #include <linux/kernel.h>
 #include <linux/sched/signal.h>
 #include <net/genetlink.h>
@@ -206,11 +207,14 @@ static int tern_nl_nat64_stretch(struct tern_net *tn, struct nlattr **attrs,
 	 * flags the dump (NLM_F_DUMP_INTR): the walk resumes by position, so
 	 * an entry may be missed or repeated. A BIB dump of static entries
 	 * counts only those in its position: only their changes matter.
+	 * Hashed, not added: an instance replaced (the generation up by 2)
+	 * whose new tables had 2 changes fewer would give the same sum.
 	 */
 	t = tern_nat64_tables(inst);
 	only_static = w->filter.only_static && w->cmd == TERN_CMD_BIB_GET;
-	cb->seq = (tn->gen + (only_static ? tern_tables_static_changes(t) :
-					      tern_tables_changes(t))) ?: 1;
+	cb->seq = jhash_2words(tn->gen,
+			       only_static ? tern_tables_static_changes(t) :
+					     tern_tables_changes(t), 0) ?: 1;
 	/*
 	 * The instance is freed a grace period after it leaves the list
 	 * (under the lock): it and its tables outlive this read section.

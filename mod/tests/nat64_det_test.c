@@ -265,6 +265,37 @@ static void det_pick_near_ports(struct kunit *test)
 	tern_pool4_free(p);
 }
 
+/* The same for ICMP: identifiers 1 apart (ping sockets give them so). */
+static void det_pick_near_ids(struct kunit *test)
+{
+	static const struct tern_pool4_entry e[] = {
+		ENTRY(A4(192, 0, 2, 0), 32, ICMP, 0, 65535, 0),
+	};
+	struct tern_config *cfg = tern_kt_det_cfg(test, 120, 128, 0);
+	struct tern_pool4 *p = tern_kt_pool(test, e, ARRAY_SIZE(e));
+	unsigned long *seen = kunit_kzalloc(test, BITS_TO_LONGS(65536) *
+					    sizeof(long), GFP_KERNEL);
+	struct tern_det_pick dp;
+	struct tern_ta6 t6;
+	struct tern_ta4 t4;
+	u32 k, first = 9 * 256;
+	bool dup;
+
+	KUNIT_ASSERT_NOT_NULL(test, seen);
+	for (k = 0; k < 256; k++) {
+		tern_kt_det_src(&t6, 9, 1000 + k);
+		KUNIT_ASSERT_EQ(test, tern_det_prepare(&dp, cfg, p,
+						       TERN_L4_ICMP, &t6), 0);
+		KUNIT_ASSERT_TRUE(test, tern_det_pick4(&dp, &t6, 0, &t4));
+		KUNIT_EXPECT_GE(test, ntohs(t4.port), first);
+		KUNIT_EXPECT_LE(test, ntohs(t4.port), first + 255);
+		dup = __test_and_set_bit(ntohs(t4.port), seen);
+		KUNIT_EXPECT_FALSE_MSG(test, dup, "identifier %u twice",
+				       ntohs(t4.port));
+	}
+	tern_pool4_free(p);
+}
+
 static void det_prepare_refusals(struct kunit *test)
 {
 	static const struct tern_pool4_entry e[] = {
@@ -337,6 +368,7 @@ static struct kunit_case tern_det_cases[] = {
 	KUNIT_CASE(det_pick_block),
 	KUNIT_CASE(det_pick_key),
 	KUNIT_CASE(det_pick_near_ports),
+	KUNIT_CASE(det_pick_near_ids),
 	KUNIT_CASE(det_prepare_refusals),
 	KUNIT_CASE(det_validate_msgs),
 	{}

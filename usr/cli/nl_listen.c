@@ -113,7 +113,8 @@ int tern_nl_listen(struct tern_nl *nl, const char *group, uint8_t cmd,
 		/* ENOBUFS (libnl: "Out of memory"): the buffer overflowed. */
 		if (err == -NLE_NOMEM && !listen_stop) {
 			tern_fail("warning: events lost (the receive buffer was full)");
-			if (lost)
+			/* A stop may have ended that write: none after it. */
+			if (lost && !listen_stop)
 				l.r.status = lost(arg);
 		} else if (err < 0 && err != -NLE_NOMEM && !l.r.status) {
 			l.r.status = tern_fail("netlink: %s", nl_geterror(err));
