@@ -260,6 +260,21 @@ BAD_FILES = [
     ("two-wrong-types",
      '{"instances": [{"name": "a", "type": 1, "framework": 2}]}',
      ':1: instance "a": "type" is a string'),
+    # A global of the wrong JSON type: what a file takes, not the CLI's
+    # forms ("1/0", "decimal or 0x hex", "comma-separated").
+    ("bool-as-int",
+     '{"instances": [{"name": "a", "type": "siit", "globals": '
+     '{"enabled": 1}}]}',
+     ':1: instance "a": invalid value for enabled (expected true or false)'),
+    ("int-as-string",
+     '{"instances": [{"name": "a", "type": "siit", "globals": '
+     '{"tos": "5"}}]}',
+     ':1: instance "a": invalid value for tos (expected an integer 0..255)'),
+    ("plateaus-as-string",
+     '{"instances": [{"name": "a", "type": "siit", "globals": '
+     '{"mtu-plateaus": "1500,1280"}}]}',
+     ':1: instance "a": invalid value for mtu-plateaus (expected an array '
+     'of integers 0..65535, e.g. [1500, 1280, 576])'),
     ("duplicate-key",
      '{"instances": [\n{"name": "a", "type": "siit",\n "type": "nat64"}\n]}',
      ":3: a key appears twice in the object that ends here"),

@@ -161,7 +161,7 @@ static int put_globals(struct put_ctx *c, struct json_object *o)
 		if (global_text(g, v, text, sizeof(text)) < 0 ||
 		    gkind_of(g)->parse(text, &val) < 0)
 			return cfg_bad(c, v, "invalid value for %s (expected %s)", k,
-				   gkind_of(g)->forms);
+				   gkind_of(g)->json_forms);
 		/* As tern.ko bounds it, said here with the file's line. */
 		if ((g->kind == TERN_KIND_U8 || g->kind == TERN_KIND_U32) &&
 		    (json_object_get_int64(v) < g->min ||

@@ -38,6 +38,7 @@ union gvalue {
 struct gkind {
 	const char *name;
 	const char *forms;	/* accepted values, for help and errors */
+	const char *json_forms;	/* the same in a configuration file (JSON) */
 	int nla_type;		/* libnl policy for the reply attribute */
 	int (*parse)(const char *s, union gvalue *v);	/* 0 or -1 */
 	int (*put)(struct nl_msg *msg, int attr, const union gvalue *v);
