@@ -42,7 +42,14 @@ usr/configure: usr/configure.ac usr/Makefile.am usr/cli/Makefile.am \
 		usr/xtables/Makefile.am
 	cd usr && autoreconf -fi
 
-usr/Makefile: usr/configure
+# configure runs again when PREFIX changes: the units it makes name the
+# CLI's path, so that `make install PREFIX=/usr` after `make` installs
+# the CLI where they say.
+.build/prefix: FORCE
+	@mkdir -p .build
+	@echo '$(PREFIX)' | cmp -s - $@ || echo '$(PREFIX)' >$@
+
+usr/Makefile: usr/configure .build/prefix
 	cd usr && ./configure --prefix=$(PREFIX)
 
 cli: usr/Makefile
@@ -53,7 +60,7 @@ install: all
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/mod INSTALL_MOD_PATH=$(DESTDIR) \
 		INSTALL_MOD_DIR=updates modules_install
 	$(if $(DESTDIR),,depmod -a $$(cat $(KDIR)/include/config/kernel.release 2>/dev/null || echo $(KREL)))
-	$(MAKE) -C usr install DESTDIR=$(DESTDIR) prefix=$(PREFIX)
+	$(MAKE) -C usr install DESTDIR=$(DESTDIR)
 
 # What `dkms build` needs and nothing else: mod/ (not its KUnit suites),
 # include/, VERSION, dkms.conf, Kbuild (for DKMS's clean step).
@@ -66,7 +73,7 @@ dkms-src: versions
 		-exec install -D -m 644 {} $(DKMS_SRC)/{} \;
 
 # The tarball holds the files git tracks in these paths (from a checkout).
-DIST_PATHS = Makefile Kbuild VERSION dkms.conf README.md LICENSE COPYING mod include usr rpm systemd
+DIST_PATHS = Makefile Kbuild VERSION dkms.conf README.md COPYING mod include usr rpm systemd
 DIST_NAME = tern-$(TERN_VERSION)
 dist: versions
 	@git rev-parse --git-dir >/dev/null 2>&1 || \
@@ -109,4 +116,6 @@ clean:
 	rm -rf .build tern-*.tar.gz
 
 .PHONY: all versions module cli install dkms-src dist distcheck check demo \
-	compare-jool bench clean
+	compare-jool bench clean FORCE
+
+FORCE:

@@ -74,8 +74,9 @@ if [ -n "$rpm_cli" ] && [ -n "$rpm_dkms" ] && [ -n "$srpm" ]; then
 	check "rpmlint: no errors" grep -q ' 0 errors' "$tmp/rpmlint.log"
 
 	rpm -qlp "$rpm_cli" | sort >"$tmp/tern.list"
-	check "package tern has /usr/bin/tern and README.md, no /usr/src" bash -c \
+	check "package tern has /usr/bin/tern, README.md and COPYING, no /usr/src" bash -c \
 		'grep -qx /usr/bin/tern "$1" && grep -q "/usr/share/doc/tern.*/README.md" "$1" &&
+		grep -q "^/usr/share/licenses/tern-[0-9.]*/COPYING$" "$1" &&
 		! grep -q ^/usr/src "$1"' _ "$tmp/tern.list"
 	check "package tern has libxt_TERN.so (no .la), tern.service, tern-monitor.service, bash completion, tern(8), tern-iptables(8)" bash -c \
 		'grep -q "/xtables/libxt_TERN\.so$" "$1" && ! grep -q "\.la$" "$1" &&
@@ -86,12 +87,14 @@ if [ -n "$rpm_cli" ] && [ -n "$rpm_dkms" ] && [ -n "$srpm" ]; then
 		grep -q "/systemd/system/tern-monitor\.service$" "$1"' _ "$tmp/tern.list"
 	# (rpmbuild itself fails if usr/'s `make install` installs a file that
 	# no package holds.)
-	rpm -qlp "$rpm_dkms" | sort >"$tmp/dkms.list"
+	rpm -qlp "$rpm_dkms" | sort >"$tmp/dkms-all.list"
+	grep -v '^/usr/share/licenses/' "$tmp/dkms-all.list" >"$tmp/dkms.list"
 	src=/usr/src/tern-$ver
 	make -s dkms-src DESTDIR="$tmp/stage" >/dev/null
 	(cd "$tmp/stage" && find ".$src" | sed 's|^\.||' | sort) >"$tmp/dkms-want.list"
-	check "package tern-dkms holds exactly what make dkms-src installs in $src" \
-		diff "$tmp/dkms-want.list" "$tmp/dkms.list"
+	check "package tern-dkms holds exactly what make dkms-src installs in $src, and COPYING" \
+		bash -c 'diff "$1" "$2" && grep -q "^/usr/share/licenses/tern-dkms-[0-9.]*/COPYING$" "$3"' \
+		_ "$tmp/dkms-want.list" "$tmp/dkms.list" "$tmp/dkms-all.list"
 	check "package tern-dkms has dkms.conf, Kbuild, mod/, include/, not mod/tests/" \
 		has "$tmp/dkms.list" "$src/dkms.conf" "$src/Kbuild" "$src/VERSION" \
 		"$src/mod/Kbuild" "$src/mod/main.c" "$src/include/tern_genl.h"
