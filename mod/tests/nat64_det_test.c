@@ -228,36 +228,40 @@ static void det_pick_key(struct kunit *test)
 }
 
 /*
- * One host's flows of IPv6 ports 2 apart (as hosts give them), as many as
- * the block has ports of their parity: each its own first candidate, so
- * no probing, and a standby box gives each the same port in any order.
+ * @n flows of subscriber 9 (one per address of det-space /120, block of
+ * @span ports from @first) from IPv6 ports @p6, @p6 + @step, ...: each its
+ * own first candidate, so no probing, and a standby box gives each the
+ * same port in any order. TCP, UDP: of @p6's parity.
  */
-static void det_pick_near_ports(struct kunit *test)
+static void det_near(struct kunit *test, u8 l4, u32 n, u16 p6, u16 step,
+		     u32 first, u32 span)
 {
-	static const struct tern_pool4_entry e[] = {
+	static const struct tern_pool4_entry tcp[] = {
 		ENTRY(A4(192, 0, 2, 0), 32, TCP, 1024, 65535, 0),
+	}, icmp[] = {
+		ENTRY(A4(192, 0, 2, 0), 32, ICMP, 0, 65535, 0),
 	};
 	struct tern_config *cfg = tern_kt_det_cfg(test, 120, 128, 0);
-	struct tern_pool4 *p = tern_kt_pool(test, e, ARRAY_SIZE(e));
+	struct tern_pool4 *p = tern_kt_pool(test, l4 == TERN_L4_ICMP ? icmp : tcp,
+					    1);
 	unsigned long *seen = kunit_kzalloc(test, BITS_TO_LONGS(65536) *
 					    sizeof(long), GFP_KERNEL);
 	struct tern_det_pick dp;
 	struct tern_ta6 t6;
 	struct tern_ta4 t4;
-	u32 k, first = 1024 + 9 * 252;
 	bool dup;
+	u32 k;
 
 	KUNIT_ASSERT_NOT_NULL(test, seen);
 	cfg->det_port_key = 4242;
-	for (k = 0; k < 126; k++) {
-		tern_kt_det_src(&t6, 9, 40001 + 2 * k);
-		KUNIT_ASSERT_EQ(test, tern_det_prepare(&dp, cfg, p, TERN_L4_TCP,
-						       &t6), 0);
-		KUNIT_ASSERT_EQ(test, dp.pref, 126U);
+	for (k = 0; k < n; k++) {
+		tern_kt_det_src(&t6, 9, p6 + k * step);
+		KUNIT_ASSERT_EQ(test, tern_det_prepare(&dp, cfg, p, l4, &t6), 0);
 		KUNIT_ASSERT_TRUE(test, tern_det_pick4(&dp, &t6, 0, &t4));
-		KUNIT_EXPECT_EQ(test, ntohs(t4.port) & 1, 1);
+		if (l4 != TERN_L4_ICMP)
+			KUNIT_EXPECT_EQ(test, ntohs(t4.port) & 1, p6 & 1);
 		KUNIT_EXPECT_GE(test, ntohs(t4.port), first);
-		KUNIT_EXPECT_LE(test, ntohs(t4.port), first + 251);
+		KUNIT_EXPECT_LT(test, ntohs(t4.port), first + span);
 		dup = __test_and_set_bit(ntohs(t4.port), seen);
 		KUNIT_EXPECT_FALSE_MSG(test, dup, "port %u twice",
 				       ntohs(t4.port));
@@ -265,35 +269,16 @@ static void det_pick_near_ports(struct kunit *test)
 	tern_pool4_free(p);
 }
 
-/* The same for ICMP: identifiers 1 apart (ping sockets give them so). */
+/* A host's TCP ports 2 apart, as many as the block has of their parity. */
+static void det_pick_near_ports(struct kunit *test)
+{
+	det_near(test, TERN_L4_TCP, 126, 40001, 2, 1024 + 9 * 252, 252);
+}
+
+/* ICMP identifiers 1 apart (ping sockets give them so), a block's worth. */
 static void det_pick_near_ids(struct kunit *test)
 {
-	static const struct tern_pool4_entry e[] = {
-		ENTRY(A4(192, 0, 2, 0), 32, ICMP, 0, 65535, 0),
-	};
-	struct tern_config *cfg = tern_kt_det_cfg(test, 120, 128, 0);
-	struct tern_pool4 *p = tern_kt_pool(test, e, ARRAY_SIZE(e));
-	unsigned long *seen = kunit_kzalloc(test, BITS_TO_LONGS(65536) *
-					    sizeof(long), GFP_KERNEL);
-	struct tern_det_pick dp;
-	struct tern_ta6 t6;
-	struct tern_ta4 t4;
-	u32 k, first = 9 * 256;
-	bool dup;
-
-	KUNIT_ASSERT_NOT_NULL(test, seen);
-	for (k = 0; k < 256; k++) {
-		tern_kt_det_src(&t6, 9, 1000 + k);
-		KUNIT_ASSERT_EQ(test, tern_det_prepare(&dp, cfg, p,
-						       TERN_L4_ICMP, &t6), 0);
-		KUNIT_ASSERT_TRUE(test, tern_det_pick4(&dp, &t6, 0, &t4));
-		KUNIT_EXPECT_GE(test, ntohs(t4.port), first);
-		KUNIT_EXPECT_LE(test, ntohs(t4.port), first + 255);
-		dup = __test_and_set_bit(ntohs(t4.port), seen);
-		KUNIT_EXPECT_FALSE_MSG(test, dup, "identifier %u twice",
-				       ntohs(t4.port));
-	}
-	tern_pool4_free(p);
+	det_near(test, TERN_L4_ICMP, 256, 1000, 1, 9 * 256, 256);
 }
 
 static void det_prepare_refusals(struct kunit *test)
