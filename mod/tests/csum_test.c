@@ -96,6 +96,39 @@ static void udp_zero_checksum_kept(struct kunit *test)
 	kfree_skb(skb);
 }
 
+/*
+ * A UDP datagram whose IPv6 checksum computes to 0 leaves as 0xffff (RFC
+ * 768; 0 would say "none", which IPv6 forbids): a payload word is chosen
+ * to make it so, every round.
+ */
+static void udp_zero_result_sent_as_ffff(struct kunit *test)
+{
+	struct sk_buff *skb = fake_skb(test);
+	u8 buf[64];
+	struct udphdr *uh = (struct udphdr *)buf;
+	__sum16 *fix = (__sum16 *)(buf + sizeof(*uh));
+	struct addrs6 a6;
+	__be32 a4[2];
+	__sum16 c4;
+	int r;
+
+	for (r = 0; r < 16; r++) {
+		get_random_bytes(buf, sizeof(buf));
+		rand_addrs(&a6, a4);
+		uh->check = 0;
+		*fix = 0;
+		*fix = full6(buf, sizeof(buf), &a6, IPPROTO_UDP);
+		KUNIT_ASSERT_EQ(test, (__force u16)full6(buf, sizeof(buf), &a6,
+							 IPPROTO_UDP), 0);
+		c4 = full4(buf, sizeof(buf), a4, IPPROTO_UDP);
+		uh->check = c4 ?: CSUM_MANGLED_0;
+		tern_csum_l4_pseudo(skb, IPPROTO_UDP, buf,
+				    tern_csum_diff(a4, 8, &a6, 32));
+		KUNIT_EXPECT_EQ(test, (__force u16)uh->check, 0xffff);
+	}
+	kfree_skb(skb);
+}
+
 /* ICMP echo <-> ICMPv6 echo: type changes, the pseudo-header enters/leaves. */
 static void icmp_echo_matches_full(struct kunit *test)
 {
@@ -221,6 +254,7 @@ static struct kunit_case tern_csum_cases[] = {
 	KUNIT_CASE(icmp_verify),
 	KUNIT_CASE(l4_pseudo_matches_full),
 	KUNIT_CASE(udp_zero_checksum_kept),
+	KUNIT_CASE(udp_zero_result_sent_as_ffff),
 	KUNIT_CASE(icmp_echo_matches_full),
 	{}
 };

@@ -242,14 +242,15 @@ static void xlat_4to6_reassembled(struct kunit *test)
 			KUNIT_EXPECT_EQ(test, run_reasm(test, len, false, rows[i].fms),
 					NF_DROP);
 			tern_kt_expect_counter(test, TERN_STAT_DROP_TOO_BIG);
-			KUNIT_EXPECT_EQ(test, tern_kt_ncaptured(), 1U);
+			KUNIT_ASSERT_EQ(test, tern_kt_ncaptured(), 1U);
 			p = tern_kt_captured(0);
-			if (p && p->family == NFPROTO_IPV4 && p->len >= 28) {
-				KUNIT_EXPECT_EQ(test, p->data[20], ICMP_DEST_UNREACH);
-				KUNIT_EXPECT_EQ(test, p->data[21], ICMP_FRAG_NEEDED);
-				KUNIT_EXPECT_EQ(test, get_unaligned_be16(p->data + 26),
-						1472);
-			}
+			KUNIT_ASSERT_NOT_NULL(test, p);
+			KUNIT_ASSERT_EQ(test, p->family, NFPROTO_IPV4);
+			KUNIT_ASSERT_GE(test, p->len, 28U);
+			KUNIT_EXPECT_EQ(test, p->data[20], ICMP_DEST_UNREACH);
+			KUNIT_EXPECT_EQ(test, p->data[21], ICMP_FRAG_NEEDED);
+			KUNIT_EXPECT_EQ(test, get_unaligned_be16(p->data + 26),
+					1472);
 			continue;
 		}
 		KUNIT_EXPECT_EQ(test, run_reasm(test, len, false, rows[i].fms),

@@ -147,9 +147,12 @@ static void xlat_4to6_df1_too_big(struct kunit *test)
 	len = tern_kt_pkt4(b, TERN_KT_H4(8), TERN_KT_H6(1), IPPROTO_UDP, 1461, 64, 1, IP_DF);
 	tern_kt_expect_run(test, len, false, NF_DROP, TERN_STAT_DROP_TOO_BIG);
 	/* The kernel's Fragmentation Needed, back to the IPv4 source. */
-	KUNIT_EXPECT_EQ(test, tern_kt_ncaptured(), 1U);
+	KUNIT_ASSERT_EQ(test, tern_kt_ncaptured(), 1U);
 	p = tern_kt_captured(0);
-	if (p && p->family == NFPROTO_IPV4 && p->len >= 28) {
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_ASSERT_EQ(test, p->family, NFPROTO_IPV4);
+	KUNIT_ASSERT_GE(test, p->len, 28U);
+	{
 		struct iphdr *iph = tern_kt_check4(test, p);
 
 		KUNIT_EXPECT_EQ(test, iph->daddr, TERN_KT_H4(8));

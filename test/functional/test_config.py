@@ -153,8 +153,6 @@ def test_two_instances(topo):
     siit = dict(SIIT, framework="iptables")
     r = cli(topo.xl, "config", "apply",
             write(topo.tmp, "two.json", [NAT64, siit]))
-    if r.rc and "iptables instances are not supported yet" in r.err:
-        pytest.skip("iptables instances: %s" % r.err.strip())
     assert r.rc == 0, r.err
     assert sorted(i["name"] for i in cli_json(topo.xl, "instance",
                                                "list")) == ["n", "s"]

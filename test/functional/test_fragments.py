@@ -224,6 +224,8 @@ def test_lowest_ipv6_mtu_4to6(xlat, size, fragmented):
     if fragmented:
         frames = collect6(xlat, [pkt], count=2)
         assert check_frags6(frames, 0x2222, 17, limit=1400) == want
+        # The first carries the most a multiple of 8 lets: 40 + 8 + 1352.
+        assert max(len(ip_bytes(f)) for f in frames) == 1400
     else:
         f = collect6(xlat, [pkt])[0]
         raw = assert_frame6(f, tc=0, plen=size - 20, nh=17, hlim=63,

@@ -1,10 +1,6 @@
 """NAT64 tables through the CLI: static BIB entries (`tern bib`), sessions
 (`tern session`) and the table sizes of `tern stats`, with the kernel's
-refusals and their exact messages.
-
-Tests that need a NAT64 instance skip while the kernel refuses them with
-"NAT64 instances are not supported yet" (and only then); the refusals on a
-SIIT instance and of the policies run regardless. pool4, which a static
+refusals and their exact messages. pool4, which a static
 BIB entry's IPv4 side must belong to, is filled over generic netlink: the
 tests do not depend on the pool4 CLI.
 """
@@ -21,7 +17,6 @@ from genl import ATTR, nest, nla, prefix
 from ternlib import POOL6, assert_error, cli, cli_json, cli_ok
 
 NAT64_POOL6 = "64:ff9b::/96"
-NOT_YET = "tern: NAT64 instances are not supported yet"
 NOT_NAT64 = ("BIB entries and sessions are NAT64 objects: "
              "this instance is not a NAT64")
 IN_BIB = "the IPv6 or IPv4 transport address is already in the BIB"
@@ -108,8 +103,6 @@ def nat64(ns):
     """A namespace with NAT64 instance "t" whose pool4 is 192.0.2.1#1024-
     65535 for TCP and UDP and 192.0.2.1#0-65535 for ICMP."""
     r = cli(ns, "instance", "add", "t", "--nat64", "--pool6", NAT64_POOL6)
-    if r.rc == 1 and r.err == NOT_YET + "\n":
-        pytest.skip(NOT_YET[len("tern: "):])
     assert r.rc == 0 and r.err == "", r
     pool4_add(ns, POOL4_ADDR, 32, PROTOS["tcp"], 1024, 65535)
     pool4_add(ns, POOL4_ADDR, 32, PROTOS["udp"], 1024, 65535)

@@ -2,9 +2,6 @@
 (exact JSON and text), remove, flush; overlaps, bad ranges and the host's
 ephemeral ports refused with their exact messages; refusal on a SIIT
 instance.
-
-Tests that need a NAT64 instance skip while the kernel refuses to create
-one ("not supported yet"), and only then.
 """
 
 import json
@@ -43,11 +40,8 @@ def pool(ns):
 
 @pytest.fixture
 def nat64(ns):
-    """Namespace NS with NAT64 instance "n" (skips while NAT64 instances
-    are not supported yet)."""
+    """Namespace NS with NAT64 instance "n"."""
     r = cli(ns, "instance", "add", "n", "--nat64", "--pool6", "64:ff9b::/96")
-    if r.rc != 0 and "not supported yet" in r.err:
-        pytest.skip("NAT64 instances: %s" % r.err.strip())
     assert r.rc == 0, "instance add --nat64: exit %d, %r" % (r.rc, r.err)
     return ns
 
