@@ -404,19 +404,12 @@ void tern_tables_flush_if(struct tern_tables *t,
 struct tern_walk_pos {
 	u32 bucket;
 	u32 skip;
-	/*
-	 * BIB walks: static entries only, and only they counted in @skip,
-	 * so that dynamic entries linked and unlinked before the position
-	 * between two calls do not move it.
-	 */
-	bool only_static;
+	bool only_static;	/* BIB: @skip counts static entries only */
 };
 
 /*
- * Entries linked and unlinked so far (it wraps): a dump in parts whose
- * value moved between two parts may have missed or repeated entries.
- * tern_tables_static_changes(): the same for a walk of static entries
- * (static entries added, made dynamic; resizes).
+ * Links and unlinks so far (wrapping); those of static entries, and
+ * resizes: a dump whose value moved between two parts may miss or repeat.
  */
 u32 tern_tables_changes(const struct tern_tables *t);
 u32 tern_tables_static_changes(const struct tern_tables *t);
