@@ -230,17 +230,6 @@ static int list(struct json_object *o, const char *key, const char *name,
 	return err ?: tern_nl_request(cmd, true, name, NULL, NULL, fn, arr);
 }
 
-static int put_static_filter(struct nl_msg *msg, const void *arg)
-{
-	struct nlattr *f = nla_nest_start(msg, TERN_A_FILTER | NLA_F_NESTED);
-
-	(void)arg;
-	if (!f || nla_put_flag(msg, TERN_FILTER_STATIC) < 0)
-		return -1;
-	nla_nest_end(msg, f);
-	return 0;
-}
-
 /*
  * The static BIB entries, whole: the kernel lists them alone, in an order
  * the dynamic entries of traffic do not disturb, and says if static ones
@@ -249,12 +238,13 @@ static int put_static_filter(struct nl_msg *msg, const void *arg)
  */
 static int static_bib(struct json_object *o, const char *name)
 {
+	static const struct nat64_filter only_static = { .only_static = true };
 	struct json_object *arr = json_object_new_array();
 	int err = add(o, "bib", arr);
 
 	return err ?: tern_nl_dump_whole(TERN_CMD_BIB_GET, name,
-					 put_static_filter, NULL, bib_reply,
-					 arr);
+					 nat64_put_filter, &only_static,
+					 bib_reply, arr);
 }
 
 static int show_instance(struct json_object *o)

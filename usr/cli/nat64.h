@@ -98,6 +98,7 @@ int nat64_put_proto(struct nl_msg *msg, const void *arg);
 struct nat64_filter {
 	uint8_t proto;			/* 0: every protocol */
 	bool has4, has_port4, has6, has_sub;
+	bool only_static;		/* TERN_FILTER_STATIC */
 	struct in_addr addr4;
 	uint16_t port4;
 	struct tern_prefix prefix6;

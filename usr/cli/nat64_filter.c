@@ -103,7 +103,7 @@ int nat64_put_filter(struct nl_msg *msg, const void *arg)
 
 	if (f->proto && nla_put_u8(msg, TERN_A_PROTO, f->proto) < 0)
 		return -1;
-	if (!f->has4 && !f->has6 && !f->has_sub)
+	if (!f->has4 && !f->has6 && !f->has_sub && !f->only_static)
 		return 0;
 	nest = nla_nest_start(msg, TERN_A_FILTER | NLA_F_NESTED);
 	if (!nest)
@@ -115,6 +115,8 @@ int nat64_put_filter(struct nl_msg *msg, const void *arg)
 	if (f->has6 && prefix_put(msg, TERN_FILTER_PREFIX6, &f->prefix6) < 0)
 		return -1;
 	if (f->has_sub && nla_put(msg, TERN_FILTER_SUBSCRIBER, 16, &f->sub) < 0)
+		return -1;
+	if (f->only_static && nla_put_flag(msg, TERN_FILTER_STATIC) < 0)
 		return -1;
 	nla_nest_end(msg, nest);
 	return 0;
