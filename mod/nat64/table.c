@@ -70,7 +70,7 @@ struct tern_tables *tern_tables_alloc(u32 max_sessions)
 {
 	struct tern_tbl_arrays *a;
 	struct tern_tables *t;
-	u32 nsub, i;
+	u32 i;
 
 	t = kvzalloc(sizeof(*t), GFP_KERNEL_ACCOUNT);
 	if (!t)
@@ -78,12 +78,7 @@ struct tern_tables *tern_tables_alloc(u32 max_sessions)
 	get_random_bytes(&t->key, sizeof(t->key));
 	a = &t->arrs[0];
 	tern_tbl_sizes(max_sessions, a);
-	nsub = clamp((a->sess_mask + 1) / 16, 256U, 1U << 16);
-	t->sub_mask = nsub - 1;
-	t->subs = kvcalloc(nsub, sizeof(*t->subs), GFP_KERNEL_ACCOUNT);
-	if (tern_tbl_arrays_alloc(a) || !t->subs) {
-		tern_tbl_arrays_free(a);
-		kvfree(t->subs);
+	if (tern_tbl_arrays_alloc(a)) {
 		kvfree(t);
 		return NULL;
 	}
@@ -92,8 +87,6 @@ struct tern_tables *tern_tables_alloc(u32 max_sessions)
 	spin_lock_init(&t->all_lock);
 	seqcount_spinlock_init(&t->seq, &t->all_lock);
 	mutex_init(&t->resize_mutex);
-	for (i = 0; i < nsub; i++)
-		INIT_HLIST_HEAD(&t->subs[i]);
 	for (i = 0; i < TERN_TBL_NLOCKS; i++)
 		spin_lock_init(&t->locks[i]);
 	for (i = 0; i < TERN_TBL_SUB_NLOCKS; i++)

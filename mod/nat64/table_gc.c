@@ -423,6 +423,5 @@ void tern_tables_free(struct tern_tables *t)
 	for (h = 0; h <= t->sub_mask; h++)
 		WARN_ON(!hlist_empty(&t->subs[h]));
 	tern_tbl_arrays_free(tern_tbl_arr(t));
-	kvfree(t->subs);
 	kvfree(t);
 }

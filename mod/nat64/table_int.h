@@ -18,9 +18,10 @@
  *
  * Subscribers (struct tern_sub) are only touched under their own lock,
  * t->sub_locks[b % TERN_TBL_SUB_NLOCKS], always taken last (inside the
- * bucket locks). A BIB entry holds its subscriber's record alive (bibs);
- * it finds it again from its IPv6 address and the prefix length it was
- * charged with (b->sub_plen: the setting may change meanwhile).
+ * bucket locks) or alone (a batch's uncharges); a resize moves them as it
+ * moves peers (below). A BIB entry holds its subscriber's record alive
+ * (bibs); it finds it again from its IPv6 address and the prefix length it
+ * was charged with (b->sub_plen: the setting may change meanwhile).
  *
  * Peers (struct tern_peer, nat64/table_peer.c) likewise: changed only under
  * t->peer_locks[b % TERN_TBL_PEER_NLOCKS], taken last (inside the bucket
@@ -105,11 +106,15 @@ struct tern_peer {
 	u32 sessions;			/* WRITE_ONCE under its lock */
 };
 
-/* What lookups read of the hash arrays: one pointer, one consistent set. */
+/*
+ * What lookups read of the hash arrays: one pointer, one consistent set
+ * (and, for writers only, the subscribers': they follow the size too).
+ */
 struct tern_tbl_arrays {
-	u32 bib_mask, sess_mask, peer_mask;
+	u32 bib_mask, sess_mask, peer_mask, sub_mask;
 	struct hlist_nulls_head *bib6, *bib4, *sess6, *sess4;
 	struct hlist_head *peers;	/* RCU */
+	struct hlist_head *subs;
 };
 
 struct tern_tables {
@@ -127,11 +132,12 @@ struct tern_tables {
 	struct hlist_head *peers;	/* RCU */
 	struct tern_tbl_arrays __rcu *arr;
 	/*
-	 * While a resize moves the peer records: the new arrays, and which
-	 * lock's records moved there (under that peer lock).
+	 * While a resize moves the peer (subscriber) records: the new arrays,
+	 * and which lock's records moved there (under that peer (sub) lock).
 	 */
 	struct tern_tbl_arrays *peer_next;
 	bool peer_moved[TERN_TBL_PEER_NLOCKS];
+	bool sub_moved[TERN_TBL_SUB_NLOCKS];
 	struct tern_tbl_arrays arrs[2];
 	seqcount_spinlock_t seq;	/* odd while entries move */
 	spinlock_t all_lock;
@@ -317,6 +323,15 @@ static inline u32 tern_tbl_hash_peer(const struct tern_tables *t, u8 l4,
 	return (u32)siphash_3u32((__force u32)laddr, (__force u32)raddr,
 				 (u32)(__force u16)lport << 16 | l4,
 				 &t->key);
+}
+
+/* The hash of subscriber @p/@plen: as the peer's, its lock in every size. */
+static inline u32 tern_tbl_hash_sub(const struct tern_tables *t,
+				    const struct in6_addr *p, u8 plen)
+{
+	const u64 *a = (const u64 *)p;
+
+	return (u32)siphash_3u64(a[0], a[1], plen, &t->key);
 }
 
 /*

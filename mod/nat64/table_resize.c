@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * NAT64 tables: the session, BIB and peer arrays follow max-sessions
- * (nat64/table_int.h, Resizing, has the locking).
+ * NAT64 tables: the session, BIB, peer and subscriber arrays follow
+ * max-sessions (nat64/table_int.h, Resizing, has the locking).
  *
  * New arrays are allocated outside every lock. Then, BHs off, under
  * t->all_lock with t->all set, every writer is out (each bucket lock was
@@ -40,11 +40,13 @@ void tern_tbl_arrays_free(struct tern_tbl_arrays *a)
 	kvfree(a->sess6);
 	kvfree(a->sess4);
 	kvfree(a->peers);
+	kvfree(a->subs);
 	a->bib6 = NULL;
 	a->bib4 = NULL;
 	a->sess6 = NULL;
 	a->sess4 = NULL;
 	a->peers = NULL;
+	a->subs = NULL;
 }
 
 void tern_tbl_arrays_set(struct tern_tables *t,
@@ -58,6 +60,8 @@ void tern_tbl_arrays_set(struct tern_tables *t,
 	t->bib4 = a->bib4;
 	t->peer_mask = a->peer_mask;
 	t->peers = a->peers;
+	t->sub_mask = a->sub_mask;
+	t->subs = a->subs;
 }
 
 int tern_tbl_arrays_alloc(struct tern_tbl_arrays *a)
@@ -68,8 +72,10 @@ int tern_tbl_arrays_alloc(struct tern_tbl_arrays *a)
 	a->sess4 = tern_tbl_array(a->sess_mask + 1);
 	a->peers = kvcalloc(a->peer_mask + 1, sizeof(*a->peers),
 			    GFP_KERNEL_ACCOUNT);
+	a->subs = kvcalloc(a->sub_mask + 1, sizeof(*a->subs),
+			   GFP_KERNEL_ACCOUNT);
 	/* (An empty hlist_head is zeroes.) */
-	if (a->bib6 && a->bib4 && a->sess6 && a->sess4 && a->peers)
+	if (a->bib6 && a->bib4 && a->sess6 && a->sess4 && a->peers && a->subs)
 		return 0;
 	tern_tbl_arrays_free(a);
 	return -ENOMEM;
@@ -83,13 +89,15 @@ void tern_tbl_sizes(u32 max_sessions, struct tern_tbl_arrays *a)
 	ns = roundup_pow_of_two(clamp(n, 1U << 10, TERN_TBL_SESS_BUCKETS));
 	a->sess_mask = ns - 1;
 	a->bib_mask = max(ns / 2, 1U << 10) - 1;
-	/* A peer a session at worst: chains of four when full. */
+	/* A peer (subscriber) a session at worst: chains of four when full. */
 	a->peer_mask = max(ns / 4, 1U << 10) - 1;
+	a->sub_mask = a->peer_mask;
 }
 
 /* At least as many buckets as locks: a lock index is the same in every size. */
 static_assert(1U << 10 >= TERN_TBL_NLOCKS &&
-	      1U << 10 >= TERN_TBL_PEER_NLOCKS);
+	      1U << 10 >= TERN_TBL_PEER_NLOCKS &&
+	      1U << 10 >= TERN_TBL_SUB_NLOCKS);
 
 /*
  * Hysteresis: grow as soon as tern_tables_alloc() would pick more buckets
@@ -164,6 +172,34 @@ static void tern_tbl_move_peers(struct tern_tables *t,
 	}
 }
 
+/*
+ * Subscriber records likewise (tern_sub_chain()): nothing reads them
+ * without their lock, so they need no RCU list operations.
+ */
+static void tern_tbl_move_subs(struct tern_tables *t,
+			       const struct tern_tbl_arrays *o,
+			       const struct tern_tbl_arrays *a)
+{
+	struct hlist_node *tmp;
+	struct tern_sub *sub;
+	u32 i, h, k;
+
+	for (i = 0; i < TERN_TBL_SUB_NLOCKS; i++) {
+		spin_lock(&t->sub_locks[i]);
+		for (h = i; h <= o->sub_mask; h += TERN_TBL_SUB_NLOCKS) {
+			hlist_for_each_entry_safe(sub, tmp, &o->subs[h], node) {
+				k = tern_tbl_hash_sub(t, &sub->prefix,
+						      sub->plen);
+				hlist_del(&sub->node);
+				hlist_add_head(&sub->node,
+					       &a->subs[k & a->sub_mask]);
+			}
+		}
+		t->sub_moved[i] = true;
+		spin_unlock(&t->sub_locks[i]);
+	}
+}
+
 static void tern_tbl_peers_moved(struct tern_tables *t)
 {
 	u32 i;
@@ -172,6 +208,11 @@ static void tern_tbl_peers_moved(struct tern_tables *t)
 		spin_lock(&t->peer_locks[i]);
 		t->peer_moved[i] = false;
 		spin_unlock(&t->peer_locks[i]);
+	}
+	for (i = 0; i < TERN_TBL_SUB_NLOCKS; i++) {
+		spin_lock(&t->sub_locks[i]);
+		t->sub_moved[i] = false;
+		spin_unlock(&t->sub_locks[i]);
 	}
 	t->peer_next = NULL;
 }
@@ -243,6 +284,7 @@ int tern_tables_resize(struct tern_tables *t, u32 max_sessions)
 	a->sess_mask = m.sess_mask;
 	a->bib_mask = m.bib_mask;
 	a->peer_mask = m.peer_mask;
+	a->sub_mask = m.sub_mask;
 	if (tern_tbl_arrays_alloc(a)) {
 		mutex_unlock(&t->resize_mutex);
 		return -ENOMEM;
@@ -254,6 +296,7 @@ int tern_tables_resize(struct tern_tables *t, u32 max_sessions)
 	tern_tbl_move_sess(t, o, a);
 	tern_tbl_move_bib(t, o, a);
 	tern_tbl_move_peers(t, o, a);
+	tern_tbl_move_subs(t, o, a);
 	tern_tbl_arrays_set(t, a);
 	rcu_assign_pointer(t->arr, a);
 	write_seqcount_end(&t->seq);

@@ -16,21 +16,29 @@ static spinlock_t *tern_sub_lock(struct tern_tables *t, u32 bucket)
 	return &t->sub_locks[bucket % TERN_TBL_SUB_NLOCKS];
 }
 
-/* The bucket of prefix @p of length @plen. */
-static u32 tern_sub_hash(const struct tern_tables *t, const struct in6_addr *p,
-			 u8 plen)
+/*
+ * Under the lock of @hash: its chain, in the arrays a resize under way
+ * moved it to if it did (as tern_peer_chain()). Every array has at least
+ * TERN_TBL_SUB_NLOCKS buckets: the lock is the same in every size.
+ */
+static struct hlist_head *tern_sub_chain(struct tern_tables *t, u32 hash)
 {
-	const u64 *a = (const u64 *)p;
+	const struct tern_tbl_arrays *a;
 
-	return (u32)siphash_3u64(a[0], a[1], plen, &t->key) & t->sub_mask;
+	lockdep_assert_held(tern_sub_lock(t, hash));
+	if (unlikely(t->sub_moved[hash % TERN_TBL_SUB_NLOCKS])) {
+		a = t->peer_next;
+		return &a->subs[hash & a->sub_mask];
+	}
+	return &t->subs[hash & t->sub_mask];
 }
 
-/* The prefix of @b's subscriber, and its bucket. */
+/* The prefix of @b's subscriber, and its hash. */
 static u32 tern_sub_key(const struct tern_tables *t, const struct tern_bib *b,
 			struct in6_addr *p)
 {
 	ipv6_addr_prefix(p, &b->t6.addr, tern_bib_sub_plen(b));
-	return tern_sub_hash(t, p, tern_bib_sub_plen(b));
+	return tern_tbl_hash_sub(t, p, tern_bib_sub_plen(b));
 }
 
 bool tern_bib_in_sub(const struct tern_bib *b, const struct in6_addr *addr)
@@ -43,7 +51,7 @@ static struct tern_sub *tern_sub_find(struct tern_tables *t, u32 h,
 {
 	struct tern_sub *sub;
 
-	hlist_for_each_entry(sub, &t->subs[h], node)
+	hlist_for_each_entry(sub, tern_sub_chain(t, h), node)
 		if (sub->plen == plen && ipv6_addr_equal(&sub->prefix, p))
 			return sub;
 	return NULL;
@@ -72,7 +80,7 @@ int tern_sub_charge_new(struct tern_tables *t, const struct tern_bib *b,
 		}
 		sub->prefix = p;
 		sub->plen = tern_bib_sub_plen(b);
-		hlist_add_head(&sub->node, &t->subs[h]);
+		hlist_add_head(&sub->node, tern_sub_chain(t, h));
 	}
 	if (lim && lim->max_ports_per_sub &&
 	    sub->bibs >= lim->max_ports_per_sub)
@@ -137,7 +145,7 @@ void tern_sub_settle(struct tern_tables *t, struct tern_sub_pending *pd)
 
 	if (!pd->sessions && !pd->bibs)
 		return;
-	h = tern_sub_hash(t, &pd->prefix, pd->plen);
+	h = tern_tbl_hash_sub(t, &pd->prefix, pd->plen);
 	lock = tern_sub_lock(t, h);
 	spin_lock(lock);
 	sub = tern_sub_find(t, h, &pd->prefix, pd->plen);

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit: the session, BIB and peer arrays follow max-sessions
+ * KUnit: the session, BIB, peer and subscriber arrays follow max-sessions
  * (nat64/table_resize.c): resized up and down while threads look up
  * entries and peers (never a miss) and add and remove others (their peer
- * records made and freed); afterwards every entry and peer record is in
- * the chain of its hash in the new arrays, found from both sides, and
- * counted exactly; no lock is left held.
+ * and subscriber records charged and freed); afterwards every entry and
+ * record is in the chain of its hash in the new arrays, found from both
+ * sides, and counted exactly; no lock is left held.
  */
 
 #include <kunit/test.h>
@@ -207,6 +207,13 @@ static void kt_r_unlocked(struct kunit *test, struct tern_tables *t)
 			held++;
 		held += t->peer_moved[i];
 	}
+	for (i = 0; i < TERN_TBL_SUB_NLOCKS; i++) {
+		if (spin_trylock(&t->sub_locks[i]))
+			spin_unlock(&t->sub_locks[i]);
+		else
+			held++;
+		held += t->sub_moved[i];
+	}
 	if (spin_trylock(&t->all_lock))
 		spin_unlock(&t->all_lock);
 	else
@@ -304,9 +311,96 @@ static void table_resize_live(struct kunit *test)
 	tern_tables_free(c.t);
 }
 
+/* A session of host @host (a subscriber of its own) to 203.0.113.@peer. */
+static struct tern_session *kt_r_add_sub(struct tern_tables *t, u32 host,
+					 u8 peer)
+{
+	struct tern_ta6 a = kt_r6(host);
+	struct tern_ta4 r = {
+		.addr = htonl(0xcb007100 | peer),
+		.port = htons(80),
+	};
+	struct tern_limits lim = {
+		.max_sess_per_sub = 2,
+		.sub_prefix_len = 128,
+	};
+	struct tern_session *s;
+
+	local_bh_disable();
+	rcu_read_lock();
+	s = tern_sess_add6(t, TERN_L4_UDP, &a, &r, &lim, kt_r_pick, NULL, 0,
+			   600 * HZ);
+	rcu_read_unlock();
+	local_bh_enable();
+	return s;
+}
+
+/*
+ * Every subscriber record is in the chain of its hash, counting
+ * @sessions sessions and one BIB entry: returns how many there are.
+ */
+static u32 kt_r_subs(struct kunit *test, struct tern_tables *t, u32 sessions)
+{
+	struct tern_sub *sub;
+	u32 h, n = 0, bad = 0;
+
+	for (h = 0; h <= t->sub_mask; h++) {
+		hlist_for_each_entry(sub, &t->subs[h], node) {
+			bad += (tern_tbl_hash_sub(t, &sub->prefix, sub->plen) &
+				t->sub_mask) != h;
+			bad += sub->sessions != sessions || sub->bibs != 1 ||
+			       sub->plen != 128;
+			n++;
+		}
+	}
+	KUNIT_EXPECT_EQ(test, bad, 0U);
+	return n;
+}
+
+/*
+ * The subscriber records follow the size (a subscriber a session at worst:
+ * chains of four when full), and each is found again after a move: its
+ * limit still counts what it had.
+ */
+static void table_resize_subs(struct kunit *test)
+{
+	struct tern_tables *t = tern_tables_alloc(1024);
+	struct tern_session *s;
+	u32 i;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_EXPECT_EQ(test, t->sub_mask + 1, 1024U);
+	for (i = 1; i <= KT_KNOWN; i++)
+		KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(kt_r_add_sub(t, i, 1)));
+	KUNIT_EXPECT_EQ(test, kt_r_subs(test, t, 1), (u32)KT_KNOWN);
+
+	KUNIT_EXPECT_EQ(test, tern_tables_resize(t, 65536), 1);
+	KUNIT_EXPECT_EQ(test, t->sub_mask + 1, 16384U);
+	KUNIT_EXPECT_PTR_EQ(test, t->subs, tern_tbl_arr(t)->subs);
+	KUNIT_EXPECT_EQ(test, kt_r_subs(test, t, 1), (u32)KT_KNOWN);
+	/* A second session each; a third is over the subscriber's limit. */
+	for (i = 1; i <= KT_KNOWN; i++)
+		KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(kt_r_add_sub(t, i, 2)));
+	s = kt_r_add_sub(t, 7, 3);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(s), -EDQUOT);
+	KUNIT_EXPECT_EQ(test, kt_r_subs(test, t, 2), (u32)KT_KNOWN);
+
+	KUNIT_EXPECT_EQ(test, tern_tables_resize(t, 1024), 1);
+	KUNIT_EXPECT_EQ(test, t->sub_mask + 1, 1024U);
+	KUNIT_EXPECT_EQ(test, kt_r_subs(test, t, 2), (u32)KT_KNOWN);
+	s = kt_r_add_sub(t, KT_KNOWN, 3);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(s), -EDQUOT);
+	kt_r_unlocked(test, t);
+	/* Flushed: every record went with its entries. */
+	tern_tables_flush(t, TERN_L4_N);
+	KUNIT_EXPECT_EQ(test, kt_r_subs(test, t, 0), 0U);
+	tern_tables_free(t);
+}
+
 static struct kunit_case tern_nat64_table_resize_cases[] = {
 	KUNIT_CASE(table_resize_sizes),
 	KUNIT_CASE(table_resize_live),
+	KUNIT_CASE(table_resize_subs),
 	{}
 };
 
