@@ -5,11 +5,13 @@
 #                     CLI under PREFIX, default /usr/local; libxt_TERN.so
 #                     where iptables looks for extensions); DESTDIR=/stage
 #                     installs into a staging tree (no depmod then)
+#   make uninstall    remove what make install installed (same KREL,
+#                     PREFIX and DESTDIR)
 #   make dkms-src     install the module's sources for DKMS in
 #                     $(DESTDIR)/usr/src/tern-VERSION (then: dkms add tern/VERSION)
 #   make dist         tern-VERSION.tar.gz (what rpm/tern.spec builds from)
-#   make distcheck    unpack that tarball in a temporary directory, build and
-#                     install module (for KDIR) and CLI from it
+#   make distcheck    unpack that tarball in a temporary directory, build,
+#                     install and uninstall module (for KDIR) and CLI from it
 #   make check        install test dependencies, run every test in VMs
 #   make demo         boot a VM and show real traffic translated
 #   make compare-jool randomized comparison with Jool 4.1.9 (installs it;
@@ -56,11 +58,22 @@ cli: usr/Makefile
 	$(MAKE) -C usr
 
 # depmod only for the live system: a package's scripts run it on the target.
+# The release modules_install installs for is KDIR's UTS_RELEASE (Debian's
+# 6.1 headers say 6.1.192 in include/config/kernel.release).
+MOD_KREL = $$(sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' \
+	$(KDIR)/include/generated/utsrelease.h 2>/dev/null | grep . || echo $(KREL))
 install: all
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/mod INSTALL_MOD_PATH=$(DESTDIR) \
 		INSTALL_MOD_DIR=updates modules_install
-	$(if $(DESTDIR),,depmod -a $$(cat $(KDIR)/include/config/kernel.release 2>/dev/null || echo $(KREL)))
+	$(if $(DESTDIR),,depmod -a $(MOD_KREL))
 	$(MAKE) -C usr install DESTDIR=$(DESTDIR)
+
+# The module, whichever compression modules_install gave it.
+uninstall: usr/Makefile
+	rm -f $(DESTDIR)/lib/modules/$(MOD_KREL)/updates/tern.ko \
+		$(DESTDIR)/lib/modules/$(MOD_KREL)/updates/tern.ko.*
+	$(if $(DESTDIR),,depmod -a $(MOD_KREL))
+	$(MAKE) -C usr uninstall DESTDIR=$(DESTDIR)
 
 # What `dkms build` needs and nothing else: mod/ (not its KUnit suites),
 # include/, VERSION, dkms.conf, Kbuild (for DKMS's clean step).
@@ -96,7 +109,11 @@ distcheck: dist
 	test -x "$$d/root/usr/bin/tern" && \
 	ls "$$d"/root/lib/modules/*/updates/tern.ko* && \
 	test -f "$$d/root/usr/src/$(DIST_NAME)/dkms.conf" && \
-	echo "make distcheck: $(DIST_NAME).tar.gz builds and installs"
+	rm -rf "$$d/root/usr/src" && \
+	$(MAKE) -C "$$d/$(DIST_NAME)" uninstall KDIR=$(KDIR) DESTDIR="$$d/root" PREFIX=/usr && \
+	left=$$(find "$$d/root" ! -type d) && \
+	{ [ -z "$$left" ] || { echo "make uninstall left: $$left"; exit 1; }; } && \
+	echo "make distcheck: $(DIST_NAME).tar.gz builds, installs and uninstalls"
 
 check:
 	bash test/check.sh
@@ -115,7 +132,7 @@ clean:
 	-[ -f usr/Makefile ] && $(MAKE) -C usr distclean
 	rm -rf .build tern-*.tar.gz
 
-.PHONY: all versions module cli install dkms-src dist distcheck check demo \
+.PHONY: all versions module cli install uninstall dkms-src dist distcheck check demo \
 	compare-jool bench clean FORCE
 
 FORCE:
