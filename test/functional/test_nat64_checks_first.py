@@ -13,7 +13,6 @@ addresses are the NAT64's even on an address of the host.
 
 import itertools
 import threading
-import time
 
 import pytest
 from scapy.layers.l2 import Ether
@@ -26,7 +25,8 @@ from ternlib import (SINK4, XL6_MAC, assert_frame6, cli, cli_json,
                      cli_ok, embed, icmp6_message, ip4_packet, is_ip4, is_ip6,
                      udp_datagram)
 from ternlib.nat64 import (CLIENT, POOL4_NET, _nat64_module,  # noqa: F401
-                           nat, out64, sessions, tables, udp6)
+                           nat, out64, sessions, tables, udp6,
+                           wait_until)
 
 # An address pool4 does not hold, for a second instance-owned range.
 HOST4 = "198.51.100.20"
@@ -374,7 +374,21 @@ def test_pool4_remove_under_new_flows_leaves_nothing(nat):
     made while the removal's walk ran, in a bucket it had passed, kept the
     entry and its address alive; now such a session is undone at once (its
     packet dropped), and the walk waits for packets that read the old
-    pool4. Four rounds, each against flows arriving the whole time."""
+    pool4. Four rounds, each against flows arriving the whole time.
+
+    That they did is read from the counters, at three moments: right
+    before `pool4 remove` starts (the flood is being translated, and all
+    its 4000 sessions exist for the walk), once it has returned, and once
+    the flood has been refused again after that. Only the old pool4
+    translates a packet (xlat-6to4); only the new one, without UDP range,
+    refuses one (drop-pool4-full, which also counts the packet of a
+    session undone at once). Translations after the first reading and
+    refusals before the second: the stream was being handled on both
+    sides of the moment the kernel published the new pool4, inside the
+    command; refusals after the second: it outlasted the command (the walk
+    ends before the command returns). Nothing is translated after the
+    command returned, and every frame sent is counted once, either
+    way."""
     frames = [bytes(Ether(src=nat.senders["h6"].src_mac, dst=XL6_MAC) /
                     udp6(sport=41040, dport=10000 + i, n=8))
               for i in range(4000)]
@@ -384,22 +398,41 @@ def test_pool4_remove_under_new_flows_leaves_nothing(nat):
     for _ in range(4):
         out64(nat, udp6(sport=41040))
         stop = threading.Event()
+        sent = [0]
 
         def flood():
             for f in itertools.cycle(frames):
                 if stop.is_set():
                     return
                 sock.send(f)
+                sent[0] += 1
 
+        c = nat.counters()
         t = threading.Thread(target=flood)
         t.start()
         try:
-            time.sleep(0.3)
+            wait_until(lambda: c.delta().get("xlat-6to4", 0) >= len(frames),
+                       timeout=60)
+            before = c.delta()
             cli_ok(nat.xl, "-i", "n", "pool4", "remove", str(POOL4_NET),
                    "--udp")
+            during = c.delta()
+            wait_until(lambda: c.delta().get("drop-pool4-full", 0) >
+                       during.get("drop-pool4-full", 0), timeout=60)
         finally:
             stop.set()
             t.join()
+        wait_until(lambda: sum(c.delta().values()) >= sent[0], timeout=30)
+        after = c.delta()
+        what = "deltas before the removal %s, when it returned %s, at the " \
+            "end %s; %d frames sent" % (before, during, after, sent[0])
+        assert set(before) == {"xlat-6to4"}, what
+        assert during["xlat-6to4"] > before["xlat-6to4"], what
+        assert during.get("drop-pool4-full", 0) > 0, what
+        assert after["drop-pool4-full"] > during["drop-pool4-full"], what
+        assert after["xlat-6to4"] == during["xlat-6to4"], what
+        assert set(after) == {"xlat-6to4", "drop-pool4-full"}, what
+        assert sum(after.values()) == sent[0], what
         assert sessions(nat, "udp") == []
         assert cli_json(nat.xl, "-i", "n", "bib", "list", "--udp") == []
         cli_ok(nat.xl, "-i", "n", "pool4", "add", str(POOL4_NET), "--udp")

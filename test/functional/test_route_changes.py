@@ -8,15 +8,126 @@ whose gateway's neighbour failed."""
 
 import contextlib
 
-from scapy.layers.inet import UDP
+import pytest
+from scapy.layers.inet import IP, UDP
 from scapy.layers.inet6 import IPv6
+from scapy.layers.l2 import Ether
 from scapy.packet import Raw
 
-from ternlib import (H4_6, H4_MAC, H6_4, H6_LINK, SINK4, SINK4_6, SINK6, XL4,
-                     Capture, both_translated, embed, is_ip4, is_ip6,
-                     none_on, nothing_out, run, udp4, udp6)
+from ternlib import (H4, H4_6, H4_MAC, H6, H6_4, H6_LINK, SINK4, SINK4_6,
+                     SINK6, XL4, Capture, _describe, assert_ipv4, assert_ipv6,
+                     both_translated, check_checksums, embed, ipv4_fields,
+                     is_ip4, is_ip6, run, udp4, udp6)
 
 D1_MAC = "02:00:00:00:d1:01"
+
+# Markers: a datagram that must arrive, sent behind the packet under test,
+# ends a capture instead of a time (mark()). Each has routes of its own,
+# which no test changes: MARK4 out v4 to h4's MAC, MARK6 (198.51.100.98
+# by pool6) to h6, MARK_D0 out d0 (side_link()) to d1; nobody's address.
+MARK4, MARK_D0 = "203.0.113.98", "203.0.113.97"
+MARK6_4 = "198.51.100.98"
+MARK6 = embed(MARK6_4)
+MARK_PORTS = (47001, 47002)
+MARK_DATA = b"route_changes marker"
+
+
+@pytest.fixture(autouse=True)
+def marker_routes(xlat):
+    xlat.xl.ip_batch([
+        "neigh replace %s lladdr %s dev v4 nud permanent" % (MARK4, H4_MAC),
+        "route replace %s/32 dev v4" % MARK4,
+        "route replace %s/128 via %s dev v6" % (MARK6, H6_LINK),
+    ])
+    yield
+    xlat.xl.ip("route", "del", MARK4 + "/32", check=False)
+    xlat.xl.ip("-6", "route", "del", MARK6 + "/128", check=False)
+    xlat.xl.ip("neigh", "del", MARK4, "dev", "v4", check=False)
+
+
+def _ports(f):
+    return UDP in f and (f[UDP].sport, f[UDP].dport) == MARK_PORTS
+
+
+def is_mark4(dst=MARK4):
+    return lambda f: is_ip4(src=H6_4, dst=dst, proto=17)(f) and _ports(f)
+
+
+def is_mark6(f):
+    return is_ip6(src=H4_6, dst=MARK6, nh=17)(f) and _ports(f)
+
+
+def mark64(t, dst=MARK4):
+    """A marker from h6, translated to DST (out v4, or out d0 for
+    MARK_D0)."""
+    t.send6(IPv6(src=H6, dst=embed(dst), hlim=64, tc=0, fl=0) /
+            UDP(sport=MARK_PORTS[0], dport=MARK_PORTS[1]) / Raw(MARK_DATA))
+
+
+def mark46(t):
+    """A marker from h4, translated to MARK6 (to h6)."""
+    t.send4(IP(src=H4, dst=MARK6_4, ttl=64, tos=0) /
+            UDP(sport=MARK_PORTS[0], dport=MARK_PORTS[1]) / Raw(MARK_DATA))
+
+
+def check_mark4(f, dst=MARK4):
+    """The marker of mark64(), exactly, as it left xl."""
+    if dst == MARK_D0:
+        assert f[Ether].dst == D1_MAC
+        got = ipv4_fields(f)
+        assert {k: got[k] for k in ("ihl", "tos", "len", "flags", "offset",
+                                    "ttl", "proto", "src", "dst")} == {
+            "ihl": 5, "tos": 0, "len": 28 + len(MARK_DATA), "flags": 0,
+            "offset": 0, "ttl": 63, "proto": 17, "src": H6_4, "dst": dst}
+        check_checksums(f)
+    else:
+        assert_ipv4(f, tos=0, len=28 + len(MARK_DATA), ttl=63, proto=17,
+                    src=H6_4, dst=dst)
+    assert bytes(f[UDP].payload) == MARK_DATA
+
+
+def check_mark6(f):
+    assert_ipv6(f, tc=0, plen=8 + len(MARK_DATA), nh=17, hlim=63, src=H4_6,
+                dst=MARK6)
+    assert bytes(f[UDP].payload) == MARK_DATA
+
+
+def mark(t, from6, cap4, cap6):
+    """Ends the captures CAP4 (h4) and CAP6 (h6) of a packet just sent
+    from h6 (FROM6) or h4: a marker from the same host right behind it,
+    awaited where it goes, then one from the other host, awaited. xl
+    handles the packet before the first marker (same link, in order), and
+    the second leaves only after the first arrived: what the packet made,
+    on either link, has reached the captures by then, and both captures
+    were seen to be live. Returns the counters the markers add."""
+    steps = [(mark64, cap4, is_mark4(), check_mark4),
+             (mark46, cap6, is_mark6, check_mark6)]
+    for send, cap, match, check in steps if from6 else steps[::-1]:
+        send(t)
+        check(cap.one(match))
+    return {"xlat-6to4": 1, "xlat-4to6": 1}
+
+
+def plus(a, b):
+    return {k: a.get(k, 0) + b.get(k, 0) for k in set(a) | set(b)}
+
+
+def assert_none(cap, match):
+    got = cap.matching(match)
+    if got:
+        cap._fail("expected no such frame, got:\n" + _describe(got))
+
+
+def nothing_out_marked(topo, send, expected):
+    """SEND(topo) bumps the EXPECTED counters, and nothing translated
+    reaches h4 or h6 until markers sent behind it arrived (mark())."""
+    c = topo.counters()
+    with topo.cap4() as cap4, topo.cap6() as cap6:
+        send(topo)
+        marks = mark(topo, send is send6, cap4, cap6)
+        c.expect(plus(expected, marks))
+        assert_none(cap4, is_ip4(dst=SINK4))
+        assert_none(cap6, is_ip6(dst=SINK6))
 
 
 def send6(t):
@@ -42,6 +153,9 @@ def side_link(topo):
                                                                  D1_MAC),
             "neigh replace %s lladdr %s dev d0 nud permanent" % (SINK6,
                                                                  D1_MAC),
+            "neigh replace %s lladdr %s dev d0 nud permanent" % (MARK_D0,
+                                                                 D1_MAC),
+            "route replace %s/32 dev d0" % MARK_D0,
         ])
         yield
     finally:
@@ -50,15 +164,17 @@ def side_link(topo):
 
 def out_on_d1(topo, send, match):
     """SEND(topo): translated, out d0 (seen on d1), not on h4's or h6's
-    link."""
+    link (until the markers of mark() arrived there)."""
     c = topo.counters()
     with Capture(topo.h4, "d1") as d1, topo.cap4() as cap4, \
             topo.cap6() as cap6:
         send(topo)
         d1.one(match)
-        none_on(lambda: c.expect({"xlat-6to4": 1} if send is send6 else
-                                 {"xlat-4to6": 1}),
-                (cap4, is_ip4(dst=SINK4)), (cap6, is_ip6(dst=SINK6)))
+        marks = mark(topo, send is send6, cap4, cap6)
+        c.expect(plus({"xlat-6to4": 1} if send is send6 else
+                      {"xlat-4to6": 1}, marks))
+        assert_none(cap4, is_ip4(dst=SINK4))
+        assert_none(cap6, is_ip6(dst=SINK6))
 
 
 def test_blackhole_routes_added_and_removed(xlat):
@@ -67,8 +183,8 @@ def test_blackhole_routes_added_and_removed(xlat):
         xlat.xl.ip("route", "add", "blackhole", SINK4 + "/32")
         xlat.xl.ip("-6", "route", "add", "blackhole", SINK6 + "/128")
         try:
-            nothing_out(xlat, send6, {"drop-no-route": 1})
-            nothing_out(xlat, send4, {"drop-no-route": 1})
+            nothing_out_marked(xlat, send6, {"drop-no-route": 1})
+            nothing_out_marked(xlat, send4, {"drop-no-route": 1})
         finally:
             xlat.xl.ip("route", "del", "blackhole", SINK4 + "/32")
             xlat.xl.ip("-6", "route", "del", "blackhole", SINK6 + "/128")
@@ -100,13 +216,13 @@ def test_route_deleted_and_added_back(xlat):
     both_translated(xlat)
     xlat.xl.ip("-6", "route", "del", prefix6)
     try:
-        nothing_out(xlat, send4, {"drop-no-route": 1})
+        nothing_out_marked(xlat, send4, {"drop-no-route": 1})
     finally:
         xlat.xl.ip("-6", "route", "add", prefix6, "via", H6_LINK, "dev", "v6")
     both_translated(xlat)
     xlat.xl.ip("route", "del", "203.0.113.0/24", "dev", "v4")
     try:
-        nothing_out(xlat, send6, {"drop-no-route": 1})
+        nothing_out_marked(xlat, send6, {"drop-no-route": 1})
     finally:
         xlat.xl.ip("route", "add", "203.0.113.0/24", "dev", "v4", "proto",
                    "kernel", "scope", "link", "src", XL4)
@@ -127,8 +243,8 @@ def test_policy_rule_added_and_removed(xlat):
                    "pref", "100")
         try:
             for _ in range(2):
-                nothing_out(xlat, send6, {"drop-no-route": 1})
-                nothing_out(xlat, send4, {"drop-no-route": 1})
+                nothing_out_marked(xlat, send6, {"drop-no-route": 1})
+                nothing_out_marked(xlat, send4, {"drop-no-route": 1})
         finally:
             xlat.xl.ip("rule", "del", "pref", "100")
             xlat.xl.ip("-6", "rule", "del", "pref", "100")
@@ -144,6 +260,15 @@ def from_source(i):
     pkt = IPv6(src=embed("198.51.100.%d" % i), dst=SINK4_6, hlim=64) / \
         UDP(sport=40000, dport=4000) / Raw(b"nexthops")
     return lambda t: t.send6(pkt)
+
+
+def by_markers(t, d1, cap4):
+    """Markers from h6 out d0 and out v4 (behind a packet sent from h6),
+    each awaited on its link: two xlat-6to4."""
+    mark64(t, MARK_D0)
+    mark64(t, MARK4)
+    check_mark4(d1.one(is_mark4(MARK_D0)), MARK_D0)
+    check_mark4(cap4.one(is_mark4(MARK4)), MARK4)
 
 
 def test_nexthop_group_member_fails(xlat):
@@ -172,9 +297,10 @@ def test_nexthop_group_member_fails(xlat):
                 c = xlat.counters()
                 with Capture(xlat.h4, "d1") as d1, xlat.cap4() as cap4:
                     from_source(i)(xlat)
-                    c.expect({"xlat-6to4": 1})
-                    d1.settle(0.3)
-                    cap4.settle(0.1)
+                    # Behind it, a marker each way it can go: it left xl
+                    # before them, so it is in a capture by now.
+                    by_markers(xlat, d1, cap4)
+                    c.expect({"xlat-6to4": 3})
                     by1, by2 = cap4.matching(match), d1.matching(match)
                 assert len(by1) + len(by2) == 1
                 if by1:
@@ -192,9 +318,10 @@ def test_nexthop_group_member_fails(xlat):
                 c = xlat.counters()
                 with Capture(xlat.h4, "d1") as d1, xlat.cap4() as cap4:
                     send(xlat)
+                    by_markers(xlat, d1, cap4)
                     d1.one(match)
-                    none_on(lambda: c.expect({"xlat-6to4": 1}),
-                            (cap4, match))
+                    c.expect({"xlat-6to4": 3})
+                    assert_none(cap4, match)
         finally:
             xlat.xl.ip_batch(["route del %s/32" % SINK4, "nexthop flush"])
     both_translated(xlat)
