@@ -80,6 +80,48 @@ static void ipid_per_flow_counter(struct kunit *test)
 				(u16)(first + i));
 }
 
+/*
+ * The first use of a counter in a jiffy adds a step below the jiffies
+ * since its last use (as Linux's generator): none a jiffy later, one of
+ * 0 to 999 a thousand jiffies later, and not always the same one.
+ */
+static void ipid_step_per_jiffy(struct kunit *test)
+{
+	__be32 d = htonl(0xcb007105);
+	unsigned int i, stepped = 0, changed = 0;
+	u16 prev = 0xffff;
+	u32 now = 5000;
+
+	for (i = 0; i < 64; i++) {
+		__be32 s = htonl(0xc6336500 + i);
+		u16 a, b, c, step;
+
+		/* A first use at now: its own step; then none in that jiffy. */
+		tern_ipid_reserve_at(&init_net, s, d, IPPROTO_UDP, 1, now);
+		a = ntohs(tern_ipid_reserve_at(&init_net, s, d, IPPROTO_UDP,
+					       1, now));
+		b = ntohs(tern_ipid_reserve_at(&init_net, s, d, IPPROTO_UDP,
+					       1, now + 1));
+		KUNIT_EXPECT_EQ(test, b, (u16)(a + 1));
+		c = ntohs(tern_ipid_reserve_at(&init_net, s, d, IPPROTO_UDP,
+					       3, now + 1001));
+		step = c - b - 1;
+		KUNIT_EXPECT_LT(test, step, 1000);
+		stepped += step > 0;
+		changed += step != prev;
+		prev = step;
+		/* The reservation of 3 took c, c + 1, c + 2. */
+		KUNIT_EXPECT_EQ(test, ntohs(tern_ipid_reserve_at(&init_net, s, d,
+								 IPPROTO_UDP, 1,
+								 now + 1001)),
+				(u16)(c + 3));
+		now += 10000;
+	}
+	/* Each step is 0, or its predecessor's, with odds of 1 in 1000. */
+	KUNIT_EXPECT_GE(test, stepped, 60U);
+	KUNIT_EXPECT_GE(test, changed, 60U);
+}
+
 /* A reservation of n takes n consecutive values of the flow's counter. */
 static void ipid_reserve_block(struct kunit *test)
 {
@@ -142,6 +184,7 @@ static struct kunit_case tern_icmp_ipid_cases[] = {
 	KUNIT_CASE(icmp4_classes),
 	KUNIT_CASE(ipid_per_flow_counter),
 	KUNIT_CASE(ipid_reserve_block),
+	KUNIT_CASE(ipid_step_per_jiffy),
 	KUNIT_CASE(ipid_random_starts),
 	KUNIT_CASE(ipid_per_namespace),
 	{}

@@ -17,5 +17,8 @@ __be16 tern_ipid_next(const struct net *net, __be32 saddr, __be32 daddr,
  */
 __be16 tern_ipid_reserve(const struct net *net, __be32 saddr, __be32 daddr,
 			 u8 proto, u16 n);
+/* tern_ipid_reserve() at jiffies @now (it passes jiffies; KUnit its own). */
+__be16 tern_ipid_reserve_at(const struct net *net, __be32 saddr,
+			    __be32 daddr, u8 proto, u16 n, u32 now);
 
 #endif /* _TERN_IPID_H */
