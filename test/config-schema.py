@@ -69,7 +69,10 @@ def schema():
         "required": ["name", "type"],
         "additionalProperties": False,
         "properties": {
-            "name": {"type": "string", "minLength": 1, "maxLength": 15},
+            # Printable ASCII but blanks, quotes and backslashes
+            # (tern_instance_name_chars_ok()).
+            "name": {"type": "string", "minLength": 1, "maxLength": 15,
+                     "pattern": r"^[!#-&(-\[\]-~]+$"},
             "type": {"enum": ["siit", "nat64"]},
             "framework": {"enum": ["netfilter", "iptables"],
                           "default": "netfilter"},
@@ -93,7 +96,8 @@ def schema():
                 "properties": {
                     "prefix": {"type": "string",
                                "pattern": r"^[0-9.]+(/[0-9]{1,2})?$"},
-                    "protocols": {"type": "array", "uniqueItems": True,
+                    "protocols": {"type": "array", "minItems": 1,
+                                  "uniqueItems": True,
                                   "items": {"enum": ["tcp", "udp",
                                                      "icmp"]},
                                   "description": "default: all three"},

@@ -374,7 +374,8 @@ void tern_tables_count(struct tern_tables *t, struct tern_tables_count *c)
 	a = tern_tbl_arr(t);
 	c->bucket_bytes = 2 * ((u64)a->sess_mask + 1 + a->bib_mask + 1) *
 			  sizeof(struct hlist_nulls_head) +
-			  ((u64)a->peer_mask + 1) * sizeof(struct hlist_head);
+			  ((u64)a->peer_mask + 1 + a->sub_mask + 1) *
+			  sizeof(struct hlist_head);
 	rcu_read_unlock();
 
 	c->bib = max(nb, 0);

@@ -173,8 +173,9 @@ static void tern_tbl_move_peers(struct tern_tables *t,
 }
 
 /*
- * Subscriber records likewise (tern_sub_chain()): nothing reads them
- * without their lock, so they need no RCU list operations.
+ * Subscriber records likewise (tern_sub_chain()), after the peers: the
+ * flagged find the new arrays in t->peer_next. Nothing reads them without
+ * their lock, so they need no RCU list operations.
  */
 static void tern_tbl_move_subs(struct tern_tables *t,
 			       const struct tern_tbl_arrays *o,

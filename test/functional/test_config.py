@@ -512,6 +512,15 @@ def test_schema_follows_globals():
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({"instances": [dict(SIIT, globals={
             "udp-timeout": 5})]}, s)
+    # What the kernel and the CLI refuse: a quote or a backslash in a
+    # name, a pool4 entry of no protocol.
+    for name in ('a"b', "a\\b", "a b"):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate({"instances": [dict(SIIT, name=name)]}, s)
+    jsonschema.validate({"instances": [dict(SIIT, name="x-1.y_[]~!")]}, s)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"instances": [dict(NAT64, pool4=[
+            {"prefix": "198.51.100.32/32", "protocols": []}])]}, s)
 
 
 def unit_lines(key):

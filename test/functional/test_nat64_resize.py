@@ -4,7 +4,9 @@ sessions; the flows keep translating both ways with the same mappings, no
 session is lost, and `tern stats` bucket-bytes says the arrays' new size
 (two session arrays of max-sessions buckets rounded up to a power of two,
 at least 1024; two BIB arrays of half that, at least 1024; one array of
-peer records of a quarter, at least 1024; 8 bytes a bucket). Growing happens at once, shrinking only at a quarter or less.
+peer records and one of subscriber records of a quarter, at least 1024;
+8 bytes a bucket). Growing happens at once, shrinking only at a quarter
+or less.
 """
 
 from scapy.layers.inet import IP, UDP
@@ -24,7 +26,7 @@ def stats(topo):
 
 def bucket_bytes(sess_buckets):
     return (2 * (sess_buckets + max(sess_buckets // 2, 1024)) +
-            max(sess_buckets // 4, 1024)) * 8
+            2 * max(sess_buckets // 4, 1024)) * 8
 
 
 def check_flows(topo, maps):
