@@ -97,6 +97,7 @@ struct tern_tables *tern_tables_alloc(u32 max_sessions)
 	atomic_set(&t->nsess, 0);
 	atomic_set(&t->npeer, 0);
 	atomic_set(&t->pair_idle, 0);
+	atomic_set(&t->ngone, 0);
 	t->gc_note = (u32)jiffies + TERN_GC_FAR;
 	init_llist_head(&t->gone_sess);
 	init_llist_head(&t->gone_bib);

@@ -30,18 +30,24 @@ static void tern_tbl_reap(struct tern_tables *t)
 	struct llist_node *bl = llist_del_all(&t->gone_bib);
 	struct tern_session *s, *sn;
 	struct tern_bib *b, *bn;
+	int n = 0;
 
 	if (!sl && !bl)
 		return;
 	synchronize_rcu();
-	llist_for_each_entry_safe(s, sn, sl, gone)
+	llist_for_each_entry_safe(s, sn, sl, gone) {
 		kmem_cache_free(tern_sess_cache, s);
-	llist_for_each_entry_safe(b, bn, bl, gone)
+		n++;
+	}
+	llist_for_each_entry_safe(b, bn, bl, gone) {
 		if (b->paired)
 			kmem_cache_free(tern_pair_cache,
 					container_of(b, struct tern_bib_pair, b));
 		else
 			kmem_cache_free(tern_bib_cache, b);
+		n++;
+	}
+	atomic_sub(n, &t->ngone);
 }
 
 void tern_tbl_reap_work(struct work_struct *work)
@@ -87,6 +93,7 @@ static void tern_tbl_bib_drop(struct tern_tables *t, struct tern_bib *b,
 		bt->idle--;
 	tern_sub_defer(t, &bt->sub, b, sessions, 1);
 	tern_tbl_batch_add(&b->gone, &bt->bib, &bt->bib_last);
+	bt->ngone++;
 }
 
 /* One entry is a batch of one: one way to count and hand over. */
@@ -124,8 +131,10 @@ bool tern_tbl_sess_unlink(struct tern_tables *t, struct tern_session *s,
 	}
 	bt->nsess++;
 	/* The entry's own: freed with it (struct tern_bib_pair). */
-	if (!paired)
+	if (!paired) {
 		tern_tbl_batch_add(&s->gone, &bt->sess, &bt->sess_last);
+		bt->ngone++;
+	}
 	return true;
 }
 
@@ -143,6 +152,9 @@ void tern_tbl_batch_end(struct tern_tables *t, struct tern_tbl_batch *bt)
 		atomic_add(bt->nsess + bt->nbib, &t->changes);
 	tern_sub_settle(t, &bt->sub);
 	tern_peer_settle(t, &bt->peer);
+	/* Counted before the worker can take (and count out) them. */
+	if (bt->ngone)
+		atomic_add(bt->ngone, &t->ngone);
 	/* The first on an empty list asks for a run (another may be on). */
 	if (bt->sess)
 		run |= llist_add_batch(bt->sess, bt->sess_last, &t->gone_sess);
@@ -154,6 +166,7 @@ void tern_tbl_batch_end(struct tern_tables *t, struct tern_tbl_batch *bt)
 	bt->bib = NULL;
 	bt->nsess = 0;
 	bt->nbib = 0;
+	bt->ngone = 0;
 	bt->idle = 0;
 }
 

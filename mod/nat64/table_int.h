@@ -153,6 +153,8 @@ struct tern_tables {
 	atomic_t nstatic;		/* static BIB entries */
 	/* BIB entries whose own session went (struct tern_bib_pair). */
 	atomic_t pair_idle;
+	/* Entries on gone_sess and gone_bib (struct tern_bib_pair: one). */
+	atomic_t ngone;
 	u32 gc_cursor;			/* next session-by-6 bucket to scan */
 	u32 evict_next;			/* where early drop looks next */
 	u64 gc_cost_ns;			/* CPU of the sweep under way */
@@ -208,6 +210,7 @@ struct tern_tbl_batch {
 	struct llist_node *sess, *sess_last;
 	struct llist_node *bib, *bib_last;
 	int nsess, nbib;
+	int ngone;			/* entries on sess and bib */
 	int idle;			/* change of t->pair_idle */
 	struct tern_sub_pending sub;
 	struct tern_peer_pending peer;
@@ -217,6 +220,9 @@ struct tern_lockset {
 	u16 idx[TERN_TBL_MAX_LOCKS];
 	unsigned int n;
 };
+
+/* Entries waiting to be freed past max-sessions and a quarter (table_add.c). */
+#define TERN_TBL_GONE_SLACK	1024
 
 /* A bound of the expiry worker for a time a whole sweep cannot reach. */
 #define TERN_GC_FAR		(1U << 30)

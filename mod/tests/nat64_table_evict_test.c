@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit: early drop at max-sessions (nat64/table_evict.c), the assured
- * mark, an expired TCP session the sweep keeps (no candidate), the bound on sessions opened from IPv4 on one BIB entry and the
- * bound on static BIB entries.
+ * mark, an expired TCP session the sweep keeps (no candidate), the bound on
+ * sessions opened from IPv4 on one BIB entry, the bound on static BIB
+ * entries and on entries waiting to be freed.
  */
 
 #include <kunit/test.h>
@@ -315,6 +316,65 @@ static void evict_static_bound(struct kunit *test)
 	tern_tables_free(t);
 }
 
+/*
+ * Entries unlinked and not yet freed count: while a reader holds up every
+ * grace period, a full table's new sessions evict others until those
+ * waiting and those linked reach max-sessions and a quarter, plus
+ * TERN_TBL_GONE_SLACK; then new sessions are refused, nothing evicted for
+ * them. Once the worker freed them, evictions go on.
+ */
+static void evict_gone_bound(struct kunit *test)
+{
+	struct kt_evict_rig x;
+	struct tern_tables *t = kt_evict_rig_init(test, &x, 16);
+	const u32 bound = 16 + 16 / 4 + TERN_TBL_GONE_SLACK;
+	struct tern_ta6 in = kt_t6(1, 1, 1000);
+	unsigned int i, added = 0, refused = 0, other = 0;
+	struct tern_session *s;
+	int gone, nsess;
+
+	/* One BIB entry, sessions to as many peer ports: all unconfirmed. */
+	for (i = 0; i < 16; i++)
+		KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(kt_add6(t, TERN_L4_UDP,
+			&in, KT4(KT_REMOTE(1), 1000 + i), &x.lim, &x.p)));
+	flush_work(&t->reap);
+	KUNIT_ASSERT_EQ(test, atomic_read(&t->ngone), 0);
+
+	rcu_read_lock();
+	for (i = 16; i < 16 + bound + 64; i++) {
+		s = kt_add6(t, TERN_L4_UDP, &in, KT4(KT_REMOTE(1), 1000 + i),
+			    &x.lim, &x.p);
+		if (!IS_ERR_OR_NULL(s))
+			added++;
+		else if (PTR_ERR(s) == -ENOSPC)
+			refused++;
+		else
+			other++;
+	}
+	gone = atomic_read(&t->ngone);
+	nsess = atomic_read(&t->nsess);
+	rcu_read_unlock();
+
+	KUNIT_EXPECT_EQ(test, other, 0U);
+	KUNIT_EXPECT_EQ(test, nsess, 16);
+	KUNIT_EXPECT_EQ(test, (u32)(nsess + gone), bound);
+	/* Each added one evicted one; at most one (the pair's) not listed. */
+	KUNIT_EXPECT_EQ(test, x.e.unconfirmed, added);
+	KUNIT_EXPECT_GE(test, added, bound - 16);
+	KUNIT_EXPECT_LE(test, added, bound - 16 + 1);
+	KUNIT_EXPECT_EQ(test, added + refused, bound + 64);
+
+	/* Freed after the grace period: a new session evicts again. */
+	flush_work(&t->reap);
+	flush_work(&t->reap);
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->ngone), 0);
+	s = kt_add6(t, TERN_L4_UDP, &in, KT4(KT_REMOTE(2), 53), &x.lim, &x.p);
+	KUNIT_EXPECT_FALSE(test, IS_ERR_OR_NULL(s));
+	KUNIT_EXPECT_EQ(test, x.e.unconfirmed, added + 1);
+	KT_EXPECT_COUNT(test, t, 1, 16);
+	kt_evict_rig_free(&x);
+}
+
 static struct kunit_case tern_nat64_table_evict_cases[] = {
 	KUNIT_CASE(evict_assured_mark),
 	KUNIT_CASE(evict_unconfirmed),
@@ -322,6 +382,7 @@ static struct kunit_case tern_nat64_table_evict_cases[] = {
 	KUNIT_CASE(evict_expired_kept),
 	KUNIT_CASE(evict_bib_sess4),
 	KUNIT_CASE(evict_static_bound),
+	KUNIT_CASE(evict_gone_bound),
 	{}
 };
 
