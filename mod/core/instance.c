@@ -138,8 +138,9 @@ int tern_instance_add(struct net *net, const char *name, u8 type, u8 framework,
 	RCU_INIT_POINTER(inst->cfg, c);
 	if (mode->create) {
 		ret = mode->create(inst, extack);
+		/* What it made before it failed is the modes' to free. */
 		if (ret)
-			goto err_stats;
+			goto err_mode;
 	}
 
 	ret = tern_instance_attach(inst, extack);
