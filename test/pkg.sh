@@ -56,7 +56,7 @@ check "$tarball holds no test/, docs/, generated autotools files or build produc
 
 make distcheck KDIR="$kdir" >"$tmp/distcheck.log" 2>&1
 rc=$?
-check "make distcheck: module (for $krel) and CLI build and install (DESTDIR, PREFIX=/usr) from $tarball" [ $rc = 0 ]
+check "make distcheck: module (for $krel) and CLI build, install and uninstall (DESTDIR, PREFIX=/usr) from $tarball" [ $rc = 0 ]
 [ $rc = 0 ] || tail -n 30 "$tmp/distcheck.log"
 
 # rpmbuild: --nodeps as the BuildRequires are Debian's packages here.
