@@ -73,6 +73,16 @@ struct tern_config {
 	/* Several boxes, one pool (include/tern_share.h). */
 	u32 box_count;
 	u32 box_index;			/* < box_count */
+	/*
+	 * The instance's tables when this copy was published (set by
+	 * tern_instance_set_config() from the instance's own pointers): a
+	 * packet reads them through the configuration it read, so a change
+	 * of several (config apply) reaches it as one. A table replaced is
+	 * freed after the copy that named it was replaced.
+	 */
+	const struct tern_eamt *eamt;
+	const struct tern_deny4 *deny4;
+	const struct tern_pool4 *pool4;
 };
 
 struct tern_instance {

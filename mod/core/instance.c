@@ -135,6 +135,10 @@ int tern_instance_add(struct net *net, const char *name, u8 type, u8 framework,
 	strscpy(inst->name, name, sizeof(inst->name));
 	inst->type = type;
 	inst->framework = framework;
+	/* No table yet (a caller's copy may name another instance's). */
+	c->eamt = NULL;
+	c->deny4 = NULL;
+	c->pool4 = NULL;
 	RCU_INIT_POINTER(inst->cfg, c);
 	if (mode->create) {
 		ret = mode->create(inst, extack);
@@ -196,8 +200,18 @@ void tern_instance_set_config(struct tern_instance *inst,
 	struct tern_config *old;
 
 	lockdep_assert_held(&tern_net(inst->net)->lock);
+	cfg->eamt = rcu_dereference_protected(inst->eamt, true);
+	cfg->deny4 = rcu_dereference_protected(inst->deny4, true);
+	cfg->pool4 = rcu_dereference_protected(inst->pool4, true);
 	old = rcu_replace_pointer(inst->cfg, cfg, true);
 	kfree_rcu(old, rcu);
+}
+
+struct tern_config *tern_instance_config_dup(struct tern_instance *inst)
+{
+	lockdep_assert_held(&tern_net(inst->net)->lock);
+	return kmemdup(rcu_dereference_protected(inst->cfg, true),
+		       sizeof(struct tern_config), GFP_KERNEL_ACCOUNT);
 }
 
 static int __net_init tern_net_init(struct net *net)

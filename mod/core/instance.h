@@ -17,7 +17,7 @@ struct tern_net {
 	struct mutex lock;		/* instances list and config updates */
 	struct list_head instances;
 	unsigned int gen;		/* bumped on every list change */
-	unsigned int tables_gen;	/* bumped on every EAMT/denylist4 change */
+	unsigned int tables_gen;	/* bumped on every EAMT/denylist4/pool4 change */
 #ifndef NL_SET_ERR_MSG_FMT
 	/* Formatted extack messages (see tern_extack_fmt()). */
 	char msg[8][TERN_EXTACK_LEN];
@@ -35,8 +35,19 @@ int tern_instance_add(struct net *net, const char *name, u8 type, u8 framework,
 		      const struct tern_config *cfg,
 		      struct netlink_ext_ack *extack);
 void tern_instance_del(struct tern_instance *inst);
+/*
+ * Publishes @cfg (allocated, taken over) as @inst's configuration, naming
+ * the tables @inst has now; the old copy is freed after a grace period.
+ * Under the namespace's lock.
+ */
 void tern_instance_set_config(struct tern_instance *inst,
 			      struct tern_config *cfg);
+/*
+ * A copy of @inst's configuration to publish again (with a table just
+ * replaced: after rcu_replace_pointer(), before the old table is freed);
+ * NULL without memory. Under the namespace's lock.
+ */
+struct tern_config *tern_instance_config_dup(struct tern_instance *inst);
 
 int tern_instance_init(void);
 void tern_instance_exit(void);

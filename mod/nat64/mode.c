@@ -50,7 +50,7 @@ void tern_nat64_error(struct tern_xlat *x, u8 type, u8 code)
 
 bool tern_nat64_pool4_lost(struct tern_xlat *x, struct tern_session *s)
 {
-	if (likely(!tern_pool4_lost(s->bib, rcu_dereference(x->inst->pool4))))
+	if (likely(tern_pool4_holds(x->cfg->pool4, s->bib)))
 		return false;
 	tern_sess_forget(x->inst->nat64->tables, s);
 	return true;
@@ -130,7 +130,7 @@ static struct tern_session *tern_nat64_new6(struct tern_xlat *x, u8 l4,
 					    int *why)
 {
 	struct tern_instance *inst = x->inst;
-	const struct tern_pool4 *pool = rcu_dereference(inst->pool4);
+	const struct tern_pool4 *pool = x->cfg->pool4;
 	struct tern_pick pick = {
 		.pool = pool,
 		.key = &inst->nat64->port_key,
@@ -298,7 +298,7 @@ static bool tern_nat64_error_dest_ok6(const struct tern_xlat *x)
 bool tern_nat64_hairpins(const struct tern_xlat *x,
 				const struct in6_addr *daddr6)
 {
-	return tern_pool4_has_addr(rcu_dereference(x->inst->pool4), x->a4[1]);
+	return tern_pool4_has_addr(x->cfg->pool4, x->a4[1]);
 }
 
 /* The second pass decides anew, on the IPv4 packet. */
@@ -325,7 +325,7 @@ static bool tern_nat64_local4(const struct tern_xlat *x, __be32 daddr)
 
 	if (!x->id.valid || l4 < 0)
 		return false;
-	return tern_pool4_contains(rcu_dereference(x->inst->pool4), l4, daddr,
+	return tern_pool4_contains(x->cfg->pool4, l4, daddr,
 				   ntohs(local.port)) ||
 	       tern_bib_find4(x->inst->nat64->tables, l4, &local);
 }

@@ -20,7 +20,7 @@
 /* Only what pool4 holds is the mode's. */
 int tern_nat64_dest4(struct tern_xlat *x, __be32 daddr)
 {
-	if (!tern_pool4_has_addr(rcu_dereference(x->inst->pool4), daddr))
+	if (!tern_pool4_has_addr(x->cfg->pool4, daddr))
 		return TERN_STAT_PASS_NO_MAPPING;
 	x->dvia = TERN_VIA_POOL6;
 	return 0;

@@ -210,11 +210,15 @@ bool tern_pool4_contains(const struct tern_pool4 *p, u8 l4, __be32 a,
 	return tern_pool4_lookup(p, a, false, l4, port);
 }
 
+bool tern_pool4_holds(const struct tern_pool4 *p, const struct tern_bib *b)
+{
+	return b->is_static ||
+	       tern_pool4_contains(p, b->l4, b->t4.addr, ntohs(b->t4.port));
+}
+
 bool tern_pool4_lost(const struct tern_bib *b, void *pool)
 {
-	return !b->is_static &&
-	       !tern_pool4_contains(pool, b->l4, b->t4.addr,
-				    ntohs(b->t4.port));
+	return !tern_pool4_holds(pool, b);
 }
 
 bool tern_pool4_has_addr(const struct tern_pool4 *p, __be32 a)

@@ -67,13 +67,15 @@ struct tern_pool4 *tern_pool4_del(const struct tern_pool4 *old,
 				  const struct tern_pool4_entry *e, bool ports);
 
 /* Under rcu_read_lock(): is @a#@port (host order) in the pool for @l4? */
+bool tern_pool4_contains(const struct tern_pool4 *p, u8 l4, __be32 a,
+			 u16 port);
+/* Is @b static, or is its IPv4 transport address in @p? */
+bool tern_pool4_holds(const struct tern_pool4 *p, const struct tern_bib *b);
 /*
  * Is @b a dynamic BIB entry whose IPv4 transport address @pool (a struct
  * tern_pool4) no longer holds? As tern_tables_flush_if() takes it.
  */
 bool tern_pool4_lost(const struct tern_bib *b, void *pool);
-bool tern_pool4_contains(const struct tern_pool4 *p, u8 l4, __be32 a,
-			 u16 port);
 /* Under rcu_read_lock(): is @a an address of the pool (any protocol)? */
 bool tern_pool4_has_addr(const struct tern_pool4 *p, __be32 a);
 

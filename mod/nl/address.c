@@ -65,10 +65,10 @@ static int tern_query_fill(struct sk_buff *msg, struct tern_instance *inst,
 	cfg = tern_instance_config(inst);
 	/* The packet path lets packets to the host's own addresses pass. */
 	if (alen == 16) {
-		tern_map_explain6(inst, cfg, nla_data(attr), &ans);
+		tern_map_explain6(cfg, nla_data(attr), &ans);
 		local = ipv6_chk_addr(inst->net, nla_data(attr), NULL, 0);
 	} else {
-		tern_map_explain4(inst, cfg, nla_get_in_addr(attr), &ans);
+		tern_map_explain4(cfg, nla_get_in_addr(attr), &ans);
 		local = __ip_dev_find(inst->net, nla_get_in_addr(attr), false);
 	}
 	pool6 = cfg->pool6;

@@ -210,7 +210,7 @@ int tern_nl_table_flush(struct genl_info *info, const struct tern_nl_table *tbl)
 	if (!ret && tbl->check)
 		ret = tbl->check(inst, info->extack);
 	if (!ret)
-		tbl->publish(tn, inst, NULL);
+		ret = tbl->publish(tn, inst, NULL);
 	mutex_unlock(&tn->lock);
 	return ret;
 }

@@ -80,9 +80,12 @@ struct tern_nl_table {
 	u8 get_cmd;	/* the command of the dump's messages */
 	/* Optional: refuses an instance the table is not for (0 or error). */
 	int (*check)(struct tern_instance *inst, struct netlink_ext_ack *extack);
-	/* Replaces the table of @inst with @t (NULL: empty). Under tn->lock. */
-	void (*publish)(struct tern_net *tn, struct tern_instance *inst,
-			void *t);
+	/*
+	 * Replaces the table of @inst with @t (NULL: empty), or frees @t and
+	 * returns -ENOMEM, changing nothing. Under tn->lock.
+	 */
+	int (*publish)(struct tern_net *tn, struct tern_instance *inst,
+		       void *t);
 	/*
 	 * Adds entry @i of the table of @inst to @skb. Returns 1 past the
 	 * end, 0 when added, or -EMSGSIZE. Under tn->lock.

@@ -177,19 +177,28 @@ static int tern_cfg_create(struct tern_net *tn, struct net *net,
 	return 0;
 }
 
+/*
+ * The tables and settings of @ci reach packets as one: the configuration
+ * names its tables (tern_instance_set_config()), and the old tables are
+ * freed after the copy that named them was replaced.
+ */
 static void tern_cfg_publish(struct tern_net *tn, struct tern_cfg_inst *ci)
 {
 	struct tern_instance *inst = ci->inst;
+	struct tern_eamt *eamt;
+	struct tern_deny4 *deny4;
+	struct tern_pool4 *pool4;
 
 #define TERN_HELD lockdep_is_held(&tn->lock)
-	tern_eamt_free_rcu(rcu_replace_pointer(inst->eamt, ci->eamt, TERN_HELD));
-	tern_deny4_free_rcu(rcu_replace_pointer(inst->deny4, ci->deny4,
-						TERN_HELD));
-	tern_pool4_free_rcu(rcu_replace_pointer(inst->pool4, ci->pool4t,
-						TERN_HELD));
+	eamt = rcu_replace_pointer(inst->eamt, ci->eamt, TERN_HELD);
+	deny4 = rcu_replace_pointer(inst->deny4, ci->deny4, TERN_HELD);
+	pool4 = rcu_replace_pointer(inst->pool4, ci->pool4t, TERN_HELD);
 #undef TERN_HELD
 	tn->tables_gen++;
 	tern_instance_set_config(inst, ci->cfg);
+	tern_eamt_free_rcu(eamt);
+	tern_deny4_free_rcu(deny4);
+	tern_pool4_free_rcu(pool4);
 	if (inst->nat64)
 		tern_nat64_config_changed(inst);
 	ci->eamt = NULL;

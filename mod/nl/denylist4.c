@@ -22,13 +22,22 @@
 
 /* denylist4 */
 
-/* Replaces the denylist4 of @inst with @d (NULL: empty). */
-static void tern_deny4_publish(struct tern_net *tn, struct tern_instance *inst,
-			       void *d)
+/* Replaces the denylist4 of @inst with @d (NULL: empty): tern_nl_table. */
+static int tern_deny4_publish(struct tern_net *tn, struct tern_instance *inst,
+			      void *d)
 {
-	tern_deny4_free_rcu(rcu_replace_pointer(inst->deny4, d,
-						lockdep_is_held(&tn->lock)));
+	struct tern_config *cfg = tern_instance_config_dup(inst);
+	struct tern_deny4 *old;
+
+	if (!cfg) {
+		tern_deny4_free(d);
+		return -ENOMEM;
+	}
+	old = rcu_replace_pointer(inst->deny4, d, lockdep_is_held(&tn->lock));
+	tern_instance_set_config(inst, cfg);
+	tern_deny4_free_rcu(old);
 	tn->tables_gen++;
+	return 0;
 }
 
 static int tern_nl_deny4_change(struct genl_info *info, bool add)
@@ -72,7 +81,7 @@ static int tern_nl_deny4_change(struct genl_info *info, bool add)
 				"the prefix overlaps denylist4 entry %pI4/%u",
 				&c->addr, c->len);
 	if (!ret)
-		tern_deny4_publish(tn, inst, d);
+		ret = tern_deny4_publish(tn, inst, d);
 out:
 	mutex_unlock(&tn->lock);
 	return ret;

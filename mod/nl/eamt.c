@@ -52,13 +52,22 @@ static int tern_nl_get_eam(struct genl_info *info, struct tern_eam *e,
 	return ret;
 }
 
-/* Replaces the EAMT of @inst with @t (NULL: empty). */
-static void tern_eamt_publish(struct tern_net *tn, struct tern_instance *inst,
-			      void *t)
+/* Replaces the EAMT of @inst with @t (NULL: empty): struct tern_nl_table. */
+static int tern_eamt_publish(struct tern_net *tn, struct tern_instance *inst,
+			     void *t)
 {
-	tern_eamt_free_rcu(rcu_replace_pointer(inst->eamt, t,
-					       lockdep_is_held(&tn->lock)));
+	struct tern_config *cfg = tern_instance_config_dup(inst);
+	struct tern_eamt *old;
+
+	if (!cfg) {
+		tern_eamt_free(t);
+		return -ENOMEM;
+	}
+	old = rcu_replace_pointer(inst->eamt, t, lockdep_is_held(&tn->lock));
+	tern_instance_set_config(inst, cfg);
+	tern_eamt_free_rcu(old);
 	tn->tables_gen++;
+	return 0;
 }
 
 static void tern_eamt_refusal(struct tern_net *tn, int err,
@@ -115,7 +124,7 @@ int tern_nl_eamt_add(struct sk_buff *skb, struct genl_info *info)
 		tern_eamt_refusal(tn, ret, &e, conflict, c4, info->extack);
 		goto out;
 	}
-	tern_eamt_publish(tn, inst, t);
+	ret = tern_eamt_publish(tn, inst, t);
 out:
 	mutex_unlock(&tn->lock);
 	return ret;
@@ -151,7 +160,7 @@ int tern_nl_eamt_del(struct sk_buff *skb, struct genl_info *info)
 		ret = PTR_ERR(t);
 		goto out;
 	}
-	tern_eamt_publish(tn, inst, t);
+	ret = tern_eamt_publish(tn, inst, t);
 out:
 	mutex_unlock(&tn->lock);
 	return ret;

@@ -108,13 +108,22 @@ static int tern_nl_get_pool4(struct genl_info *info, bool add,
 	return 0;
 }
 
-/* Replaces the pool4 of @inst with @p (NULL: empty). */
-static void tern_pool4_publish(struct tern_net *tn, struct tern_instance *inst,
-			       void *p)
+/* Replaces the pool4 of @inst with @p (NULL: empty): tern_nl_table. */
+static int tern_pool4_publish(struct tern_net *tn, struct tern_instance *inst,
+			      void *p)
 {
-	tern_pool4_free_rcu(rcu_replace_pointer(inst->pool4, p,
-						lockdep_is_held(&tn->lock)));
+	struct tern_config *cfg = tern_instance_config_dup(inst);
+	struct tern_pool4 *old;
+
+	if (!cfg) {
+		tern_pool4_free(p);
+		return -ENOMEM;
+	}
+	old = rcu_replace_pointer(inst->pool4, p, lockdep_is_held(&tn->lock));
+	tern_instance_set_config(inst, cfg);
+	tern_pool4_free_rcu(old);
 	tn->tables_gen++;
+	return 0;
 }
 
 static void tern_pool4_errmsg(struct tern_net *tn, struct netlink_ext_ack *extack,
@@ -211,8 +220,8 @@ static int tern_nl_pool4_change(struct genl_info *info, bool add)
 	} else if (ret) {
 		tern_pool4_errmsg(tn, info->extack, ret, &e, c);
 	} else {
-		tern_pool4_publish(tn, inst, p);
-		if (!add)
+		ret = tern_pool4_publish(tn, inst, p);
+		if (!ret && !add)
 			tern_pool4_prune(tn, inst);
 	}
 out:

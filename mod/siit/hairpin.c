@@ -38,11 +38,11 @@ bool tern_siit_hairpins(const struct tern_xlat *x,
 	__be32 tmp;
 
 	if (x->cfg->eam_hairpin == TERN_HAIRPIN_OFF ||
-	    !tern_map_eamt_covers4(x->inst, x->a4[1]))
+	    !tern_map_eamt_covers4(x->cfg, x->a4[1]))
 		return false;
 	if (x->cfg->eam_hairpin == TERN_HAIRPIN_SIMPLE)
 		return true;
-	return tern_map_6to4(x->inst, x->cfg, daddr6, &tmp) == TERN_VIA_POOL6;
+	return tern_map_6to4(x->cfg, daddr6, &tmp) == TERN_VIA_POOL6;
 }
 
 /*

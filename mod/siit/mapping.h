@@ -11,18 +11,15 @@
  * Callers hold rcu_read_lock(). Return an enum tern_map_via; TERN_VIA_NONE
  * leaves the output untouched.
  */
-int tern_map_6to4(const struct tern_instance *inst,
-		  const struct tern_config *cfg, const struct in6_addr *a6,
+int tern_map_6to4(const struct tern_config *cfg, const struct in6_addr *a6,
 		  __be32 *a4);
-int tern_map_4to6(const struct tern_instance *inst,
-		  const struct tern_config *cfg, __be32 a4,
+int tern_map_4to6(const struct tern_config *cfg, __be32 a4,
 		  struct in6_addr *a6);
 /*
  * The same, except that the IPv4 addresses in @by_pool6 (@n of them) skip
  * the EAMT: the second pass of an intrinsic hairpin (siit/hairpin.c).
  */
-int tern_map_4to6_by(const struct tern_instance *inst,
-		     const struct tern_config *cfg, __be32 a4,
+int tern_map_4to6_by(const struct tern_config *cfg, __be32 a4,
 		     struct in6_addr *a6, const __be32 *by_pool6,
 		     unsigned int n);
 
@@ -38,7 +35,7 @@ static inline bool tern_map_wkp_refuses(const struct tern_config *cfg,
 }
 
 /* Does an EAMT entry cover IPv4 address @a4? */
-bool tern_map_eamt_covers4(const struct tern_instance *inst, __be32 a4);
+bool tern_map_eamt_covers4(const struct tern_config *cfg, __be32 a4);
 
 /*
  * What the packet path does with an address, for TERN_CMD_ADDR_QUERY:
@@ -56,11 +53,9 @@ struct tern_map_answer {
 	} out;			/* the translated address, when via != NONE */
 };
 
-void tern_map_explain6(const struct tern_instance *inst,
-		       const struct tern_config *cfg, const struct in6_addr *a6,
+void tern_map_explain6(const struct tern_config *cfg, const struct in6_addr *a6,
 		       struct tern_map_answer *ans);
-void tern_map_explain4(const struct tern_instance *inst,
-		       const struct tern_config *cfg, __be32 a4,
+void tern_map_explain4(const struct tern_config *cfg, __be32 a4,
 		       struct tern_map_answer *ans);
 
 #endif /* _TERN_MAPPING_H */

@@ -19,13 +19,13 @@
 static int tern_siit_map4(const struct tern_xlat *x, __be32 a4,
 			  struct in6_addr *a6)
 {
-	return tern_map_4to6_by(x->inst, x->cfg, a4, a6, x->by_pool6,
+	return tern_map_4to6_by(x->cfg, a4, a6, x->by_pool6,
 				x->n_by_pool6);
 }
 
 int tern_siit_dest6(struct tern_xlat *x, const struct in6_addr *daddr)
 {
-	x->dvia = tern_map_6to4(x->inst, x->cfg, daddr, &x->a4[1]);
+	x->dvia = tern_map_6to4(x->cfg, daddr, &x->a4[1]);
 	return x->dvia == TERN_VIA_NONE ? TERN_STAT_PASS_NO_MAPPING : 0;
 }
 
@@ -34,7 +34,7 @@ int tern_siit_source6(struct tern_xlat *x, const struct in6_addr *saddr)
 {
 	__be32 daddr = x->a4[1];
 
-	x->svia = tern_map_6to4(x->inst, x->cfg, saddr, &x->a4[0]);
+	x->svia = tern_map_6to4(x->cfg, saddr, &x->a4[0]);
 	if (x->svia == TERN_VIA_NONE)
 		return TERN_STAT_DROP_SRC_UNTRANSLATABLE;
 	if (tern_addr4_never_translated(x->a4[0]) ||
@@ -92,8 +92,8 @@ static bool tern_siit_inner6(const struct tern_xlat *x,
 			     const struct in6_addr *d6, __be32 *s4, __be32 *d4,
 			     const struct tern_l4id *id, __be16 *nport)
 {
-	int svia = tern_map_6to4(x->inst, x->cfg, s6, s4);
-	int dvia = tern_map_6to4(x->inst, x->cfg, d6, d4);
+	int svia = tern_map_6to4(x->cfg, s6, s4);
+	int dvia = tern_map_6to4(x->cfg, d6, d4);
 
 	return tern_siit_inner_ok(x, *s4, svia) &&
 	       tern_siit_inner_ok(x, *d4, dvia);

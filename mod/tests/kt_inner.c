@@ -164,7 +164,7 @@ static struct tern_instance *inst_of(struct kunit *test)
 	return &((struct tern_kt_inner *)test->priv)->ki.inst;
 }
 
-/* The mapping reads the instance's tables under RCU, as the hooks do. */
+/* The mapping reads the tables its configuration names, under RCU. */
 int tern_kt_call4to6(struct kunit *test, const u8 *in, unsigned int in_len,
 		     u8 *out, unsigned int out_size, u32 *tot_len)
 {

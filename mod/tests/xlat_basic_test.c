@@ -12,6 +12,7 @@
 #include <linux/ipv6.h>
 #include <linux/netfilter.h>
 #include <net/ip.h>
+#include "kt_eamt.h"
 #include "kt_xlat.h"
 
 /* 6 -> 4: UDP, TCP, ICMP echo; small packets: DF clear, per-flow IDs. */
@@ -163,11 +164,54 @@ static void xlat_4to6_udp_csum0(struct kunit *test)
 	tern_kt_expect_run(test, len, false, NF_DROP, TERN_STAT_DROP_UDP_CSUM0);
 }
 
+/* A 6 -> 4 UDP datagram from 192.0.2.1 by pool6: its IPv4 source. */
+static __be32 kt_xlat_source4(struct kunit *test)
+{
+	u8 *b = tern_kt_xlat_of(test)->buf;
+	unsigned int len = tern_kt_pkt6(b, TERN_KT_H6(1), TERN_KT_H4(5),
+					IPPROTO_UDP, 40, 64);
+	struct tern_kt_pkt *p;
+
+	tern_kt_snap(test);
+	KUNIT_EXPECT_EQ(test, tern_kt_run_buf(test, len, true, TERN_KT_BUF),
+			NF_STOLEN);
+	p = tern_kt_expect_captured(test, 1, 0, NFPROTO_IPV4);
+	return p ? tern_kt_check4(test, p)->saddr : 0;
+}
+
+/*
+ * A packet reads the tables through the configuration it read (struct
+ * tern_config), not the instance's pointers: during a publish, the
+ * instance may already hold the next EAMT while the configuration in
+ * force (and its pool6, its other settings) still names the last one.
+ */
+static void xlat_tables_of_config(struct kunit *test)
+{
+	struct tern_kt_xlat *kx = tern_kt_xlat_of(test);
+	struct tern_eam a = tern_kt_eam(test, "2001:db8:64::c000:201", 128,
+					"198.51.100.1", 32);
+	struct tern_eam b = tern_kt_eam(test, "2001:db8:64::c000:201", 128,
+					"198.51.100.2", 32);
+	struct tern_eamt *ta = NULL, *tb = NULL;
+
+	tern_kt_add_eam(test, &ta, &a);
+	tern_kt_add_eam(test, &tb, &b);
+	RCU_INIT_POINTER(kx->ki.inst.eamt, tb);
+	kx->ki.cfg->eamt = ta;
+	KUNIT_EXPECT_EQ(test, kt_xlat_source4(test), tern_kt_a4(test, "198.51.100.1"));
+	kx->ki.cfg->eamt = NULL;
+	KUNIT_EXPECT_EQ(test, kt_xlat_source4(test), TERN_KT_H6(1));
+	RCU_INIT_POINTER(kx->ki.inst.eamt, NULL);
+	tern_eamt_free(ta);
+	tern_eamt_free(tb);
+}
+
 static struct kunit_case tern_xlat_basic_cases[] = {
 	KUNIT_CASE(xlat_6to4_basic),
 	KUNIT_CASE(xlat_route_lent),
 	KUNIT_CASE(xlat_4to6_basic),
 	KUNIT_CASE(xlat_4to6_udp_csum0),
+	KUNIT_CASE(xlat_tables_of_config),
 	{}
 };
 
