@@ -227,7 +227,13 @@ static int print_json(const struct event *ev, const char *when)
  */
 static int flush_line(void)
 {
-	if (fflush(stdout) == 0 && !ferror(stdout))
+	bool ok = false;
+
+	if (tern_nl_listen_write_begin()) {
+		ok = fflush(stdout) == 0 && !ferror(stdout);
+		tern_nl_listen_write_end();
+	}
+	if (ok)
 		return TERN_EXIT_OK;
 	if (tern_nl_listen_stopping()) {
 		__fpurge(stdout);

@@ -123,11 +123,16 @@ int tern_nl_version(bool *loaded, char *buf, size_t size, uint32_t *api);
  * the socket's buffer was full are reported (a warning), then @lost (may be
  * NULL; it returns TERN_EXIT_OK to go on) is called with @arg, and the
  * listening goes on. Returns the exit status. The signals come in while
- * @fn writes too: a write blocked on a reader that stopped reading ends
- * (EINTR; see tern_nl_listen_stopping()).
+ * @fn writes too: @fn writes between tern_nl_listen_write_begin() and
+ * tern_nl_listen_write_end(), and a stop while it does ends the process
+ * at once (exit status TERN_EXIT_OK): a write blocked on a reader that
+ * stopped reading does not keep it.
  */
 /* Has SIGINT or SIGTERM come (output failing with EINTR is no error)? */
 bool tern_nl_listen_stopping(void);
+/* Before a write of the listener's output: false (write nothing) if stopping. */
+bool tern_nl_listen_write_begin(void);
+void tern_nl_listen_write_end(void);
 int tern_nl_listen(struct tern_nl *nl, const char *group, uint8_t cmd,
 		   tern_nl_reply_fn fn, int (*lost)(void *arg), void *arg);
 

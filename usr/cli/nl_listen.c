@@ -9,6 +9,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/socket.h>
 #include <netlink/genl/genl.h>
 #include <netlink/genl/ctrl.h>
@@ -19,11 +20,35 @@
 
 /* Listening: the command wanted, the signal that ends it. */
 static volatile sig_atomic_t listen_stop;
+/*
+ * Set while output is written (tern_nl_listen_write_begin()): a stop then
+ * ends the process at once, as a stop during the wait ends the loop. A
+ * write that blocks on a reader that stopped reading would otherwise wait
+ * for ever if the signal came after the last check of listen_stop and
+ * before the write's system call.
+ */
+static volatile sig_atomic_t listen_writing;
 
 static void on_stop_signal(int sig)
 {
 	(void)sig;
 	listen_stop = 1;
+	if (listen_writing)
+		_exit(TERN_EXIT_OK);
+}
+
+bool tern_nl_listen_write_begin(void)
+{
+	listen_writing = 1;
+	if (!listen_stop)
+		return true;
+	listen_writing = 0;
+	return false;
+}
+
+void tern_nl_listen_write_end(void)
+{
+	listen_writing = 0;
 }
 
 struct listen {
@@ -89,8 +114,9 @@ int tern_nl_listen(struct tern_nl *nl, const char *group, uint8_t cmd,
 	 * SIGINT and SIGTERM are blocked only from the check of listen_stop
 	 * to ppoll(), which lets them in while it waits (none is missed);
 	 * everything written (the events, the warning, the "lost" line) is
-	 * written with them let in: a write that blocks ends with EINTR (no
-	 * SA_RESTART) and the loop ends.
+	 * written with them let in, between tern_nl_listen_write_begin() and
+	 * _end(): a stop then ends the process (no SA_RESTART either: a
+	 * write outside them ends with EINTR).
 	 */
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
@@ -111,10 +137,10 @@ int tern_nl_listen(struct tern_nl *nl, const char *group, uint8_t cmd,
 		sigprocmask(SIG_SETMASK, &orig, NULL);
 		err = nl_recvmsgs_default(nl->sk);
 		/* ENOBUFS (libnl: "Out of memory"): the buffer overflowed. */
-		if (err == -NLE_NOMEM && !listen_stop) {
+		if (err == -NLE_NOMEM && tern_nl_listen_write_begin()) {
 			tern_fail("warning: events lost (the receive buffer was full)");
-			/* A stop may have ended that write: none after it. */
-			if (lost && !listen_stop)
+			tern_nl_listen_write_end();
+			if (lost)
 				l.r.status = lost(arg);
 		} else if (err < 0 && err != -NLE_NOMEM && !l.r.status) {
 			l.r.status = tern_fail("netlink: %s", nl_geterror(err));
