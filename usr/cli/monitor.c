@@ -311,6 +311,9 @@ static int on_lost(void *arg)
 	return flush_line();
 }
 
+/* stdout's buffer while listening (setvbuf()); it outlives the command. */
+static char out_buf[1 << 16];
+
 int cmd_monitor(int argc, char **argv, struct tern_opts *opts)
 {
 	struct monitor m = { .json = opts->json };
@@ -323,6 +326,13 @@ int cmd_monitor(int argc, char **argv, struct tern_opts *opts)
 	if (status)
 		return status;
 	m.instance = opts->instance;
+	/*
+	 * Fully buffered even on a terminal (line-buffered there by default,
+	 * written by printf() itself): a line reaches the terminal or pipe
+	 * only in flush_line(), inside tern_nl_listen_write_begin() and
+	 * _end(). A line is far shorter than the buffer.
+	 */
+	setvbuf(stdout, out_buf, _IOFBF, sizeof(out_buf));
 	status = tern_nl_open(&nl);
 	if (status)
 		return status;
