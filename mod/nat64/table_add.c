@@ -172,45 +172,6 @@ static int tern_tbl_insert(struct tern_tables *t, struct tern_bib *nb,
 	return ret;
 }
 
-static bool tern_tbl_take(struct tern_tables *t, u32 max)
-{
-	if (atomic_inc_return(&t->nsess) > max && max) {
-		atomic_dec(&t->nsess);
-		return false;
-	}
-	return true;
-}
-
-/*
- * Unlinked entries wait for a grace period before they are freed
- * (nat64/table_free.c). With a limit, they and the sessions linked stay
- * below max-sessions and a quarter, plus TERN_TBL_GONE_SLACK: past that a
- * new session is refused (not evicted for) until the worker has freed
- * some, so memory stays bounded however long grace periods are (a reader
- * held up, the worker starved) while sessions churn.
- */
-static bool tern_tbl_gone_full(const struct tern_tables *t, u32 limit)
-{
-	return limit && (u64)max(atomic_read(&t->nsess), 0) +
-			max(atomic_read(&t->ngone), 0) >=
-			(u64)limit + limit / 4 + TERN_TBL_GONE_SLACK;
-}
-
-/*
- * A place for a new session: at max-sessions, the place of a session
- * evicted (nat64/table_evict.c). Another CPU may take it first: the new
- * session is refused then.
- */
-static bool tern_tbl_reserve(struct tern_tables *t,
-			     const struct tern_limits *lim)
-{
-	if (tern_tbl_gone_full(t, lim->max_sessions))
-		return false;
-	return tern_tbl_take(t, lim->max_sessions) ||
-	       (tern_tbl_evict(t, lim->max_sessions) &&
-		tern_tbl_take(t, lim->max_sessions));
-}
-
 static void tern_sess_init(struct tern_session *s,
 			   const struct tern_ta4 *remote, u8 state,
 			   unsigned long timeout, bool from4)

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * NAT64 tables: early drop. At max-sessions a new session takes the place
- * of one that has expired (the sweep had not reached it yet; not a TCP
- * session the sweep keeps, RFC 6146 3.5.2.2) or that never
- * saw a packet in the direction opposite to the one that opened it (not
- * assured: tern_sess_seen()), as conntrack's early_drop() does. An assured
- * session is never evicted for a new one, which is never assured.
+ * NAT64 tables: a place for a new session (tern_tbl_reserve(): under
+ * max-sessions, entries waiting to be freed counted too), and early drop.
+ * At max-sessions a new session takes the place of one that has expired
+ * (the sweep had not reached it yet; not a TCP session the sweep keeps,
+ * RFC 6146 3.5.2.2) or that never saw a packet in the direction opposite
+ * to the one that opened it (not assured: tern_sess_seen()), as
+ * conntrack's early_drop() does. An assured session is never evicted for
+ * a new one, which is never assured.
  *
  * The candidate is the first such session in a bounded sample of the
  * chains of t->sess6: at most TERN_EVICT_SESSIONS sessions, in about as
@@ -39,7 +41,7 @@ static u32 tern_evict_chains(u32 sess_mask, u32 max_sessions)
 	return min_t(u64, n, (u64)sess_mask + 1);
 }
 
-bool tern_tbl_evict(struct tern_tables *t, u32 max_sessions)
+static bool tern_tbl_evict(struct tern_tables *t, u32 max_sessions)
 {
 	/* One set of arrays, read once (a resize may publish another). */
 	const struct tern_tbl_arrays *a = tern_tbl_arr(t);
@@ -74,4 +76,37 @@ bool tern_tbl_evict(struct tern_tables *t, u32 max_sessions)
 	}
 	WRITE_ONCE(t->evict_next, h6);
 	return false;
+}
+
+static bool tern_tbl_take(struct tern_tables *t, u32 max)
+{
+	if (atomic_inc_return(&t->nsess) > max && max) {
+		atomic_dec(&t->nsess);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Unlinked entries wait for a grace period before they are freed
+ * (nat64/table_free.c). With a limit, they and the sessions linked stay
+ * below max-sessions and a quarter, plus TERN_TBL_GONE_SLACK: past that a
+ * new session is refused (not evicted for) until the worker has freed
+ * some, so memory stays bounded however long grace periods are (a reader
+ * held up, the worker starved) while sessions churn.
+ */
+static bool tern_tbl_gone_full(const struct tern_tables *t, u32 limit)
+{
+	return limit && (u64)max(atomic_read(&t->nsess), 0) +
+			max(atomic_read(&t->ngone), 0) >=
+			(u64)limit + limit / 4 + TERN_TBL_GONE_SLACK;
+}
+
+bool tern_tbl_reserve(struct tern_tables *t, const struct tern_limits *lim)
+{
+	if (tern_tbl_gone_full(t, lim->max_sessions))
+		return false;
+	return tern_tbl_take(t, lim->max_sessions) ||
+	       (tern_tbl_evict(t, lim->max_sessions) &&
+		tern_tbl_take(t, lim->max_sessions));
 }

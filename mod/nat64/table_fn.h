@@ -81,12 +81,15 @@ struct tern_session *tern_tbl_sess6(struct tern_tables *t, u32 h, u8 tag,
 				    u8 l4, const struct tern_ta6 *t6,
 				    const struct tern_ta4 *r);
 /*
- * Early drop (nat64/table_evict.c): at max-sessions, removes one session
- * that has expired or is not assured, from a bounded sample of the chains
- * of t->sess6; under rcu_read_lock(), no lock held. True if it removed
- * one.
+ * A place for a new session (counted in t->nsess), under rcu_read_lock(),
+ * no lock held: at max-sessions, the place of a session that has expired
+ * or is not assured, removed from a bounded sample of the chains of
+ * t->sess6 (early drop, nat64/table_evict.c). Another CPU may take it
+ * first: false, the new session is refused then.
  */
-bool tern_tbl_evict(struct tern_tables *t, u32 max_sessions);
+bool tern_tbl_reserve(struct tern_tables *t, const struct tern_limits *lim);
+/* Entries to free allowed past max-sessions and a quarter (reserve). */
+#define TERN_TBL_GONE_SLACK	1024
 /* Takes bucket lock @l first of a writer's (BHs off): see Resizing. */
 void tern_tbl_lock_first(struct tern_tables *t, spinlock_t *l);
 /* The masks of @a's arrays (session, BIB, peer) for @max_sessions. */

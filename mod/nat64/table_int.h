@@ -153,8 +153,7 @@ struct tern_tables {
 	atomic_t nstatic;		/* static BIB entries */
 	/* BIB entries whose own session went (struct tern_bib_pair). */
 	atomic_t pair_idle;
-	/* Entries on gone_sess and gone_bib (struct tern_bib_pair: one). */
-	atomic_t ngone;
+	atomic_t ngone;			/* on gone_sess, gone_bib (a pair: 1) */
 	u32 gc_cursor;			/* next session-by-6 bucket to scan */
 	u32 evict_next;			/* where early drop looks next */
 	u64 gc_cost_ns;			/* CPU of the sweep under way */
@@ -220,9 +219,6 @@ struct tern_lockset {
 	u16 idx[TERN_TBL_MAX_LOCKS];
 	unsigned int n;
 };
-
-/* Entries waiting to be freed past max-sessions and a quarter (table_add.c). */
-#define TERN_TBL_GONE_SLACK	1024
 
 /* A bound of the expiry worker for a time a whole sweep cannot reach. */
 #define TERN_GC_FAR		(1U << 30)
