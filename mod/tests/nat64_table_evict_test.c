@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit: early drop at max-sessions (nat64/table_evict.c), the assured
- * mark, an expired TCP session the sweep keeps (no candidate), the bound on
- * sessions opened from IPv4 on one BIB entry, the bound on static BIB
- * entries and on entries waiting to be freed.
+ * mark (and an expired session opened again), an expired TCP session the
+ * sweep keeps (no candidate), the bound on sessions opened from IPv4 on
+ * one BIB entry, the bound on static BIB entries and on entries waiting
+ * to be freed.
  */
 
 #include <kunit/test.h>
@@ -202,6 +203,49 @@ static void evict_expired(struct kunit *test)
 	kt_evict_rig_free(&x);
 }
 
+/*
+ * An expired session not yet swept that a packet opens again from the
+ * side that opened it is not assured until answered; opened again from
+ * the other side it stays opened from where it was (not in b->sess4).
+ */
+static void evict_revived(struct kunit *test)
+{
+	struct tern_tables *t = kt_tables(test, 4);
+	struct kt_picker p = { .base = 2000, .max = 10 };
+	struct tern_limits lim = {};
+	struct tern_ta6 a = kt_t6(1, 1, 1000);
+	struct tern_ta4 r = kt_t4(KT_REMOTE(1), 53);
+	struct tern_session *s, *again;
+	u16 lk;
+
+	s = kt_add6(t, TERN_L4_UDP, &a, &r, &lim, &p);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
+	lk = tern_sess_lk4(s);
+	tern_sess_seen(s, false);
+	KUNIT_ASSERT_TRUE(test, tern_sess_assured(s));
+	/* Live: found as it is. */
+	KUNIT_EXPECT_PTR_EQ(test, kt_add6(t, TERN_L4_UDP, &a, &r, &lim, &p), s);
+	KUNIT_EXPECT_TRUE(test, tern_sess_assured(s));
+	WRITE_ONCE(s->expires, (u32)jiffies - 1);
+	again = kt_add6(t, TERN_L4_UDP, &a, &r, &lim, &p);
+	KUNIT_EXPECT_PTR_EQ(test, again, s);
+	KUNIT_EXPECT_FALSE(test, tern_sess_expired(s, (u32)jiffies));
+	KUNIT_EXPECT_FALSE(test, tern_sess_assured(s));
+	KUNIT_EXPECT_FALSE(test, tern_sess_from4(s));
+	KUNIT_EXPECT_EQ(test, tern_sess_lk4(s), lk);
+	/* From IPv4 this time: still opened from IPv6. */
+	tern_sess_seen(s, false);
+	WRITE_ONCE(s->expires, (u32)jiffies - 1);
+	again = kt_add4(t, TERN_L4_UDP, &s->bib->t4, &r, &lim);
+	KUNIT_EXPECT_PTR_EQ(test, again, s);
+	KUNIT_EXPECT_FALSE(test, tern_sess_expired(s, (u32)jiffies));
+	KUNIT_EXPECT_TRUE(test, tern_sess_assured(s));
+	KUNIT_EXPECT_FALSE(test, tern_sess_from4(s));
+	KUNIT_EXPECT_EQ(test, s->bib->sess4, 0);
+	KT_EXPECT_COUNT(test, t, 1, 1);
+	tern_tables_free(t);
+}
+
 /* ESTABLISHED (here: any state) lives on past its lifetime. */
 static bool kt_keep_tcp(void *arg, u8 *state, unsigned long *timeout)
 {
@@ -379,6 +423,7 @@ static struct kunit_case tern_nat64_table_evict_cases[] = {
 	KUNIT_CASE(evict_assured_mark),
 	KUNIT_CASE(evict_unconfirmed),
 	KUNIT_CASE(evict_expired),
+	KUNIT_CASE(evict_revived),
 	KUNIT_CASE(evict_expired_kept),
 	KUNIT_CASE(evict_bib_sess4),
 	KUNIT_CASE(evict_static_bound),
