@@ -13,10 +13,15 @@ and flows, size, pair of systems). A cell's verdict:
 - "inside the spread": the medians pass, that worst pairing does not;
 - "not met": the medians do not pass;
 - "not judged": the run has no figure the rule accepts (a cell whose every
-  repetition the generator set, see report.py's GEN_FLAGS).
-A target's verdict is its worst cell's (not met, then inside the spread,
-then met), "not judged" only when no cell was judged. The first table
-gives each target with its closest cell, the second every cell.
+  repetition the generator set, see report.py's GEN_FLAGS; a reference
+  figure of 0 or less, which a failed measurement writes).
+A side of fewer than 2 figures has no spread to set against it: such a
+cell is "inside the spread" at best. A target's verdict is its worst
+cell's (not met, then inside the spread, then met), "not judged" only
+when no cell was judged, and says how many cells were not judged (a cell
+the run measured whose every pair or repetition was left out is one).
+The first table gives each target with its closest cell, the second
+every cell.
 
 After them, the control (forwarding paired with itself, system fwd-xl):
 per cell, its added cost over forwarding's as the rule "added cost <= 15 %
@@ -28,7 +33,8 @@ With RAW.TSV (bench-vm.sh's log of every window), a pair counts only when
 the generator set neither of its windows: each received less than 99 % of
 what was offered (GEN_SHARE, the rule of the stateful figures' flags);
 the figures of PAIR_METRICS of the other pairs are left out, and the
-verdicts say how many.
+verdicts say how many. The one-BIB-entry figures of a window (phase
+entry) the generator set are left out too, and its repetition's ratio.
 """
 import os
 import sys
@@ -62,6 +68,10 @@ GUEST = {"cap": "capacity_vs_fwd", "add": "added_ns", "fwd": "pair_fwd_ns",
          "name": "CPU 1's busy time in the guest"}
 MEASURES = [INSN, HOST, GUEST]
 GEN_SHARE = 0.99
+# The one-BIB-entry figures of a window (raw.tsv phase entry, per flows);
+# one_entry_ratio (at 65,535) is of both windows of its repetition.
+ENTRY_METRICS = ["tput_one_entry", "one_entry_ns", "one_entry_host_ns",
+                 "one_entry_insns"]
 
 
 def gen_set(w):
@@ -100,58 +110,90 @@ def gen_pairs(raw):
     return out
 
 
+def gen_entries(raw):
+    """{(system, direction, flows, rep): True if the generator set that
+    one-BIB-entry window}."""
+    return {(w["system"], w["direction"], w["flows"], w["rep"]): gen_set(w)
+            for w in raw if w["phase"] == "entry"}
+
+
 class Rows:
     def __init__(self, rows, raw=None):
         self.v = {}
+        self.reps = {}  # the same, {rep: value}
+        self.measured = set()  # every cell the run has, left out or not
+        self.gen_left = set()  # cells with a repetition the generator set
         self.pairs = [0, 0]  # left out, in all
         flag = {(r["metric"], r["system"], r["direction"], r["flows"],
                  r["rep"]): r["value"] for r in rows}
         gen = gen_pairs(raw) if raw is not None else None
+        entry = gen_entries(raw) if raw is not None else {}
         for r in rows:
+            k = (r["metric"], r["system"], r["direction"], r["flows"])
+            self.measured.add(k)
             f = GEN_FLAGS.get(r["metric"])
-            if f and flag.get((f, r["system"], r["direction"], r["flows"],
-                               r["rep"])) == 1:
+            if f and flag.get((f,) + k[1:] + (r["rep"],)) == 1:
+                self.gen_left.add(k)
                 continue  # the generator set it: not the system's figure
             if gen is not None and r["metric"] in PAIR_METRICS:
-                out = gen.get((r["system"], r["direction"], r["flows"],
-                               r["rep"]), True)
+                out = gen.get(k[1:] + (r["rep"],), True)
                 if r["metric"] == "capacity_vs_fwd":  # once a pair
                     self.pairs[0] += out
                     self.pairs[1] += 1
                 if out:
                     continue  # a window of its pair was the generator's
-            self.v.setdefault((r["metric"], r["system"], r["direction"],
-                               r["flows"]), []).append(r["value"])
+            if r["metric"] in ENTRY_METRICS and entry.get(k[1:] +
+                                                          (r["rep"],)):
+                continue
+            if r["metric"] == "one_entry_ratio" and any(
+                    v for e, v in entry.items() if e[0] == r["system"] and
+                    e[1] == r["direction"] and e[3] == r["rep"]):
+                continue  # one of its two windows was the generator's
+            self.v.setdefault(k, []).append(r["value"])
+            self.reps.setdefault(k, {})[r["rep"]] = r["value"]
 
     def get(self, metric, system, cell):
         return self.v.get((metric, system) + cell, [])
 
+    def gen_set_any(self, metric, system, cell):
+        return (metric, system) + cell in self.gen_left
+
+    def by_rep(self, metric, system, cell):
+        return self.reps.get((metric, system) + cell, {})
+
     def cells(self, metric, system):
-        return sorted({k[2:] for k in self.v if k[:2] == (metric, system)},
+        """Every cell the run measured, those left out whole too (their
+        get() is empty: not judged)."""
+        return sorted({k[2:] for k in self.measured
+                       if k[:2] == (metric, system)},
                       key=lambda c: (c[0], flows_key(c[1])))
 
 
-def verdict(med, worst, bound, upper):
+def verdict(med, worst, bound, upper, spread=True):
+    """spread: both sides had the figures to show one (2 or more)."""
     def ok(x):
         return x <= bound if upper else x >= bound
     if not ok(med):
         return "not met"
-    return "met" if ok(worst) else "inside the spread"
+    return "met" if ok(worst) and spread else "inside the spread"
 
 
 def ratio(a, b):
     return a / b if b > 0 else float("inf")
 
 
-def cmp_cell(label, num, den, bound, upper):
-    """A cell comparing the values num over den (lists)."""
-    if not num or not den:
+def cmp_cell(label, num, den, bound, upper, fixed=False):
+    """A cell comparing the values num over den (lists; fixed: den is a
+    constant, not measured). A reference of 0 or less is a failed
+    measurement: not judged."""
+    if not num or not den or min(den) <= 0:
         return (label, None, None, bound, upper, "not judged")
     med = ratio(median(num), median(den))
     worst = ratio(max(num), min(den)) if upper else \
         ratio(min(num), max(den))
+    spread = len(num) >= 2 and (fixed or len(den) >= 2)
     return (label, med, worst, bound, upper,
-            verdict(med, worst, bound, upper))
+            verdict(med, worst, bound, upper, spread))
 
 
 def cell_name(cell):
@@ -188,22 +230,14 @@ def same_cells(r, metric, a, b, bound, upper):
 
 
 def teardown(r):
-    """At a size both have; else at each one's largest, said so."""
+    """At 1M sessions (the rule's size), both systems; else not judged."""
     t, j = "tern-nat64", "jool-nat64"
-    tc, jc = r.cells("teardown_free_rate", t), r.cells("teardown_free_rate",
-                                                       j)
-    common = sorted(set(tc) & set(jc), key=lambda c: flows_key(c[1]))
-    if common:
-        c = common[-1]
-        return [cmp_cell("%s / %s, %s" % (t, j, cell_name(c)),
-                         r.get("teardown_free_rate", t, c),
-                         r.get("teardown_free_rate", j, c), 1, False)]
-    if not tc or not jc:
-        return [cmp_cell("%s / %s" % (t, j), [], [], 1, False)]
-    a, b = tc[-1], jc[-1]
-    return [cmp_cell("%s at %s sessions / %s at %s" % (t, a[1], j, b[1]),
-                     r.get("teardown_free_rate", t, a),
-                     r.get("teardown_free_rate", j, b), 1, False)]
+    c = [x for x in r.cells("teardown_free_rate", t) if x[1] == "1000000"]
+    if not c:
+        return [cmp_cell("%s / %s, 1000000" % (t, j), [], [], 1, False)]
+    return [cmp_cell("%s / %s, %s" % (t, j, cell_name(c[0])),
+                     r.get("teardown_free_rate", t, c[0]),
+                     r.get("teardown_free_rate", j, c[0]), 1, False)]
 
 
 def sessions_scale(r):
@@ -211,11 +245,11 @@ def sessions_scale(r):
     sizes = [c for c in r.cells("tput_sessions", t) if c[1].isdigit()]
     big = [c for c in sizes if int(c[1]) == 10000000]
     small = [c for c in sizes if int(c[1]) == 10000]
-    if not big or not small:
-        return [cmp_cell("%s, 10000000 / 10000 sessions" % t, [], [], 0.9,
-                         False)]
-    return [cmp_cell("%s, 10000000 / 10000 sessions" % t,
-                     r.get("tput_sessions", t, big[0]),
+    label = "%s, 10000000 / 10000 sessions" % t
+    if not big or not small or r.gen_set_any("tput_sessions", t, small[0]):
+        # 10k at the generator's rate: only a bound of the ratio.
+        return [cmp_cell(label, [], [], 0.9, False)]
+    return [cmp_cell(label, r.get("tput_sessions", t, big[0]),
                      r.get("tput_sessions", t, small[0]), 0.9, False)]
 
 
@@ -239,12 +273,14 @@ def one_entry(r):
     cells = r.cells(m, t)
     if len(cells) >= 2:
         one, many = cells[0], cells[-1]
-        each = [a / b for a, b in zip(r.get(m, t, one), r.get(m, t, many))
-                if b > 0]
-        if each:
-            med, worst = median(each), min(each)
-            return [("%s, %s sessions / %s" % (t, many[1], one[1]), med,
-                     worst, 0.9, False, verdict(med, worst, 0.9, False))]
+        label = "%s, %s sessions / %s" % (t, many[1], one[1])
+        a, b = r.by_rep(m, t, one), r.by_rep(m, t, many)
+        each = [a[k] / b[k] for k in a if k in b and b[k] > 0]
+        if not each:
+            return [(label, None, None, 0.9, False, "not judged")]
+        med, worst = median(each), min(each)
+        return [(label, med, worst, 0.9, False,
+                 verdict(med, worst, 0.9, False, len(each) >= 2))]
     return one_entry_rate(r)
 
 
@@ -258,14 +294,16 @@ def one_entry_rate(r):
     worst = ratio(min(r.get("tput_one_entry", t, many)),
                   max(r.get("tput_one_entry", t, one)))
     return [("%s, %s sessions / %s" % (t, many[1], one[1]), med, worst, 0.9,
-             False, verdict(med, worst, 0.9, False))]
+             False, verdict(med, worst, 0.9, False,
+                            len(r.get("tput_one_entry", t, many)) >= 2 and
+                            len(r.get("tput_one_entry", t, one)) >= 2))]
 
 
 def at_least(r, metric, system, bound):
     """A cell per (direction, flows): the system's figure itself >= bound
     (a ratio already: its worst repetition is its lowest)."""
     return [cmp_cell("%s, %s" % (system, cell_name(c)),
-                     r.get(metric, system, c), [1.0], bound, False)
+                     r.get(metric, system, c), [1.0], bound, False, True)
             for c in r.cells(metric, system)] or \
         [cmp_cell(system, [], [], bound, False)]
 
@@ -303,7 +341,7 @@ OTHER_TARGETS = [
      lambda r: same_cells(r, "conn_rate", "tern-nat64", "jool-nat64", 2,
                           False)),
     ("tear-down to the last byte ≥ Jool",
-     "teardown_free_rate, largest size", teardown),
+     "teardown_free_rate, 1M sessions", teardown),
     ("10M sessions ≥ 0.9 × 10k",
      "tput_sessions (overload), repetitions the system set",
      sessions_scale),
@@ -436,8 +474,15 @@ def judge(r, targets):
         if v != "not judged":
             n = sum(x[5] == v for x in cells if x[5] != "not judged")
             m = sum(x[5] != "not judged" for x in cells)
-            v = "**%s** (%d of %d)" % (v, n, m) if v != "met" else \
-                "met (%d of %d)" % (m, m)
+            left = len(cells) - m
+            if v == "met" and left:
+                v = "**met where judged** (%d of %d; %d not judged)" % (
+                    m, m, left)
+            elif v != "met":
+                v = "**%s** (%d of %d%s)" % (
+                    v, n, m, "; %d not judged" % left if left else "")
+            else:
+                v = "met (%d of %d)" % (m, m)
         head.append("| %s | %s | %s | %s | %s | %s |" % (
             name, figure, c[0], num(c[1]), num(c[2]), v))
         for x in cells:

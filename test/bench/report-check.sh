@@ -53,8 +53,8 @@ $py "$here/judge.py" "$tmp/judge-none.tsv" >"$tmp/judge-none.md"
 n=$(sed '/^### Every cell/q' "$tmp/judge-none.md" | grep -c '| not judged |$')
 [ "$n" = 12 ] || { echo "FAIL  judge.py on an empty run: $n targets not judged, not 12"; exit 1; }
 echo "ok    judge.py: on a run without figures every target is not judged"
-# Tear-down at a size both systems have (1M), though Tern has a larger one
-# (10M) that Jool lacks: judged at 1M, not "not judged".
+# Tear-down at 1M, the rule's size, though Tern has a larger one (10M)
+# that Jool lacks (one figure each: inside the spread at best, below).
 {
 	head -1 "$here/report-test/judge.tsv"
 	printf 'teardown_free_rate\ttern-nat64\t6to4\t1000000\t1\t400000\tsessions/s\n'
@@ -62,9 +62,70 @@ echo "ok    judge.py: on a run without figures every target is not judged"
 	printf 'teardown_free_rate\tjool-nat64\t6to4\t1000000\t1\t200000\tsessions/s\n'
 } >"$tmp/judge-td.tsv"
 $py "$here/judge.py" "$tmp/judge-td.tsv" >"$tmp/judge-td.md"
-grep -q '^| tear-down to the last byte ≥ Jool | tern-nat64 / jool-nat64, 6→4, 1000000 | 2.00 | 2.00 | ≥ 1.00 | met |$' "$tmp/judge-td.md" ||
+grep -q '^| tear-down to the last byte ≥ Jool | tern-nat64 / jool-nat64, 6→4, 1000000 | 2.00 | 2.00 | ≥ 1.00 | inside the spread |$' "$tmp/judge-td.md" ||
 	{ echo "FAIL  judge.py: tear-down not judged at the size both systems have"; exit 1; }
-echo "ok    judge.py: tear-down judged at the largest size both systems have"
+echo "ok    judge.py: tear-down judged at 1M, the size of its rule"
+# A reference of 0 (a failed measurement writes it: Jool's slab never back
+# to its baseline) is no figure: not judged, never met (1/0 is no pass).
+grep -v '10000000' "$tmp/judge-td.tsv" | sed '$s/\t200000\t/\t0\t/' >"$tmp/judge-zero.tsv"
+$py "$here/judge.py" "$tmp/judge-zero.tsv" >"$tmp/judge-zero.md"
+grep -q '^| tear-down to the last byte ≥ Jool | tern-nat64 / jool-nat64, 6→4, 1000000 | - | - | ≥ 1.00 | not judged |$' "$tmp/judge-zero.md" ||
+	{ echo "FAIL  judge.py: a reference of 0 judged"; exit 1; }
+echo "ok    judge.py: a reference figure of 0 is not judged"
+# One figure a side has no spread: at best inside it (the tear-down above:
+# 2.00 from one figure each; here 90,000 over Jool's two).
+{
+	head -1 "$here/report-test/judge.tsv"
+	printf 'conn_rate\ttern-nat64\t6to4\t20000\t1\t90000\tsessions/s\n'
+	printf 'conn_rate\tjool-nat64\t6to4\t20000\t1\t30000\tsessions/s\n'
+	printf 'conn_rate\tjool-nat64\t6to4\t20000\t2\t31000\tsessions/s\n'
+} >"$tmp/judge-one.tsv"
+$py "$here/judge.py" "$tmp/judge-one.tsv" >"$tmp/judge-one.md"
+grep -q '^| connection establishment ≥ 2 × Jool | tern-nat64 / jool-nat64, 6→4, 20000 | 2.95 | 2.90 | ≥ 2.00 | inside the spread |$' "$tmp/judge-one.md" ||
+	{ echo "FAIL  judge.py: one figure on a side judged met"; exit 1; }
+echo "ok    judge.py: a side of one figure is inside the spread at best"
+# 10M over 10k with a 10k repetition the generator set: the 10k rate is
+# then a lower bound, the ratio only a bound: not judged.
+{
+	head -1 "$here/report-test/judge.tsv"
+	for r in 1:0 2:1; do
+		printf 'tput_sessions\ttern-nat64\t6to4\t10000\t%s\t100000\tpps\n' "${r%:*}"
+		printf 'tput_sessions_gen_bound\ttern-nat64\t6to4\t10000\t%s\t%s\tflag\n' "${r%:*}" "${r#*:}"
+		printf 'tput_sessions\ttern-nat64\t6to4\t10000000\t%s\t95000\tpps\n' "${r%:*}"
+		printf 'tput_sessions_gen_bound\ttern-nat64\t6to4\t10000000\t%s\t0\tflag\n' "${r%:*}"
+	done
+} >"$tmp/judge-10m.tsv"
+$py "$here/judge.py" "$tmp/judge-10m.tsv" >"$tmp/judge-10m.md"
+grep -q '^| 10M sessions ≥ 0.9 × 10k | tern-nat64, 10000000 / 10000 sessions | - | - | ≥ 0.90 | not judged |$' "$tmp/judge-10m.md" ||
+	{ echo "FAIL  judge.py: 10M over a generator-set 10k judged"; exit 1; }
+sed 's/\t2\t1\tflag$/\t2\t0\tflag/' "$tmp/judge-10m.tsv" >"$tmp/judge-10m-ok.tsv"
+$py "$here/judge.py" "$tmp/judge-10m-ok.tsv" >"$tmp/judge-10m-ok.md"
+grep -q '^| 10M sessions ≥ 0.9 × 10k | tern-nat64, 10000000 / 10000 sessions | 0.95 | 0.95 | ≥ 0.90 | met |$' "$tmp/judge-10m-ok.md" ||
+	{ echo "FAIL  judge.py: 10M over 10k not judged without the generator"; exit 1; }
+echo "ok    judge.py: 10M over 10k not judged when the generator set a 10k repetition"
+# One BIB entry: repetitions paired by their number (rep 1 lacks its
+# 65,535 figure), a window the generator set (rep 3's one-session window
+# received all it was offered) left out with its repetition: judged on
+# rep 2 alone, 6000/5000 = 1.20, one figure: inside the spread.
+{
+	head -1 "$here/report-test/judge.tsv"
+	printf 'one_entry_insns\ttern-nat64\t4to6\t1\t1\t7000\tinsns\n'
+	printf 'one_entry_insns\ttern-nat64\t4to6\t1\t2\t6000\tinsns\n'
+	printf 'one_entry_insns\ttern-nat64\t4to6\t65535\t2\t5000\tinsns\n'
+	printf 'one_entry_insns\ttern-nat64\t4to6\t1\t3\t9000\tinsns\n'
+	printf 'one_entry_insns\ttern-nat64\t4to6\t65535\t3\t3000\tinsns\n'
+} >"$tmp/judge-entry.tsv"
+{
+	printf 'phase\tsystem\tdirection\tflows\trep\twindow_ns\toffered\toffered_pps\treceived\treceived_pps\tbusy_ns\tns_per_packet\n'
+	for w in 1:1:1000:600 1:2:1000:600 65535:2:1000:600 1:3:1000:1000 65535:3:1000:600; do
+		IFS=: read -r f n o v <<<"$w"
+		printf 'entry\ttern-nat64\t4to6\t%s\t%s\t1000000000\t%s\t0\t%s\t0\t1000000000\t5000\n' "$f" "$n" "$o" "$v"
+	done
+} >"$tmp/judge-entry-raw.tsv"
+$py "$here/judge.py" "$tmp/judge-entry.tsv" "$tmp/judge-entry-raw.tsv" >"$tmp/judge-entry.md"
+grep -q '^| one BIB entry: 65,535 sessions ≥ 0.9 × 1 session | tern-nat64, 65535 sessions / 1 | 1.20 | 1.20 | ≥ 0.90 | inside the spread |$' "$tmp/judge-entry.md" ||
+	{ echo "FAIL  judge.py: one-entry repetitions not paired by number or the generator's window kept"; exit 1; }
+echo "ok    judge.py: one BIB entry paired by repetition, windows the generator set left out"
 # With raw.tsv, a pair whose window the generator set (received >= 99 % of
 # what it offered: forwarding's in rep 2, given in either order; in rep 3
 # one of Tern's two windows, `pairpart`, though its side's sum, `pair`,
@@ -93,6 +154,25 @@ $py "$here/judge.py" "$tmp/judge-gen.tsv" >"$tmp/judge-gen-all.md"
 grep -q '^| SIIT ≥ 0.9 × forwarding | tern-siit, 6→4, 1 | 0.95 | 0.80 | ≥ 0.90 | inside the spread |$' "$tmp/judge-gen-all.md" ||
 	{ echo "FAIL  judge.py: without raw.tsv every pair counts"; exit 1; }
 echo "ok    judge.py: with raw.tsv, pairs whose window the generator set are left out"
+# A cell whose every pair was left out is still a cell: not judged, and
+# the target met only where judged (4->6 met, 6->4 all the generator's).
+{
+	cat "$tmp/judge-gen.tsv"
+	for r in 1:0.950 2:0.960; do
+		printf 'capacity_vs_fwd\ttern-siit\t4to6\t1\t%s\t%s\tx\n' "${r%:*}" "${r#*:}"
+	done
+} | grep -v '	6to4	1	1	' >"$tmp/judge-left.tsv"
+{
+	cat "$tmp/judge-gen-raw.tsv"
+	for n in 1 2; do
+		printf 'pair\t%s\t4to6\t1\t%s\t1000000000\t1000\t0\t800\t0\t1000000000\t5000\n' fwd $n tern-siit $n
+	done
+} >"$tmp/judge-left-raw.tsv"
+$py "$here/judge.py" "$tmp/judge-left.tsv" "$tmp/judge-left-raw.tsv" >"$tmp/judge-left.md"
+grep -q '^| SIIT ≥ 0.9 × forwarding | tern-siit, 6→4, 1 | - | - | ≥ 0.90 | not judged |$' "$tmp/judge-left.md" &&
+	grep -q '^| SIIT ≥ 0.9 × forwarding | .* | tern-siit, 4→6, 1 | 0.95 | 0.95 | \*\*met where judged\*\* (1 of 1; 1 not judged) |$' "$tmp/judge-left.md" ||
+	{ echo "FAIL  judge.py: a cell left out whole not reported"; exit 1; }
+echo "ok    judge.py: a cell whose every pair was left out is reported not judged"
 # With CPU 1's instructions in the run (capacity_vs_fwd_insns), the pair
 # targets are judged on them, and on the host's CPU time and the guest's
 # busy time in tables of their own after the rest; without the
