@@ -39,7 +39,8 @@ STATE = [
     ("tput_sessions", "overload throughput, %s sessions (pps)", "%d"),
     ("tput_sessions_zero_loss", "zero-loss throughput, %s sessions (pps)",
      "%d"),
-    ("sessions_fill_rate", "fill rate to %s (sessions/s)", "%d"),
+    ("sessions_fill_step_rate", "establishment, the table growing from "
+     "the size before to %s (sessions/s)", "%d"),
     ("slab_bytes_per_session", "slab bytes a session, %s", "%.1f"),
     ("teardown_rate", "tear-down of %s sessions, until the flush returned "
      "(sessions/s)", "%d"),

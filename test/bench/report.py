@@ -65,8 +65,8 @@ KNOWN = ["tput_zero_loss", "tput_overload", "tput_offered", "xl_ns_per_packet",
          "tput_sessions", "tput_sessions_zero_loss",
          "conn_gen_bound", "conn_offered_ratio", "tput_sessions_gen_bound",
          "tput_sessions_offered_ratio", "tput_sessions_zero_loss_gen_bound",
-         "sessions_fill_rate", "slab_bytes_per_session",
-         "slab_obj_bytes_per_session",
+         "sessions_fill_rate", "sessions_fill_step_rate",
+         "slab_bytes_per_session", "slab_obj_bytes_per_session",
          "tput_one_entry", "one_entry_ratio", "one_entry_ns",
          "one_entry_insns", "one_entry_host_ns"]
 TITLES = {
@@ -156,6 +156,9 @@ TITLES = {
     "sessions_fill_rate": "NAT64 sessions made a second while filling the "
                           "table to that size from empty (closed loop, "
                           "chunks of new flows; flows = sessions)",
+    "sessions_fill_step_rate": "The same while the table grew from the "
+                               "size before to that size (from "
+                               "sessions_fill_rate of both sizes)",
     "slab_bytes_per_session": "Slab memory a UDP session with its BIB "
                               "entry: pages of the tables' slab caches "
                               "with the sessions less with the empty "
@@ -180,7 +183,8 @@ TITLES = {
 }
 # Throughput against the number of sessions: plotted as lines.
 SESSION_PLOTS = ["tput_sessions", "tput_sessions_zero_loss",
-                 "sessions_fill_rate", "slab_bytes_per_session",
+                 "sessions_fill_rate", "sessions_fill_step_rate",
+                 "slab_bytes_per_session",
                  "slab_obj_bytes_per_session"]
 SYSTEMS = ["fwd", "fwd-xl", "tern-siit", "tern-siit-eamt1", "tern-siit-eamt10k",
            "tern-nat64", "tern-siit-ipt", "tern-siit-iptl", "tern-siit-iptr",
@@ -241,7 +245,30 @@ def load(path):
         rows = list(csv.DictReader(f, delimiter="\t"))
     for r in rows:
         r["value"] = float(r["value"])
-    return rows
+    return rows + fill_steps(rows)
+
+
+def fill_steps(rows):
+    """sessions_fill_step_rate, from sessions_fill_rate (S over the time
+    the fill from empty to S took; the sizes of a repetition are filled
+    one after the other): the sessions a second while the table grew from
+    the size before to S, (S - P) over (S / rate(S) - P / rate(P))."""
+    fills = {}
+    for r in rows:
+        if r["metric"] == "sessions_fill_rate" and r["value"] > 0:
+            fills.setdefault((r["system"], r["direction"], r["rep"]),
+                             []).append(r)
+    out = []
+    for each in fills.values():
+        size, secs = 0, 0.0
+        for r in sorted(each, key=lambda r: int(r["flows"])):
+            s = int(r["flows"])
+            t = s / r["value"]
+            if t > secs:
+                out.append(dict(r, metric="sessions_fill_step_rate",
+                                value=float(round((s - size) / (t - secs)))))
+            size, secs = s, t
+    return out
 
 
 def median(v):
