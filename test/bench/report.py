@@ -79,8 +79,9 @@ TITLES = {
                         "against forwarding's",
     "capacity_vs_fwd": "Capacity against forwarding, paired: forwarding's "
                        "xl_ns_per_packet over the system's, from overload "
-                       "windows next to each other (the targets are judged "
-                       "on the median)",
+                       "windows next to each other (every pair here; "
+                       "targets.md judges on capacity_vs_fwd_insns, pairs "
+                       "the generator set left out)",
     "added_ns": "Cost added over forwarding, paired: the system's "
                 "xl_ns_per_packet less forwarding's in the same pair "
                 "(median of the pairs; the ratios are of these medians: "
