@@ -62,14 +62,13 @@ static int tern_tbl_charge(struct tern_tables *t, const struct tern_bib *b,
  * Takes the locks of @s on the BIB entry @b (@b's addresses, @s's remote)
  * and returns the session of @s's key if there is one, made current again
  * if it had expired and is gone by the rule of lookups (the worker had not
- * removed it yet): @s's state and lifetime, and not assured when @s opens
- * it from the side that opened it before (tern_sess_seen() marks it when
- * the other side answers, as a new one). Opened from the other side, it
- * keeps which side opened it (b->sess4 counts by that) and the reviving
- * packet assures it. A session opened from IPv4 came to @b's IPv4 side:
- * one of another entry with the same IPv6 side (@b went meanwhile, a new
- * entry took its IPv6 side) is not its own: ERR_PTR(-EAGAIN), left as it
- * is.
+ * removed it yet): @s's state and lifetime, not assured (as a new one,
+ * until tern_sess_seen() sees a packet the way opposite to its opener).
+ * It keeps the side that opened it first (b->sess4 counts by that), also
+ * when @s opens it from the other side. A session opened from IPv4 came
+ * to @b's IPv4 side: one of another entry with the same IPv6 side (@b
+ * went meanwhile, a new entry took its IPv6 side) is not its own:
+ * ERR_PTR(-EAGAIN), left as it is.
  */
 static struct tern_session *tern_tbl_lock_existing(struct tern_tables *t,
 						   const struct tern_bib *b,
@@ -91,7 +90,7 @@ static struct tern_session *tern_tbl_lock_existing(struct tern_tables *t,
 		 * A tern_sess_seen() of a packet that found it before it
 		 * expired may set the mark again: as before this, no worse.
 		 */
-		if (!((v ^ s->lk4) & TERN_SESS_FROM4))
+		if (v & TERN_SESS_ASSURED)
 			WRITE_ONCE(old->lk4, v & ~TERN_SESS_ASSURED);
 		WRITE_ONCE(old->state, s->state);
 		WRITE_ONCE(old->expires, s->expires);

@@ -204,9 +204,9 @@ static void evict_expired(struct kunit *test)
 }
 
 /*
- * An expired session not yet swept that a packet opens again from the
- * side that opened it is not assured until answered; opened again from
- * the other side it stays opened from where it was (not in b->sess4).
+ * An expired session not yet swept that a flow opens again is not assured
+ * until answered, as a new one; opened again from the other side it stays
+ * opened from where it was (not in b->sess4).
  */
 static void evict_revived(struct kunit *test)
 {
@@ -233,15 +233,17 @@ static void evict_revived(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, tern_sess_assured(s));
 	KUNIT_EXPECT_FALSE(test, tern_sess_from4(s));
 	KUNIT_EXPECT_EQ(test, tern_sess_lk4(s), lk);
-	/* From IPv4 this time: still opened from IPv6. */
+	/* From IPv4 this time: not assured, still opened from IPv6. */
 	tern_sess_seen(s, false);
+	KUNIT_ASSERT_TRUE(test, tern_sess_assured(s));
 	WRITE_ONCE(s->expires, (u32)jiffies - 1);
 	again = kt_add4(t, TERN_L4_UDP, &s->bib->t4, &r, &lim);
 	KUNIT_EXPECT_PTR_EQ(test, again, s);
 	KUNIT_EXPECT_FALSE(test, tern_sess_expired(s, (u32)jiffies));
-	KUNIT_EXPECT_TRUE(test, tern_sess_assured(s));
+	KUNIT_EXPECT_FALSE(test, tern_sess_assured(s));
 	KUNIT_EXPECT_FALSE(test, tern_sess_from4(s));
 	KUNIT_EXPECT_EQ(test, s->bib->sess4, 0);
+	KUNIT_EXPECT_EQ(test, tern_sess_lk4(s), lk);
 	KT_EXPECT_COUNT(test, t, 1, 1);
 	tern_tables_free(t);
 }
