@@ -19,14 +19,26 @@
 #include <linux/rculist_nulls.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/vmalloc.h>
 #include "nat64/table_int.h"
 
+/*
+ * An array of 2 MiB or more is mapped with huge pages where memory allows
+ * (vmalloc_huge(), as alloc_large_system_hash() maps the kernel's own):
+ * a session array of 2^24 buckets (128 MiB) then takes 64 TLB entries,
+ * not 32,768, and a packet's bucket costs no page walk of its own. Every
+ * head is set below, so no zeroing.
+ */
 static struct hlist_nulls_head *tern_tbl_array(u32 n)
 {
+	size_t size = array_size(n, sizeof(struct hlist_nulls_head));
 	struct hlist_nulls_head *h;
 	u32 i;
 
-	h = kvcalloc(n, sizeof(*h), GFP_KERNEL_ACCOUNT);
+	if (size >= PMD_SIZE)
+		h = vmalloc_huge(size, GFP_KERNEL_ACCOUNT);
+	else
+		h = kvmalloc(size, GFP_KERNEL_ACCOUNT);
 	if (h)
 		for (i = 0; i < n; i++)
 			INIT_HLIST_NULLS_HEAD(&h[i], i);
