@@ -116,6 +116,14 @@ static void tern_flush_do(struct tern_tables *t, u8 l4, unsigned int parts,
 	struct tern_flush_part *p = NULL;
 	unsigned int i;
 
+	/*
+	 * No session: nothing to walk (a session is counted before it is
+	 * linked, so none is missed that was linked before the flush began).
+	 * An empty table of carrier size would otherwise cost a walk of
+	 * every bucket: an emptied instance goes at once.
+	 */
+	if (!atomic_read(&t->nsess))
+		return;
 	/* The runs are of these arrays: no resize meanwhile. */
 	mutex_lock(&t->resize_mutex);
 	f.runs = DIV_ROUND_UP_ULL((u64)t->sess_mask + 1, TERN_FLUSH_BATCH);
