@@ -298,9 +298,12 @@ trial() {
 }
 
 # throughput SYSTEM DIR FLOWS REP: the overload rate, then the binary
-# search between 0 and what pktgen offered at overload.
+# search between 0 and what pktgen offered at overload, or twice what the
+# system received then when that is less: a system that passes a small
+# part of the offered load (Tayga) would otherwise have the search end
+# above what it can pass and find no rate (0) though it has one.
 throughput() {
-	local s=$1 dir=$2 flows=$3 rep=$4 lo=0 lo_rate=0 hi mid i
+	local s=$1 dir=$2 flows=$3 rep=$4 lo=0 lo_rate=0 hi mid i n
 	cur="$s $flows"
 	conf "$s" "$dir" "$flows"
 	overload "$dir"
@@ -311,6 +314,8 @@ throughput() {
 	emit tput_offered "$s" "$dir" "$flows" "$rep" $((ov_tx * $(gens "$dir" | wc -w))) pps
 	emit xl_ns_per_packet "$s" "$dir" "$flows" "$rep" "$ov_ns" ns
 	hi=$ov_tx
+	n=$(gens "$dir" | wc -w)
+	((ov_rx <= 0 || 2 * ov_rx / n >= hi)) || hi=$((2 * ov_rx / n))
 	if trial "$dir" "$hi"; then
 		lo=$hi lo_rate=$tr_rate
 	else
