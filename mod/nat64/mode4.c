@@ -140,8 +140,15 @@ int tern_nat64_source4(struct tern_xlat *x, __be32 saddr,
 	int l4, why = 0;
 
 	l4 = tern_l4_of(x->p.proto);
-	/* An ICMP error: from any IPv4 address, pool6 embeds it. */
+	/*
+	 * An ICMP error: from any IPv4 address pool6 may stand for, it
+	 * embeds it; the Well-Known Prefix never stands for a non-global
+	 * one (RFC 6052 3.1, strict-wkp): the error then gets an RFC 6791
+	 * source, as in SIIT.
+	 */
 	if (x->q.valid) {
+		if (tern_map_wkp_refuses(x->cfg, TERN_VIA_POOL6, saddr))
+			return TERN_STAT_DROP_SPECIAL4;
 		tern_rfc6052_4to6(&x->cfg->pool6, saddr, &x->a6[0]);
 		return 0;
 	}
@@ -157,6 +164,16 @@ int tern_nat64_source4(struct tern_xlat *x, __be32 saddr,
 		else
 			tern_sess_refresh(s, tern_nat64_timeout(x->cfg, l4));
 	} else {
+		/*
+		 * No session: none is made, and no SYN kept, for a peer the
+		 * IPv6 side could not name (RFC 6052 3.1: with strict-wkp the
+		 * Well-Known Prefix never stands for a non-global address;
+		 * tern_nat64_source6() refuses it as a destination). Found
+		 * sessions are not checked: the established path stays as
+		 * cheap, and their IPv6 side's packets are refused.
+		 */
+		if (tern_map_wkp_refuses(x->cfg, TERN_VIA_POOL6, saddr))
+			return TERN_STAT_DROP_SPECIAL4;
 		b = tern_bib_find4(t, l4, &local);
 		if (l4 == TERN_L4_TCP && tern_nat64_may_store(x, b, saddr))
 			return TERN_STAT_SYN_STORED;

@@ -12,6 +12,7 @@ identifiers, checksums by assert_ipv4/assert_ipv6) and the exact counter
 deltas.
 """
 
+import ipaddress
 import time
 
 import pytest
@@ -322,6 +323,59 @@ def test_static_bib_inbound_tcp(nat):
     assert (f[IP].src, f[TCP].sport, f[TCP].dport) == (a4, 2080, 33333)
     assert tcp_state(nat, 8080) == ["ESTABLISHED"]
     c.expect({"xlat-6to4": 1, "xlat-4to6": 1})
+
+
+# The Well-Known Prefix (RFC 6052 3.1): with strict-wkp it stands for
+# global IPv4 addresses only.
+WKP = "64:ff9b::/96"
+GLOBAL4 = "8.8.8.8"             # 64:ff9b::808:808
+ROUTER4 = "10.1.2.3"            # an IPv4 router that is not global
+RFC6791_6 = "2001:db8:6791::/64"
+
+
+def test_wkp_non_global_ipv4_peer(nat):
+    """With pool6 64:ff9b::/96 and strict-wkp the IPv6 side cannot name an
+    IPv4 address that is not global: such a peer (SINK4, in TEST-NET-3)
+    reaching a static BIB entry makes no session, a UDP datagram or a TCP
+    SYN alike (drop-special4), where a global peer is translated from the
+    address the prefix embeds; an ICMPv4 error about that peer's session
+    from a router that is not global gets an RFC 6791 source, never the
+    prefix's form of the router."""
+    nat.set("pool6", WKP)
+    nat.set("rfc6791v6-prefix", RFC6791_6)
+    nat.set("icmp-on-drop", "false")
+    a4 = str(POOL4_NET[2])
+    static_bib(nat, "%s#6001" % CLIENT, "%s#6001" % a4, "--udp")
+    static_bib(nat, "%s#6001" % CLIENT, "%s#6001" % a4, "--tcp")
+    c = nat.counters()
+    with nat.cap6() as cap:
+        nat.send4(IP(src=SINK4, dst=a4, ttl=64) /
+                  UDP(sport=4000, dport=6001) / Raw(PAYLOAD[:20]))
+        nat.send4(IP(src=SINK4, dst=a4, ttl=64) /
+                  TCP(sport=4000, dport=6001, flags="S", seq=1))
+        cap.none(is_ip6(), proof=lambda: c.expect({"drop-special4": 2}))
+    assert sessions(nat, "udp") == [] and sessions(nat, "tcp") == []
+
+    g = out46(nat, IP(src=GLOBAL4, dst=a4, ttl=64) /
+              UDP(sport=4000, dport=6001) / Raw(PAYLOAD[:20]))
+    assert_ipv6(g, nh=17, hlim=63, src="64:ff9b::808:808", dst=CLIENT)
+    assert (g[UDP].sport, g[UDP].dport) == (4000, 6001)
+    assert [(s["remote4"], s["remote-port4"])
+            for s in sessions(nat, "udp")] == [(GLOBAL4, 4000)]
+
+    quoted = IP(src=a4, dst=GLOBAL4, ttl=63) / UDP(sport=6001, dport=4000) / \
+        Raw(PAYLOAD[:20])
+    c = nat.counters()
+    with nat.cap6() as cap:
+        nat.send4(IP(src=ROUTER4, dst=a4, ttl=64) / ICMP(type=11, code=0) /
+                  Raw(bytes(quoted)))
+        e = cap.one(is_ip6(dst=CLIENT))
+    c.expect({"xlat-icmp-error-4to6": 1})
+    assert e[IPv6].nh == 58 and ipaddress.IPv6Address(e[IPv6].src) in \
+        ipaddress.IPv6Network(RFC6791_6)
+    q = e[IPerror6]
+    assert (q.src, q.dst, q[UDPerror].sport, q[UDPerror].dport) == \
+        (CLIENT, "64:ff9b::808:808", 6001, 4000)
 
 
 def test_drop_externally_initiated_tcp(nat):
