@@ -76,7 +76,7 @@ const struct tern_stat_name tern_stat_names[] = {
 	  "Passed: IPv4 address never translated (loopback, multicast, broadcast, this-network, link-local; the host's own addresses and subnet broadcasts as sources)",
 	  TERN_STAT_PASS_SPECIAL4, TERN_SG_PASSED },
 	{ "drop-special4",
-	  "Dropped: IPv6 packet whose embedded IPv4 address is never translated (special-purpose, or the host's own or a subnet broadcast as source)",
+	  "Dropped: IPv4 address never translated (an IPv6 packet's embedded one: special-purpose, or the host's own or a subnet broadcast as source); NAT64 with the Well-Known Prefix and strict-wkp: a non-global IPv4 peer",
 	  TERN_STAT_DROP_SPECIAL4, TERN_SG_DROP_UNTRANSLATABLE },
 	{ "pass-otherhost",
 	  "Passed: frame not addressed to this host (broadcast, multicast, other host)",

@@ -211,13 +211,16 @@ unsigned int tern_icmp_err_4to6(struct tern_xlat *x, struct sk_buff *skb)
 		return tern_drop(inst, TERN_STAT_DROP_ERR_DEST);
 	/*
 	 * An illegal source (RFC 7915 4.1: 0.0.0.0, 127.0.0.1, ...) is
-	 * translated for troubleshooting: pool6 says who reported it; an
-	 * address the mode refuses otherwise gets an RFC 6791 source.
+	 * translated for troubleshooting: pool6 says who reported it, but
+	 * the Well-Known Prefix under strict-wkp, which never stands for a
+	 * non-global address (RFC 6052 3.1); an address the mode refuses
+	 * otherwise gets an RFC 6791 source.
 	 */
 	have_src = !tern_addr4_never_translated(iph->saddr) &&
 		   !x->mode->source4(x, iph->saddr, iph->daddr);
 	if (!have_src && cfg->pool6_set &&
-	    tern_addr4_never_translated(iph->saddr)) {
+	    tern_addr4_never_translated(iph->saddr) &&
+	    !(cfg->strict_wkp && tern_prefix6_is_wkp(&cfg->pool6))) {
 		tern_rfc6052_4to6(&cfg->pool6, iph->saddr, saddr);
 		have_src = true;
 	}

@@ -298,10 +298,12 @@ trial() {
 }
 
 # throughput SYSTEM DIR FLOWS REP: the overload rate, then the binary
-# search between 0 and what pktgen offered at overload, or twice what the
-# system received then when that is less: a system that passes a small
-# part of the offered load (Tayga) would otherwise have the search end
-# above what it can pass and find no rate (0) though it has one.
+# search between 0 and what pktgen offered at overload. When the system
+# received less than half of that, a first trial at twice what it
+# received sets the interval (below it if it lost, above it if not): a
+# system that passes a small part of the offered load (Tayga) would
+# otherwise have the search end above what it can pass and find no rate
+# (0) though it has one.
 throughput() {
 	local s=$1 dir=$2 flows=$3 rep=$4 lo=0 lo_rate=0 hi mid i n
 	cur="$s $flows"
@@ -315,8 +317,15 @@ throughput() {
 	emit xl_ns_per_packet "$s" "$dir" "$flows" "$rep" "$ov_ns" ns
 	hi=$ov_tx
 	n=$(gens "$dir" | wc -w)
-	((ov_rx <= 0 || 2 * ov_rx / n >= hi)) || hi=$((2 * ov_rx / n))
-	if trial "$dir" "$hi"; then
+	mid=$((2 * ov_rx / n))
+	if ((mid > 0 && mid < hi)); then
+		if trial "$dir" "$mid"; then
+			lo=$mid lo_rate=$tr_rate
+		else
+			hi=$mid
+		fi
+	fi
+	if ((hi == ov_tx)) && trial "$dir" "$hi"; then
 		lo=$hi lo_rate=$tr_rate
 	else
 		for ((i = 0; i < steps; i++)); do

@@ -240,6 +240,24 @@ def test_error_quoting_denylisted_destination_refused(xlat):
     passes64(xlat, err6(), "xlat-icmp-error-6to4")
 
 
+def test_error_from_illegal_source_strict_wkp(xlat):
+    """With the Well-Known Prefix and strict-wkp, pool6 never stands for an
+    IPv4 address that is not global (RFC 6052 3.1), an illegal one
+    included: an ICMPv4 error from 127.0.0.1 is translated from the
+    translator's own address (no rfc6791v6-prefix), not from
+    64:ff9b::7f00:1."""
+    wkp, global_a, global_b = "64:ff9b::/96", "8.8.8.8", "93.184.216.34"
+    xlat.set_global("pool6", wkp)
+    xlat.temp_route(xlat.xl, embed(global_a, wkp) + "/128", "via", H6_LINK)
+    c = xlat.counters()
+    with xlat.cap6() as cap6:
+        xlat.send4(err4(src="127.0.0.1", dst=global_a, qdst=global_b))
+        f = cap6.one(is_ip6(dst=embed(global_a, wkp), nh=58))
+    c.expect({"xlat-icmp-error-4to6": 1})
+    assert f[IPv6].src == XL6
+    check_checksums(f)
+
+
 def test_error_quoting_nonglobal_destination_refused_strict_wkp(xlat):
     """With the Well-Known Prefix and strict-wkp, a quoted destination
     that is not global is refused, as it is for a normal packet (RFC 6052
