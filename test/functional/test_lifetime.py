@@ -214,6 +214,19 @@ class NatRig(PktgenRig):
         cli_ok(self.xl, "-i", "n", "pool4", "add", RIG_POOL4, RIG_PORTS,
                "--udp")
 
+    def start_traffic(self):
+        """xl with instance "n", NatPktgen on every CPU, both directions
+        translated."""
+        self.add_xl()
+        self.pg = NatPktgen(self.src)
+        self.pg.start()
+        self.wait_both_ways()
+
+    def tables(self):
+        """Instance "n"'s (sessions, BIB entries)."""
+        s = cli_json(self.xl, "-i", "n", "stats")["tables"]
+        return s["sessions"], s["bib-entries"]
+
 
 @pytest.fixture
 def nat_rig():
@@ -225,13 +238,9 @@ def nat_rig():
 
 
 def test_nat64_instance_removed_and_added_under_traffic(nat_rig):
-    nat_rig.add_xl()
-    nat_rig.pg = NatPktgen(nat_rig.src)
-    nat_rig.pg.start()
-    nat_rig.wait_both_ways()
+    nat_rig.start_traffic()
     for _ in range(ROUNDS):
-        s = cli_json(nat_rig.xl, "-i", "n", "stats")["tables"]
-        assert s["sessions"] > 0 and s["bib-entries"] > 0
+        assert min(nat_rig.tables()) > 0
         cli_ok(nat_rig.xl, "instance", "remove", "n")
         assert fresh_instances(nat_rig.xl) == []
         nat_rig.add_instance()
@@ -252,17 +261,12 @@ def test_nat64_pool4_removed_under_traffic(nat_rig):
     none can make one from the new, empty pool4); added back, both
     directions translate again. On the debug kernel KASAN and lockdep
     watch the flush racing the packets."""
-    nat_rig.add_xl()
-    nat_rig.pg = NatPktgen(nat_rig.src)
-    nat_rig.pg.start()
-    nat_rig.wait_both_ways()
+    nat_rig.start_traffic()
     for _ in range(ROUNDS):
-        s = cli_json(nat_rig.xl, "-i", "n", "stats")["tables"]
-        assert s["sessions"] > 0 and s["bib-entries"] > 0
+        assert min(nat_rig.tables()) > 0
         cli_ok(nat_rig.xl, "-i", "n", "pool4", "remove", RIG_POOL4,
                RIG_PORTS, "--udp")
-        s = cli_json(nat_rig.xl, "-i", "n", "stats")["tables"]
-        assert (s["sessions"], s["bib-entries"]) == (0, 0)
+        assert nat_rig.tables() == (0, 0)
         assert cli_json(nat_rig.xl, "-i", "n", "session", "list", "--udp",
                         changing=True) == []
         cli_ok(nat_rig.xl, "-i", "n", "pool4", "add", RIG_POOL4, RIG_PORTS,
