@@ -85,6 +85,15 @@ struct tern_config {
 	const struct tern_pool4 *pool4;
 };
 
+/*
+ * The Well-Known Prefix as pool6 under strict-wkp: pool6 then never stands
+ * for a non-global IPv4 address (RFC 6052 3.1).
+ */
+static inline bool tern_cfg_wkp_strict(const struct tern_config *cfg)
+{
+	return cfg->strict_wkp && tern_prefix6_is_wkp(&cfg->pool6);
+}
+
 struct tern_instance {
 	struct list_head list;		/* in tern_net.instances */
 	struct net *net;		/* owner; the instance dies with it */

@@ -30,8 +30,8 @@ int tern_map_4to6_by(const struct tern_config *cfg, __be32 a4,
 static inline bool tern_map_wkp_refuses(const struct tern_config *cfg,
 					int via, __be32 a4)
 {
-	return via == TERN_VIA_POOL6 && cfg->strict_wkp &&
-	       tern_prefix6_is_wkp(&cfg->pool6) && tern_addr4_is_nonglobal(a4);
+	return via == TERN_VIA_POOL6 && tern_cfg_wkp_strict(cfg) &&
+	       tern_addr4_is_nonglobal(a4);
 }
 
 /* Does an EAMT entry cover IPv4 address @a4? */

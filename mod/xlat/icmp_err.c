@@ -220,7 +220,7 @@ unsigned int tern_icmp_err_4to6(struct tern_xlat *x, struct sk_buff *skb)
 		   !x->mode->source4(x, iph->saddr, iph->daddr);
 	if (!have_src && cfg->pool6_set &&
 	    tern_addr4_never_translated(iph->saddr) &&
-	    !(cfg->strict_wkp && tern_prefix6_is_wkp(&cfg->pool6))) {
+	    !tern_cfg_wkp_strict(cfg)) {
 		tern_rfc6052_4to6(&cfg->pool6, iph->saddr, saddr);
 		have_src = true;
 	}
