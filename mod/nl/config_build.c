@@ -128,7 +128,7 @@ static int tern_cfg_pool4(struct net *net, struct tern_cfg_inst *ci,
 		}
 		return 0;
 	}
-	tern_pool4_free(p);
+	/* The clash @c points into @p: it is named before @p is freed. */
 	NL_SET_BAD_ATTR(extack, ci->pool4.nla[i]);
 	switch (PTR_ERR(np)) {
 	case -ENOSPC:
@@ -144,6 +144,7 @@ static int tern_cfg_pool4(struct net *net, struct tern_cfg_inst *ci,
 				c->prefix.len, c->pmin, c->pmax, c->mark);
 		break;
 	}
+	tern_pool4_free(p);
 	return PTR_ERR(np);
 }
 

@@ -220,6 +220,25 @@ def test_overlap_names_entry(topo):
     assert cli_json(topo.xl, "instance", "list") == []
 
 
+def test_pool4_overlap_names_entry(topo):
+    """Two pool4 entries of one file overlap: the kernel names the entry
+    the second clashes with, read before the table holding it is freed
+    (the debug kernel's KASAN checks that), and nothing takes effect."""
+    cli_ok(topo.xl, "config", "apply", write(topo.tmp, "n.json", [NAT64]))
+    before, _ = show(topo)
+    bad = dict(NAT64, globals={"enabled": False},
+               pool4=NAT64["pool4"] + [{"prefix": "198.51.100.17/32",
+                                        "protocols": ["tcp"],
+                                        "ports": "4000-4001"}])
+    path = write(topo.tmp, "bad.json", [bad])
+    r = cli(topo.xl, "config", "apply", path)
+    assert_error(r, 1)
+    assert r.err == ('tern: %s:%d: instance "n", pool4 entry 3: overlaps '
+                     'pool4 entry TCP %s 1024-65535 mark 0\n'
+                     % (path, line_of(path, "198.51.100.17/32") - 1, POOL4))
+    assert show(topo)[0] == before
+
+
 def test_syntax_error_names_line(topo):
     text = textwrap.dedent("""\
         {"instances": [
