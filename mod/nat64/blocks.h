@@ -85,6 +85,7 @@ struct tern_blk_pick {
 	u16 first;
 	u32 n;				/* candidates of this block given */
 	u32 pref;			/* of the IPv6 port's class, parity */
+	u32 start, scan;		/* the walk of its map: from, done */
 	u32 tried;			/* blocks tried */
 	int why;			/* a refusal's counter, or 0 */
 };
@@ -96,9 +97,11 @@ void tern_blk_pick_init(struct tern_blk_pick *bp, struct tern_blocks *bl,
 /*
  * Candidates: ports of the subscriber's blocks with room (the class and
  * parity of the IPv6 port first, RFC 6056 order from a keyed hash as
- * tern_pick4()), then of a new block; false when the subscriber has its
- * most blocks (bp->why: TERN_STAT_DROP_BLOCK_REFUSED) or pool4 has no
- * free block (bp->why: TERN_STAT_DROP_POOL4_FULL).
+ * tern_pick4(), then the ports its map has free from a hashed start; at
+ * most TERN_PICK_PROBES of each a block), then of a new block; false
+ * when the subscriber has its most blocks (bp->why:
+ * TERN_STAT_DROP_BLOCK_REFUSED) or pool4 has no free block (bp->why:
+ * TERN_STAT_DROP_POOL4_FULL).
  */
 bool tern_blk_pick4(void *arg, const struct tern_ta6 *t6, unsigned int attempt,
 		    struct tern_ta4 *t4);

@@ -176,6 +176,10 @@ static bool tern_blk_next(struct tern_blk_pick *bp, const struct tern_ta6 *t6)
 			   tern_pick_port_count(pick->first,
 						pick->first + pick->size - 1,
 						ntohs(t6->port));
+		bp->pref = min_t(u32, bp->pref, TERN_PICK_PROBES);
+		bp->start = tern_pick_nth(tern_pick_hash(bp->key, t6, bp->addr,
+							 bp->l4), 0, bp->size);
+		bp->scan = 0;
 		bp->tried++;
 	}
 out:
@@ -184,16 +188,54 @@ out:
 	return pick;
 }
 
-/* Candidate @n of the block held: from a hash of the flow (nat64/ports.c). */
-static u16 tern_blk_port(const struct tern_blk_pick *bp,
-			 const struct tern_ta6 *t6, u32 n)
+/*
+ * The next port the map of the block held has free, from bit bp->start
+ * round to it (bp->scan bits walked so far): a bounded walk of the map
+ * (a bit a port, a word a step), not a lookup a port. Read under the
+ * blocks' lock; another entry may take the port meanwhile, the caller's
+ * lookup decides. False when no bit is left.
+ */
+static bool tern_blk_map_port(struct tern_blk_pick *bp, u16 *port)
 {
-	u32 last = bp->first + bp->size - 1;
-	u64 h = tern_pick_hash(bp->key, t6, bp->addr, bp->l4);
+	const struct tern_blk *blk = bp->held;
+	u32 size = bp->size, bit = size, from, end;
 
-	if (n < bp->pref)
-		return tern_pick_port(bp->first, last, ntohs(t6->port), h, n);
-	return bp->first + tern_pick_nth(h, n - bp->pref, bp->size);
+	spin_lock_bh(&bp->bl->lock);
+	while (bp->scan < size) {
+		from = (bp->start + bp->scan) % size;
+		/* To the end of the map, or to the start after the wrap. */
+		end = from < bp->start ? bp->start : size;
+		bit = find_next_zero_bit(blk->map, end, from);
+		if (bit < end) {
+			bp->scan += bit - from + 1;
+			break;
+		}
+		bp->scan += end - from;
+		bit = size;
+	}
+	spin_unlock_bh(&bp->bl->lock);
+	if (bit >= size)
+		return false;
+	*port = bp->first + bit;
+	return true;
+}
+
+/*
+ * Candidate @n of the block held: of the IPv6 port's class and parity
+ * from a hash of the flow (nat64/ports.c), then a port its map has free.
+ */
+static bool tern_blk_port(struct tern_blk_pick *bp, const struct tern_ta6 *t6,
+			  u32 n, u16 *port)
+{
+	u64 h;
+
+	if (n >= bp->pref)
+		return n < bp->pref + TERN_PICK_PROBES &&
+		       tern_blk_map_port(bp, port);
+	h = tern_pick_hash(bp->key, t6, bp->addr, bp->l4);
+	*port = tern_pick_port(bp->first, bp->first + bp->size - 1,
+			       ntohs(t6->port), h, n);
+	return true;
 }
 
 bool tern_blk_pick4(void *arg, const struct tern_ta6 *t6, unsigned int attempt,
@@ -203,10 +245,12 @@ bool tern_blk_pick4(void *arg, const struct tern_ta6 *t6, unsigned int attempt,
 	u16 port;
 
 	for (;;) {
-		if ((!bp->held || bp->n >= bp->pref + bp->size) &&
-		    !tern_blk_next(bp, t6))
-			return false;
-		port = tern_blk_port(bp, t6, bp->n++);
+		/* tern_blk_next() tries TERN_BLK_TRIES blocks at most. */
+		if (!bp->held || !tern_blk_port(bp, t6, bp->n++, &port)) {
+			if (!tern_blk_next(bp, t6))
+				return false;
+			continue;
+		}
 		/* pool4 may have lost part of the block since it was given. */
 		if (tern_pool4_contains(bp->pool, bp->l4, bp->addr, port)) {
 			t4->addr = bp->addr;

@@ -148,7 +148,7 @@ static struct tern_session *tern_nat64_new6(struct tern_xlat *x, u8 l4,
 	unsigned long timeout;
 	tern_pick4_fn fn = tern_pick4;
 	void *arg = &pick;
-	bool rebuilt = false;
+	bool rebuilt = false, made;
 
 	if (l4 == TERN_L4_TCP) {
 		st = tern_tcp_next(TERN_TCP_CLOSED, true,
@@ -196,7 +196,7 @@ static struct tern_session *tern_nat64_new6(struct tern_xlat *x, u8 l4,
 	}
 	tern_nat64_limits(inst, x->cfg, &lim);
 	s = tern_sess_add6(inst->nat64->tables, l4, src, remote, &lim,
-			   fn, arg, st.state, timeout);
+			   fn, arg, st.state, timeout, &made);
 	if (fn == tern_blk_pick4)
 		tern_blk_pick_end(&blk);
 	if (IS_ERR(s)) {
@@ -216,7 +216,11 @@ static struct tern_session *tern_nat64_new6(struct tern_xlat *x, u8 l4,
 	}
 	if (rebuilt)
 		tern_stats_inc(inst->stats, TERN_STAT_TCP_REBUILT);
-	x->fresh = s;
+	/*
+	 * Another CPU's session, or an expired one made live again (it
+	 * lives its new lifetime), is not this packet's to take back.
+	 */
+	x->fresh = made ? s : NULL;
 	return s;
 }
 

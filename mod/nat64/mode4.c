@@ -57,6 +57,7 @@ static struct tern_session *tern_nat64_new4(struct tern_xlat *x, u8 l4,
 	struct tern_limits lim;
 	struct tern_session *s;
 	unsigned long timeout;
+	bool made;
 
 	*why = tern_nat64_adf(x, l4, b, remote->addr);
 	if (*why)
@@ -78,7 +79,7 @@ static struct tern_session *tern_nat64_new4(struct tern_xlat *x, u8 l4,
 	}
 	tern_nat64_limits(inst, x->cfg, &lim);
 	s = tern_sess_add4(inst->nat64->tables, b, remote, &lim, st.state,
-			   timeout);
+			   timeout, &made);
 	if (IS_ERR(s)) {
 		*why = tern_nat64_add_err(PTR_ERR(s));
 		return NULL;
@@ -88,7 +89,7 @@ static struct tern_session *tern_nat64_new4(struct tern_xlat *x, u8 l4,
 		*why = TERN_STAT_DROP_NO_SESSION;
 		return NULL;
 	}
-	x->fresh = s;
+	x->fresh = made ? s : NULL;
 	return s;
 }
 

@@ -314,12 +314,12 @@ typedef bool (*tern_pick4_fn)(void *arg, const struct tern_ta6 *t6,
  * packet from @src to @remote, with the BIB entry of @src, made with
  * @pick if there is none. Called under rcu_read_lock() with BHs off;
  * allocates with GFP_ATOMIC. Returns the session (valid until
- * rcu_read_unlock()), an existing one if another CPU made it first, or an
- * ERR_PTR: -ENOSPC (max-sessions, and no session to evict in a bounded
- * sample: nat64/table_evict.c), -EDQUOT (sessions per subscriber),
- * -EUSERS (ports per subscriber), -EADDRINUSE (@pick gave up), -ENOMEM,
- * -EAGAIN (lost several races in a row with CPUs changing the same
- * entries; rare). An expired session not yet removed is made live again.
+ * rcu_read_unlock(); *@made: this call put it in), one there was (another
+ * CPU's), or an ERR_PTR: -ENOSPC (max-sessions, no session to evict:
+ * nat64/table_evict.c), -EDQUOT (sessions per subscriber), -EUSERS
+ * (ports per subscriber), -EADDRINUSE (@pick gave up), -ENOMEM, -EAGAIN
+ * (lost several races in a row with CPUs changing the same entries;
+ * rare). An expired session not yet removed is made live again.
  * The limits of a subscriber (@lim->sub_prefix_len) are counted from the
  * subscriber of the BIB entry (static entries: their own /128).
  */
@@ -327,8 +327,8 @@ struct tern_session *tern_sess_add6(struct tern_tables *t, u8 l4,
 				    const struct tern_ta6 *src,
 				    const struct tern_ta4 *remote,
 				    const struct tern_limits *lim,
-				    tern_pick4_fn pick, void *arg,
-				    u8 state, unsigned long timeout);
+				    tern_pick4_fn pick, void *arg, u8 state,
+				    unsigned long timeout, bool *made);
 /*
  * A new session from the IPv4 side, on the existing BIB entry @bib (found
  * with tern_bib_find4()): RFC 6146 3.5.2.2 (V4 INIT), static BIB entries.
@@ -339,8 +339,8 @@ struct tern_session *tern_sess_add6(struct tern_tables *t, u8 l4,
 struct tern_session *tern_sess_add4(struct tern_tables *t,
 				    struct tern_bib *bib,
 				    const struct tern_ta4 *remote,
-				    const struct tern_limits *lim,
-				    u8 state, unsigned long timeout);
+				    const struct tern_limits *lim, u8 state,
+				    unsigned long timeout, bool *made);
 
 /*
  * Removes @s (found or made under the rcu_read_lock() held), and its BIB

@@ -232,7 +232,8 @@ struct tern_session *tern_sess_add6(struct tern_tables *t, u8 l4,
 				    const struct tern_ta4 *remote,
 				    const struct tern_limits *lim,
 				    tern_pick4_fn pick, void *arg,
-				    u8 state, unsigned long timeout)
+				    u8 state, unsigned long timeout,
+				    bool *made)
 {
 	unsigned int attempt = 0, races = 0;
 	struct tern_session *s, *old = NULL, *spare = NULL;
@@ -240,11 +241,13 @@ struct tern_session *tern_sess_add6(struct tern_tables *t, u8 l4,
 	struct tern_bib *b, *nb = NULL;
 	int ret;
 
+	*made = false;
 	s = tern_sess_find6(t, l4, src, remote);
 	if (s)
 		return s;
-	if (!tern_tbl_reserve(t, lim))
-		return ERR_PTR(-ENOSPC);
+	ret = tern_tbl_reserve(t, lim, NULL, l4, src);
+	if (ret)
+		return ERR_PTR(ret);
 	/*
 	 * A session of its own on an entry there is (@spare), one with a
 	 * new entry (@np) otherwise; both when the entry came or went
@@ -306,6 +309,7 @@ struct tern_session *tern_sess_add6(struct tern_tables *t, u8 l4,
 	}
 	if (!ret)
 		tern_tbl_ev_sess(t, s, true);
+	*made = !ret;
 	return tern_tbl_done(t, ret, ret ? NULL : s, old, spare, np);
 }
 
@@ -313,22 +317,26 @@ struct tern_session *tern_sess_add4(struct tern_tables *t,
 				    struct tern_bib *bib,
 				    const struct tern_ta4 *remote,
 				    const struct tern_limits *lim,
-				    u8 state, unsigned long timeout)
+				    u8 state, unsigned long timeout,
+				    bool *made)
 {
 	struct tern_session *s, *old = NULL;
 	int ret;
 
+	*made = false;
 	s = tern_sess_find4(t, bib->l4, &bib->t4, remote);
 	if (s)
 		return s;
-	if (!tern_tbl_reserve(t, lim))
-		return ERR_PTR(-ENOSPC);
+	ret = tern_tbl_reserve(t, lim, bib, bib->l4, NULL);
+	if (ret)
+		return ERR_PTR(ret);
 	s = tern_sess_new(remote, state, timeout, true);
 	if (!s)
 		return tern_tbl_done(t, -ENOMEM, NULL, old, NULL, NULL);
 	ret = tern_tbl_attach(t, bib, s, lim, &old);
 	if (!ret)
 		tern_tbl_ev_sess(t, s, true);
+	*made = !ret;
 	return tern_tbl_done(t, ret == -EAGAIN ? -ENOENT : ret, s, old,
 			     ret ? s : NULL, NULL);
 }

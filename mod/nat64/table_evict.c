@@ -19,6 +19,10 @@
  * (t->evict_next), so that attempts in a row visit every chain. The
  * sender chooses neither where a sample starts nor what it holds.
  *
+ * A new session its own limits would refuse (sessions opened from IPv4
+ * on its BIB entry, its subscriber's sessions and ports) evicts nothing:
+ * a flow over its limits does not take others' places.
+ *
  * A session being assured by a packet on another CPU while it is evicted
  * is evicted anyway (conntrack has the same window): its next packet
  * makes a new session, from the IPv6 side, or finds none from IPv4.
@@ -102,11 +106,44 @@ static bool tern_tbl_gone_full(const struct tern_tables *t, u32 limit)
 			(u64)limit + limit / 4 + TERN_TBL_GONE_SLACK;
 }
 
-bool tern_tbl_reserve(struct tern_tables *t, const struct tern_limits *lim)
+/*
+ * At max-sessions, before a session is evicted for a new one: would the
+ * new one's own limits refuse it? Then it takes no one's place. Read
+ * without its locks, so a hint: the limits are checked again where the
+ * session goes in (nat64/table_add.c), another CPU may reach them after
+ * the eviction.
+ */
+static int tern_tbl_refuses(struct tern_tables *t,
+			    const struct tern_limits *lim,
+			    const struct tern_bib *bib4, u8 l4,
+			    const struct tern_ta6 *src)
 {
+	const struct tern_bib *b = bib4;
+
+	if (b && READ_ONCE(b->sess4) >= (lim->max_bib_sess4 ?: U16_MAX))
+		return -EMLINK;
+	if (!b)
+		b = tern_bib_find6(t, l4, src);
+	if (b)
+		return tern_sub_refuses(t, &b->t6.addr, tern_bib_sub_plen(b),
+					lim, false);
+	return tern_sub_refuses(t, &src->addr,
+				min_t(u8, lim->sub_prefix_len, 128), lim, true);
+}
+
+int tern_tbl_reserve(struct tern_tables *t, const struct tern_limits *lim,
+		     const struct tern_bib *bib4, u8 l4,
+		     const struct tern_ta6 *src)
+{
+	int ret;
+
 	if (tern_tbl_gone_full(t, lim->max_sessions))
-		return false;
-	return tern_tbl_take(t, lim->max_sessions) ||
-	       (tern_tbl_evict(t, lim->max_sessions) &&
-		tern_tbl_take(t, lim->max_sessions));
+		return -ENOSPC;
+	if (tern_tbl_take(t, lim->max_sessions))
+		return 0;
+	ret = tern_tbl_refuses(t, lim, bib4, l4, src);
+	if (ret)
+		return ret;
+	return tern_tbl_evict(t, lim->max_sessions) &&
+	       tern_tbl_take(t, lim->max_sessions) ? 0 : -ENOSPC;
 }

@@ -84,10 +84,15 @@ struct tern_session *tern_tbl_sess6(struct tern_tables *t, u32 h, u8 tag,
  * A place for a new session (counted in t->nsess), under rcu_read_lock(),
  * no lock held: at max-sessions, the place of a session that has expired
  * or is not assured, removed from a bounded sample of the chains of
- * t->sess6 (early drop, nat64/table_evict.c). Another CPU may take it
- * first: false, the new session is refused then.
+ * t->sess6 (early drop, nat64/table_evict.c), unless the new session's
+ * own limits would refuse it: the session opened from IPv4 on @bib4, or
+ * from IPv6 by @src (@l4), its entry found or to be made. Returns 0 or
+ * the refusal: -ENOSPC (another CPU may take the place first), -EMLINK,
+ * -EDQUOT, -EUSERS (as tern_sess_add6() and tern_sess_add4()).
  */
-bool tern_tbl_reserve(struct tern_tables *t, const struct tern_limits *lim);
+int tern_tbl_reserve(struct tern_tables *t, const struct tern_limits *lim,
+		     const struct tern_bib *bib4, u8 l4,
+		     const struct tern_ta6 *src);
 /* Entries to free allowed past max-sessions and a quarter (reserve). */
 #define TERN_TBL_GONE_SLACK	1024
 /* Takes bucket lock @l first of a writer's (BHs off): see Resizing. */
@@ -117,6 +122,13 @@ void tern_tbl_reap_all(struct tern_tables *t);
  */
 int tern_sub_charge_new(struct tern_tables *t, const struct tern_bib *b,
 			const struct tern_limits *lim, u32 sessions);
+/*
+ * Whether the subscriber of @addr (@plen) is at its limits for one more
+ * session, on a new BIB entry if @new_bib: -EUSERS, -EDQUOT or 0. Takes
+ * its lock alone and changes nothing (a hint: the charge decides).
+ */
+int tern_sub_refuses(struct tern_tables *t, const struct in6_addr *addr,
+		     u8 plen, const struct tern_limits *lim, bool new_bib);
 /* One more session on @b (linked, ref held): 0 or -EDQUOT. */
 int tern_sub_charge(struct tern_tables *t, const struct tern_bib *b,
 		    const struct tern_limits *lim);

@@ -102,6 +102,32 @@ out:
 	return err;
 }
 
+int tern_sub_refuses(struct tern_tables *t, const struct in6_addr *addr,
+		     u8 plen, const struct tern_limits *lim, bool new_bib)
+{
+	struct tern_sub *sub;
+	struct in6_addr p;
+	spinlock_t *lock;
+	int err = 0;
+	u32 h;
+
+	if (!lim->max_ports_per_sub && !lim->max_sess_per_sub)
+		return 0;
+	ipv6_addr_prefix(&p, addr, plen);
+	h = tern_tbl_hash_sub(t, &p, plen);
+	lock = tern_sub_lock(t, h);
+	spin_lock(lock);
+	sub = tern_sub_find(t, h, &p, plen);
+	if (sub && new_bib && lim->max_ports_per_sub &&
+	    sub->bibs >= lim->max_ports_per_sub)
+		err = -EUSERS;
+	else if (sub && lim->max_sess_per_sub &&
+		 sub->sessions >= lim->max_sess_per_sub)
+		err = -EDQUOT;
+	spin_unlock(lock);
+	return err;
+}
+
 /* @b holds its subscriber's record alive: it is there. */
 static struct tern_sub *tern_sub_of(struct tern_tables *t,
 				    const struct tern_bib *b, spinlock_t **lock)

@@ -58,10 +58,12 @@ static inline struct tern_session *kt_add6(struct tern_tables *t, u8 l4,
 				    struct kt_picker *p)
 {
 	struct tern_session *s;
+	bool made;
 
 	local_bh_disable();
 	rcu_read_lock();
-	s = tern_sess_add6(t, l4, src, remote, lim, kt_pick, p, 0, 60 * HZ);
+	s = tern_sess_add6(t, l4, src, remote, lim, kt_pick, p, 0, 60 * HZ,
+			   &made);
 	rcu_read_unlock();
 	local_bh_enable();
 	return s;
@@ -74,12 +76,13 @@ static inline struct tern_session *kt_add4(struct tern_tables *t, u8 l4,
 {
 	struct tern_session *s = ERR_PTR(-ENOENT);
 	struct tern_bib *b;
+	bool made;
 
 	local_bh_disable();
 	rcu_read_lock();
 	b = tern_bib_find4(t, l4, local);
 	if (b)
-		s = tern_sess_add4(t, b, remote, lim, 0, 60 * HZ);
+		s = tern_sess_add4(t, b, remote, lim, 0, 60 * HZ, &made);
 	rcu_read_unlock();
 	local_bh_enable();
 	return s;

@@ -105,13 +105,14 @@ static struct tern_session *kt_blk_add_mark(struct kt_blk *k, u8 l4,
 {
 	struct tern_blk_pick bp;
 	struct tern_session *s;
+	bool made;
 
 	local_bh_disable();
 	rcu_read_lock();
 	tern_blk_pick_init(&bp, k->bl, k->pool, &k->key, k->size,
 			   k->max_ports, k->lim.sub_prefix_len, l4, mark);
 	s = tern_sess_add6(k->t, l4, src, remote, &k->lim, tern_blk_pick4,
-			   &bp, 0, 60 * HZ);
+			   &bp, 0, 60 * HZ, &made);
 	tern_blk_pick_end(&bp);
 	rcu_read_unlock();
 	local_bh_enable();
@@ -402,6 +403,64 @@ static void blocks_probe_bound(struct kunit *test)
 	kt_blk_teardown(k);
 }
 
+struct kt_blk_count {
+	struct tern_blk_pick bp;
+	unsigned int calls;
+};
+
+static bool kt_blk_count_pick(void *arg, const struct tern_ta6 *t6,
+			      unsigned int attempt, struct tern_ta4 *t4)
+{
+	struct kt_blk_count *c = arg;
+
+	c->calls++;
+	return tern_blk_pick4(&c->bp, t6, attempt, t4);
+}
+
+/*
+ * One block of 1024 ports, full but one freed port: the next entry gets
+ * that port, after TERN_PICK_PROBES candidates of its class and parity at
+ * most and then the block's map, not a lookup of each port.
+ */
+static void blocks_last_port_bounded(struct kunit *test)
+{
+	static const struct tern_pool4_entry e[] = {
+		ENTRY(A4(192, 0, 2, 1), 32, UDP, 1024, 2047, 0),
+	};
+	struct tern_ta4 r = kt_t4(KT_REMOTE(1), 53);
+	struct kt_blk_count c;
+	struct tern_session *s;
+	struct kt_blk *k;
+	u16 freed = 0;
+	bool made;
+	int i, why;
+
+	k = kt_blk_setup(test, e, ARRAY_SIZE(e), 1024, 0);
+	for (i = 0; i < 1024; i++) {
+		s = kt_blk_add(k, TERN_L4_UDP, KT6(1, 1, 10000 + i), &r, &why);
+		KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
+		if (i == 500)
+			freed = ntohs(s->bib->t4.port);
+	}
+	KUNIT_EXPECT_EQ(test, tern_bib_del(k->t, TERN_L4_UDP,
+					   KT6(1, 1, 10500), NULL), 0);
+	c.calls = 0;
+	local_bh_disable();
+	rcu_read_lock();
+	tern_blk_pick_init(&c.bp, k->bl, k->pool, &k->key, k->size, 0,
+			   k->lim.sub_prefix_len, TERN_L4_UDP, 0);
+	s = tern_sess_add6(k->t, TERN_L4_UDP, KT6(1, 1, 20000), &r, &k->lim,
+			   kt_blk_count_pick, &c, 0, 60 * HZ, &made);
+	tern_blk_pick_end(&c.bp);
+	rcu_read_unlock();
+	local_bh_enable();
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
+	KUNIT_EXPECT_EQ(test, ntohs(s->bib->t4.port), freed);
+	KUNIT_EXPECT_LE(test, c.calls, TERN_PICK_PROBES + 1U);
+	KUNIT_EXPECT_EQ(test, tern_blocks_count(k->bl), 1U);
+	kt_blk_teardown(k);
+}
+
 /*
  * port-block-size turned off with a block still given: the other
  * subscribers' new entries (tern_pick4(), passing over that block) never
@@ -420,6 +479,7 @@ static void blocks_off_drain(struct kunit *test)
 	struct tern_session *s;
 	unsigned int i, in_block = 0, made = 0;
 	struct kt_blk *k;
+	bool fresh;
 	u16 first, port;
 	int why;
 
@@ -435,7 +495,7 @@ static void blocks_off_drain(struct kunit *test)
 		rcu_read_lock();
 		s = tern_sess_add6(k->t, TERN_L4_UDP, KT6(2 + i, 1, 4000), &r,
 				   &k->lim, tern_blk_drain_pick4, &d, 0,
-				   60 * HZ);
+				   60 * HZ, &fresh);
 		port = IS_ERR(s) ? 0 : ntohs(s->bib->t4.port);
 		rcu_read_unlock();
 		local_bh_enable();
@@ -457,6 +517,7 @@ static struct kunit_case tern_nat64_blocks_cases[] = {
 	KUNIT_CASE(blocks_release_last),
 	KUNIT_CASE(blocks_refused),
 	KUNIT_CASE(blocks_mark),
+	KUNIT_CASE(blocks_last_port_bounded),
 	KUNIT_CASE(blocks_probe_bound),
 	KUNIT_CASE(blocks_off_drain),
 	KUNIT_CASE(blocks_grow),

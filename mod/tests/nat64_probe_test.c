@@ -90,11 +90,12 @@ static struct tern_session *kt_sess(struct kunit *test, u16 port6, u8 state)
 	struct tern_ta6 t6 = kt_t6(port6);
 	struct tern_limits lim = { 0 };
 	struct tern_session *s;
+	bool made;
 
 	local_bh_disable();
 	rcu_read_lock();
 	s = tern_sess_add6(f->n.tables, TERN_L4_TCP, &t6, &kt_remote, &lim,
-			   kt_probe_pick, NULL, state, 7440 * HZ);
+			   kt_probe_pick, NULL, state, 7440 * HZ, &made);
 	rcu_read_unlock();
 	local_bh_enable();
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
@@ -295,6 +296,7 @@ static void probe_unsendable_still_trans(struct kunit *test)
 	struct tern_session *s;
 	struct tern_ta6 local = { .port = htons(KT_PORT6) };
 	struct tern_limits lim = { 0 };
+	bool made;
 	u64 total;
 
 	f->ki.cfg->pool6_set = false;
@@ -308,7 +310,8 @@ static void probe_unsendable_still_trans(struct kunit *test)
 	local_bh_disable();
 	rcu_read_lock();
 	s = tern_sess_add6(f->n.tables, TERN_L4_TCP, &local, &kt_remote, &lim,
-			   kt_probe_pick, NULL, TERN_TCP_ESTABLISHED, 7440 * HZ);
+			   kt_probe_pick, NULL, TERN_TCP_ESTABLISHED, 7440 * HZ,
+			   &made);
 	rcu_read_unlock();
 	local_bh_enable();
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));

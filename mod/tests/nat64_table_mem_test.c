@@ -45,11 +45,12 @@ static struct tern_session *kt_m_add_to(struct tern_tables *t,
 {
 	struct tern_ta4 r = { .addr = KT_REMOTE, .port = htons(port) };
 	struct tern_session *s;
+	bool made;
 
 	local_bh_disable();
 	rcu_read_lock();
 	s = tern_sess_add6(t, TERN_L4_UDP, src, &r, lim, kt_m_pick, NULL, 0,
-			   60 * HZ);
+			   60 * HZ, &made);
 	rcu_read_unlock();
 	local_bh_enable();
 	return s;
@@ -215,6 +216,7 @@ static void table_mem_buckets(struct kunit *test)
 	struct tern_limits lim = {};
 	struct tern_session *s;
 	int i, bad = 0;
+	bool made;
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	KUNIT_EXPECT_EQ(test, t->sess_mask + 1, 4096U);
@@ -229,7 +231,7 @@ static void table_mem_buckets(struct kunit *test)
 		local_bh_disable();
 		rcu_read_lock();
 		s = tern_sess_add6(t, TERN_L4_UDP, &a, &r, &lim,
-				   kt_m_pick_host, NULL, 0, 60 * HZ);
+				   kt_m_pick_host, NULL, 0, 60 * HZ, &made);
 		rcu_read_unlock();
 		local_bh_enable();
 		KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));

@@ -50,11 +50,12 @@ static struct tern_session *kt_r_add(struct tern_tables *t, u32 host)
 	/* Address-dependent filtering's peer records too. */
 	struct tern_limits lim = { .track_peers = true };
 	struct tern_session *s;
+	bool made;
 
 	local_bh_disable();
 	rcu_read_lock();
 	s = tern_sess_add6(t, TERN_L4_UDP, &a, &kt_r_remote, &lim, kt_r_pick,
-			   NULL, 0, 600 * HZ);
+			   NULL, 0, 600 * HZ, &made);
 	rcu_read_unlock();
 	local_bh_enable();
 	return s;
@@ -325,11 +326,12 @@ static struct tern_session *kt_r_add_sub(struct tern_tables *t, u32 host,
 		.sub_prefix_len = 128,
 	};
 	struct tern_session *s;
+	bool made;
 
 	local_bh_disable();
 	rcu_read_lock();
 	s = tern_sess_add6(t, TERN_L4_UDP, &a, &r, &lim, kt_r_pick, NULL, 0,
-			   600 * HZ);
+			   600 * HZ, &made);
 	rcu_read_unlock();
 	local_bh_enable();
 	return s;

@@ -126,11 +126,12 @@ static void kt_conc_one(struct kt_conc *c, const struct tern_limits *lim)
 	u8 l4 = (r >> 24) % 2;
 	struct tern_session *s, *f;
 	struct tern_bib *b;
+	bool made;
 
 	local_bh_disable();
 	rcu_read_lock();
 	s = tern_sess_add6(c->t, l4, &src, &rem, lim, kt_pick_rand, NULL, 0,
-			   HZ / 10 + r % HZ);
+			   HZ / 10 + r % HZ, &made);
 	if (IS_ERR(s)) {
 		atomic_long_inc(&c->fails);
 		switch (PTR_ERR(s)) {
@@ -173,7 +174,8 @@ static void kt_conc_one(struct kt_conc *c, const struct tern_limits *lim)
 	}
 	if (r % 32 == 3) {
 		b = tern_bib_find4(c->t, TERN_L4_UDP, KT4(KT_POOL4, 99));
-		if (b && IS_ERR(tern_sess_add4(c->t, b, &rem, lim, 0, HZ)))
+		if (b && IS_ERR(tern_sess_add4(c->t, b, &rem, lim, 0, HZ,
+					       &made)))
 			atomic_long_inc(&c->fails);
 	}
 out:
@@ -309,6 +311,7 @@ static void table_add4_entry_gone(struct kunit *test)
 	struct tern_ta4 r = kt_t4(KT_REMOTE(1), 80);
 	struct tern_session *s1, *s2, *s;
 	struct tern_bib *b1;
+	bool made;
 
 	s1 = kt_add6(t, TERN_L4_UDP, &a, &r, &lim, &p1);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s1));
@@ -319,12 +322,12 @@ static void table_add4_entry_gone(struct kunit *test)
 	tern_sess_forget(t, s1);
 	KUNIT_EXPECT_NULL(test, tern_bib_find6(t, TERN_L4_UDP, &a));
 	s2 = tern_sess_add6(t, TERN_L4_UDP, &a, &r, &lim, kt_pick, &p2, 0,
-			    60 * HZ);
+			    60 * HZ, &made);
 	KUNIT_EXPECT_FALSE(test, IS_ERR_OR_NULL(s2));
 	s = ERR_PTR(-EINVAL);
 	if (b1 && !IS_ERR_OR_NULL(s2)) {
 		KUNIT_EXPECT_EQ(test, s2->bib->t4.port, htons(3000));
-		s = tern_sess_add4(t, b1, &r, &lim, 0, 60 * HZ);
+		s = tern_sess_add4(t, b1, &r, &lim, 0, 60 * HZ, &made);
 	}
 	rcu_read_unlock();
 	local_bh_enable();

@@ -84,11 +84,12 @@ static struct tern_session *kt_tcp(struct kunit *test, u16 port, u8 state)
 	struct kt_sess *f = test->priv;
 	struct tern_limits lim = { .track_peers = true };
 	struct tern_session *s;
+	bool made;
 
 	local_bh_disable();
 	rcu_read_lock();
 	s = tern_sess_add6(f->t, TERN_L4_TCP, KT6(1, 1, port), &kt_remote,
-			   &lim, kt_same_port, NULL, state, 7440 * HZ);
+			   &lim, kt_same_port, NULL, state, 7440 * HZ, &made);
 	rcu_read_unlock();
 	local_bh_enable();
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));

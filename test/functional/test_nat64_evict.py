@@ -1,5 +1,6 @@
-"""NAT64 at max-sessions under a spray from IPv4 (early drop), and the
-bound on sessions opened from IPv4 on one BIB entry.
+"""NAT64 at max-sessions under a spray from IPv4 (early drop), the bound
+on sessions opened from IPv4 on one BIB entry, and a flow that bound
+refuses evicting nothing.
 
 The standard NAT64 topology (ternlib.nat64): CLIENT never answers, so the
 sessions IPv4 peers open toward it never see traffic both ways.
@@ -12,7 +13,7 @@ from scapy.layers.l2 import Ether
 
 from ternlib import cli_json, cli_ok
 from ternlib.frames import is_ip6
-from ternlib.names import XL6_MAC
+from ternlib.names import XL4_MAC, XL6_MAC
 from ternlib.nat64 import (CLIENT, _nat64_module, nat, out46,  # noqa: F401
                            out64, sessions, udp4, udp6, wait_until)
 
@@ -80,3 +81,29 @@ def test_sessions_per_bib_from_ipv4_bounded(nat):
     # The inside host still opens sessions on its entry.
     out64(nat, udp6(sport=46100, dport=4001))
     assert len(sessions(nat, "udp")) == 4
+
+
+def test_refused_flow_evicts_nothing(nat):
+    """At max-sessions, a new flow its own limit refuses (sessions opened
+    from IPv4 on one BIB entry) takes no other session's place: the
+    unanswered inside flow stays however often it is tried."""
+    auto = cli_json(nat.xl, "-i", "n", "stats")["tables"]["max-sessions"]
+    attempts = _buckets(auto) // 4096 + 1
+    nat.set("max-sessions", "3")
+    nat.set("max-sessions-per-bib-from-ipv4", "1")
+    out64(nat, udp6(sport=46200))                   # never answered
+    a = out64(nat, udp6(sport=46201))
+    out46(nat, udp4(a[IP].src, a[UDP].sport))       # answered: assured
+    # The entry's one session from IPv4, answered from inside: assured.
+    out46(nat, udp4(a[IP].src, a[UDP].sport, rport=5201))
+    out64(nat, udp6(sport=46201, dport=5201))
+    assert len(sessions(nat, "udp")) == 3
+
+    c = nat.counters()
+    for i in range(attempts):
+        nat.senders["h4"].sock.send(bytes(
+            Ether(src=nat.senders["h4"].src_mac, dst=XL4_MAC) /
+            udp4(a[IP].src, a[UDP].sport, rport=5300 + i % 1000)))
+    c.expect({"drop-bib-sessions-from-ipv4": attempts}, timeout=60)
+    s = {(x["port6"], x["remote-port4"]) for x in sessions(nat, "udp")}
+    assert s == {(46200, 4000), (46201, 4000), (46201, 5201)}

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: at max-sessions, a new session its own limits refuse (sessions
+ * opened from IPv4 on its BIB entry, its subscriber's sessions or ports)
+ * takes no one's place (nat64/table_evict.c); and an add tells whether it
+ * put the session in, so that a packet dropped later takes back only a
+ * session of its own (*made of tern_sess_add6() and tern_sess_add4()).
+ */
+
+#include <kunit/test.h>
+#include "kt_nat64.h"
+#include "nat64/table_int.h"
+
+static void kt_q_evicted(void *arg, bool expired)
+{
+	(*(unsigned int *)arg)++;
+}
+
+/* A table of 3 sessions at most, its evictions counted in *@n. */
+static struct tern_tables *kt_q_tables(struct kunit *test,
+				       struct tern_table_events *ev,
+				       unsigned int *n)
+{
+	struct tern_tables *t = kt_tables(test, 3);
+
+	*n = 0;
+	*ev = (struct tern_table_events){ .evicted = kt_q_evicted, .arg = n };
+	tern_tables_set_events(t, ev);
+	return t;
+}
+
+static void kt_q_free(struct tern_tables *t)
+{
+	tern_tables_set_events(t, NULL);
+	tern_tables_free(t);
+}
+
+static bool kt_q_has6(struct tern_tables *t, const struct tern_ta6 *t6,
+		      const struct tern_ta4 *r)
+{
+	bool found;
+
+	rcu_read_lock();
+	found = tern_sess_find6(t, TERN_L4_UDP, t6, r);
+	rcu_read_unlock();
+	return found;
+}
+
+/*
+ * A full table: two assured sessions opened from IPv4 on a static entry
+ * that takes two, one unassured inside flow. A third peer of the entry is
+ * refused (-EMLINK) and the inside flow keeps its place.
+ */
+static void quota_bib_sess4_evicts_nothing(struct kunit *test)
+{
+	struct tern_limits lim = { .max_sessions = 3, .max_bib_sess4 = 2 };
+	struct kt_picker p = { .base = 2000, .max = 10 };
+	struct tern_ta6 srv = kt_t6(2, 1, 80), in = kt_t6(1, 1, 1000);
+	struct tern_ta4 srv4 = kt_t4(KT_POOL4, 80);
+	struct tern_ta4 r = kt_t4(KT_REMOTE(1), 53);
+	struct tern_table_events ev;
+	struct tern_session *s;
+	struct tern_tables *t;
+	unsigned int n, i;
+
+	t = kt_q_tables(test, &ev, &n);
+	KUNIT_ASSERT_EQ(test, tern_bib_add_static(t, TERN_L4_UDP, &srv, &srv4),
+			0);
+	for (i = 0; i < 2; i++) {
+		s = kt_add4(t, TERN_L4_UDP, &srv4, KT4(KT_REMOTE(9), 1000 + i),
+			    &lim);
+		KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
+		tern_sess_seen(s, true);
+	}
+	s = kt_add6(t, TERN_L4_UDP, &in, &r, &lim, &p);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
+	KT_EXPECT_COUNT(test, t, 2, 3);
+
+	s = kt_add4(t, TERN_L4_UDP, &srv4, KT4(KT_REMOTE(9), 2000), &lim);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(s), -EMLINK);
+	KUNIT_EXPECT_EQ(test, n, 0U);
+	KUNIT_EXPECT_TRUE(test, kt_q_has6(t, &in, &r));
+	KT_EXPECT_COUNT(test, t, 2, 3);
+	/* A flow within its limits still evicts the unassured one. */
+	s = kt_add6(t, TERN_L4_UDP, KT6(3, 1, 1000), &r, &lim, &p);
+	KUNIT_EXPECT_FALSE(test, IS_ERR_OR_NULL(s));
+	KUNIT_EXPECT_EQ(test, n, 1U);
+	KUNIT_EXPECT_FALSE(test, kt_q_has6(t, &in, &r));
+	kt_q_free(t);
+}
+
+/*
+ * A full table: subscriber 1 at its limit (two sessions, assured), one
+ * unassured flow of subscriber 2. Subscriber 1's new flow is refused
+ * (-EDQUOT) and takes no place.
+ */
+static void quota_sub_sessions_evicts_nothing(struct kunit *test)
+{
+	struct tern_limits lim = { .max_sessions = 3, .max_sess_per_sub = 2,
+				   .sub_prefix_len = 64 };
+	struct kt_picker p = { .base = 2000, .max = 10 };
+	struct tern_ta6 a = kt_t6(1, 1, 1000), b = kt_t6(2, 1, 1000);
+	struct tern_ta4 r = kt_t4(KT_REMOTE(1), 53);
+	struct tern_table_events ev;
+	struct tern_session *s;
+	struct tern_tables *t;
+	unsigned int n, i;
+
+	t = kt_q_tables(test, &ev, &n);
+	for (i = 0; i < 2; i++) {
+		s = kt_add6(t, TERN_L4_UDP, &a, KT4(KT_REMOTE(1 + i), 53),
+			    &lim, &p);
+		KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
+		tern_sess_seen(s, false);
+	}
+	s = kt_add6(t, TERN_L4_UDP, &b, &r, &lim, &p);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
+	KT_EXPECT_COUNT(test, t, 2, 3);
+
+	s = kt_add6(t, TERN_L4_UDP, &a, KT4(KT_REMOTE(3), 53), &lim, &p);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(s), -EDQUOT);
+	s = kt_add6(t, TERN_L4_UDP, KT6(1, 2, 1000), &r, &lim, &p);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(s), -EDQUOT);
+	KUNIT_EXPECT_EQ(test, n, 0U);
+	KUNIT_EXPECT_TRUE(test, kt_q_has6(t, &b, &r));
+	KT_EXPECT_COUNT(test, t, 2, 3);
+	kt_q_free(t);
+}
+
+/*
+ * The same with max-ports-per-subscriber: subscriber 1's third source
+ * port is refused (-EUSERS) and evicts nothing; a session on one of its
+ * entries is within its limits and takes the unassured one's place.
+ */
+static void quota_sub_ports_evicts_nothing(struct kunit *test)
+{
+	struct tern_limits lim = { .max_sessions = 3, .max_ports_per_sub = 2,
+				   .sub_prefix_len = 64 };
+	struct kt_picker p = { .base = 2000, .max = 10 };
+	struct tern_ta6 b = kt_t6(2, 1, 1000);
+	struct tern_ta4 r = kt_t4(KT_REMOTE(1), 53);
+	struct tern_table_events ev;
+	struct tern_session *s;
+	struct tern_tables *t;
+	unsigned int n, i;
+
+	t = kt_q_tables(test, &ev, &n);
+	for (i = 0; i < 2; i++) {
+		s = kt_add6(t, TERN_L4_UDP, KT6(1, 1, 1000 + i), &r, &lim, &p);
+		KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
+		tern_sess_seen(s, false);
+	}
+	s = kt_add6(t, TERN_L4_UDP, &b, &r, &lim, &p);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
+	KT_EXPECT_COUNT(test, t, 3, 3);
+
+	s = kt_add6(t, TERN_L4_UDP, KT6(1, 1, 1002), &r, &lim, &p);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(s), -EUSERS);
+	KUNIT_EXPECT_EQ(test, n, 0U);
+	KUNIT_EXPECT_TRUE(test, kt_q_has6(t, &b, &r));
+	KT_EXPECT_COUNT(test, t, 3, 3);
+
+	s = kt_add6(t, TERN_L4_UDP, KT6(1, 1, 1000), KT4(KT_REMOTE(2), 53),
+		    &lim, &p);
+	KUNIT_EXPECT_FALSE(test, IS_ERR_OR_NULL(s));
+	KUNIT_EXPECT_EQ(test, n, 1U);
+	KUNIT_EXPECT_FALSE(test, kt_q_has6(t, &b, &r));
+	kt_q_free(t);
+}
+
+/* *made: true for the call that put the session in, false after. */
+static void quota_made(struct kunit *test)
+{
+	struct tern_tables *t = kt_tables(test, 0);
+	struct kt_picker p = { .base = 2000, .max = 10 };
+	struct tern_ta6 a = kt_t6(1, 1, 1000);
+	struct tern_ta4 r1 = kt_t4(KT_REMOTE(1), 53);
+	struct tern_ta4 r2 = kt_t4(KT_REMOTE(2), 53);
+	struct tern_limits lim = {};
+	struct tern_session *s1, *s2, *s;
+	bool made[4];
+
+	local_bh_disable();
+	rcu_read_lock();
+	s1 = tern_sess_add6(t, TERN_L4_UDP, &a, &r1, &lim, kt_pick, &p, 0,
+			    60 * HZ, &made[0]);
+	s = tern_sess_add6(t, TERN_L4_UDP, &a, &r1, &lim, kt_pick, &p, 0,
+			   60 * HZ, &made[1]);
+	KUNIT_EXPECT_PTR_EQ(test, s, s1);
+	s2 = IS_ERR_OR_NULL(s1) ? s1 :
+	     tern_sess_add4(t, s1->bib, &r2, &lim, 0, 60 * HZ, &made[2]);
+	s = IS_ERR_OR_NULL(s1) ? s1 :
+	    tern_sess_add4(t, s1->bib, &r2, &lim, 0, 60 * HZ, &made[3]);
+	KUNIT_EXPECT_PTR_EQ(test, s, s2);
+	rcu_read_unlock();
+	local_bh_enable();
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s1));
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s2));
+	KUNIT_EXPECT_TRUE(test, made[0]);
+	KUNIT_EXPECT_FALSE(test, made[1]);
+	KUNIT_EXPECT_TRUE(test, made[2]);
+	KUNIT_EXPECT_FALSE(test, made[3]);
+	KT_EXPECT_COUNT(test, t, 1, 2);
+	tern_tables_free(t);
+}
+
+static struct kunit_case tern_nat64_table_quota_cases[] = {
+	KUNIT_CASE(quota_bib_sess4_evicts_nothing),
+	KUNIT_CASE(quota_sub_sessions_evicts_nothing),
+	KUNIT_CASE(quota_sub_ports_evicts_nothing),
+	KUNIT_CASE(quota_made),
+	{}
+};
+
+static struct kunit_suite tern_nat64_table_quota_suite = {
+	.name = "tern_nat64_table_quota",
+	.suite_init = kt_table_suite_init,
+	.test_cases = tern_nat64_table_quota_cases,
+};
+
+kunit_test_suite(tern_nat64_table_quota_suite);
