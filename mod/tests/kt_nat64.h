@@ -88,6 +88,18 @@ static inline struct tern_session *kt_add4(struct tern_tables *t, u8 l4,
 	return s;
 }
 
+/* Is the UDP session of (@t6, @r) there? */
+static inline bool kt_has6(struct tern_tables *t, const struct tern_ta6 *t6,
+			   const struct tern_ta4 *r)
+{
+	bool found;
+
+	rcu_read_lock();
+	found = tern_sess_find6(t, TERN_L4_UDP, t6, r);
+	rcu_read_unlock();
+	return found;
+}
+
 static inline void kt_count(struct tern_tables *t, u64 *bib, u64 *sess)
 {
 	struct tern_tables_count c;

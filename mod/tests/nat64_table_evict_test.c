@@ -56,18 +56,6 @@ static void kt_evict_rig_free(struct kt_evict_rig *x)
 	tern_tables_free(x->t);
 }
 
-/* Is the session of (@t6, @r) there? */
-static bool kt_has6(struct tern_tables *t, const struct tern_ta6 *t6,
-		    const struct tern_ta4 *r)
-{
-	bool found;
-
-	rcu_read_lock();
-	found = tern_sess_find6(t, TERN_L4_UDP, t6, r);
-	rcu_read_unlock();
-	return found;
-}
-
 static void evict_assured_mark(struct kunit *test)
 {
 	struct tern_tables *t = kt_tables(test, 4);

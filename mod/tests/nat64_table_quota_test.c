@@ -35,17 +35,6 @@ static void kt_q_free(struct tern_tables *t)
 	tern_tables_free(t);
 }
 
-static bool kt_q_has6(struct tern_tables *t, const struct tern_ta6 *t6,
-		      const struct tern_ta4 *r)
-{
-	bool found;
-
-	rcu_read_lock();
-	found = tern_sess_find6(t, TERN_L4_UDP, t6, r);
-	rcu_read_unlock();
-	return found;
-}
-
 /*
  * A full table: two assured sessions opened from IPv4 on a static entry
  * that takes two, one unassured inside flow. A third peer of the entry is
@@ -79,13 +68,13 @@ static void quota_bib_sess4_evicts_nothing(struct kunit *test)
 	s = kt_add4(t, TERN_L4_UDP, &srv4, KT4(KT_REMOTE(9), 2000), &lim);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(s), -EMLINK);
 	KUNIT_EXPECT_EQ(test, n, 0U);
-	KUNIT_EXPECT_TRUE(test, kt_q_has6(t, &in, &r));
+	KUNIT_EXPECT_TRUE(test, kt_has6(t, &in, &r));
 	KT_EXPECT_COUNT(test, t, 2, 3);
 	/* A flow within its limits still evicts the unassured one. */
 	s = kt_add6(t, TERN_L4_UDP, KT6(3, 1, 1000), &r, &lim, &p);
 	KUNIT_EXPECT_FALSE(test, IS_ERR_OR_NULL(s));
 	KUNIT_EXPECT_EQ(test, n, 1U);
-	KUNIT_EXPECT_FALSE(test, kt_q_has6(t, &in, &r));
+	KUNIT_EXPECT_FALSE(test, kt_has6(t, &in, &r));
 	kt_q_free(t);
 }
 
@@ -122,7 +111,7 @@ static void quota_sub_sessions_evicts_nothing(struct kunit *test)
 	s = kt_add6(t, TERN_L4_UDP, KT6(1, 2, 1000), &r, &lim, &p);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(s), -EDQUOT);
 	KUNIT_EXPECT_EQ(test, n, 0U);
-	KUNIT_EXPECT_TRUE(test, kt_q_has6(t, &b, &r));
+	KUNIT_EXPECT_TRUE(test, kt_has6(t, &b, &r));
 	KT_EXPECT_COUNT(test, t, 2, 3);
 	kt_q_free(t);
 }
@@ -157,14 +146,14 @@ static void quota_sub_ports_evicts_nothing(struct kunit *test)
 	s = kt_add6(t, TERN_L4_UDP, KT6(1, 1, 1002), &r, &lim, &p);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(s), -EUSERS);
 	KUNIT_EXPECT_EQ(test, n, 0U);
-	KUNIT_EXPECT_TRUE(test, kt_q_has6(t, &b, &r));
+	KUNIT_EXPECT_TRUE(test, kt_has6(t, &b, &r));
 	KT_EXPECT_COUNT(test, t, 3, 3);
 
 	s = kt_add6(t, TERN_L4_UDP, KT6(1, 1, 1000), KT4(KT_REMOTE(2), 53),
 		    &lim, &p);
 	KUNIT_EXPECT_FALSE(test, IS_ERR_OR_NULL(s));
 	KUNIT_EXPECT_EQ(test, n, 1U);
-	KUNIT_EXPECT_FALSE(test, kt_q_has6(t, &b, &r));
+	KUNIT_EXPECT_FALSE(test, kt_has6(t, &b, &r));
 	kt_q_free(t);
 }
 
