@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * NAT64 BIB and session tables (RFC 6146 3.1): allocation, locks and
- * lookups. nat64/table.h has the model, nat64/table_int.h the locking
+ * NAT64 BIB and session tables (RFC 6146 3.1): allocation, locks,
+ * lookups and TCP state changes. nat64/table.h has the model, nat64/table_int.h the locking
  * rules; nat64/table_add.c inserts, nat64/table_sub.c the subscriber
  * accounting, nat64/table_peer.c the peers of address-dependent filtering, nat64/table_free.c unlinking and freeing, nat64/table_gc.c
  * expiry, walks and the freeing of the tables, nat64/table_flush.c flush,
@@ -235,6 +235,41 @@ bool tern_sess_tcp_expire(struct tern_tables *t, u8 *state,
 }
 
 /*
+ * Every writer of a session's state holds the lock of its chain by 6: the
+ * expiry worker, the revival of an expired session, this. A refresh
+ * (tern_sess_refresh()) stores the expiry without lock; nat64/tcp_sess.c
+ * says how a refresh that raced a change here is set right.
+ */
+bool tern_sess_set_state(struct tern_tables *t, struct tern_session *s,
+			 u8 old, bool expired, u8 state, unsigned long timeout)
+{
+	struct tern_bib *b = s->bib;
+	spinlock_t *lock;
+	bool done = false;
+	u32 h;
+
+	h = tern_tbl_hash_sess6(t, b->l4, &b->t6, &s->remote);
+	lock = &t->locks[h % TERN_TBL_NLOCKS];
+	local_bh_disable();
+	tern_tbl_lock_first(t, lock);
+	if (READ_ONCE(s->state) == old &&
+	    tern_sess_expired(s, (u32)jiffies) == expired) {
+		WRITE_ONCE(s->state, state);
+		/* Ordered before the expiry: see tern_tcp_sess_step(). */
+		smp_mb();
+		if (timeout) {
+			u32 exp = (u32)(jiffies + timeout);
+
+			WRITE_ONCE(s->expires, exp);
+			tern_tbl_gc_note(t, exp);
+		}
+		done = true;
+	}
+	spin_unlock_bh(lock);
+	return done;
+}
+
+/*
  * Lookups: under RCU, or under the chain's lock. Lock-free ones read the
  * arrays once (t->arr) and, on a miss only, look again if a resize moved
  * entries meanwhile (the nulls value cannot tell: an entry may move to a
@@ -295,7 +330,8 @@ struct tern_session *tern_tbl_sess6(struct tern_tables *t, u32 h, u8 tag,
 
 static __always_inline struct tern_session *
 tern_tbl_sess_find(struct tern_tables *t, u8 l4, const struct tern_ta6 *t6,
-		   const struct tern_ta4 *t4, const struct tern_ta4 *remote)
+		   const struct tern_ta4 *t4, const struct tern_ta4 *remote,
+		   bool *gone)
 {
 	u32 h = t6 ? tern_tbl_hash_sess6(t, l4, t6, remote) :
 		     tern_tbl_hash_sess4(t, l4, t4, remote);
@@ -310,21 +346,36 @@ tern_tbl_sess_find(struct tern_tables *t, u8 l4, const struct tern_ta6 *t6,
 				     h & a->sess_mask, tern_tbl_tag(h), l4,
 				     t6, t4, remote);
 	} while (!s && tern_tbl_seq_retry(t, seq));
-	return s && !tern_tbl_sess_gone(t, s, (u32)jiffies) ? s : NULL;
+	if (s && tern_tbl_sess_gone(t, s, (u32)jiffies)) {
+		if (gone)
+			*gone = true;
+		return NULL;
+	}
+	return s;
 }
 
 struct tern_session *tern_sess_find6(struct tern_tables *t, u8 l4,
 				     const struct tern_ta6 *src,
 				     const struct tern_ta4 *remote)
 {
-	return tern_tbl_sess_find(t, l4, src, NULL, remote);
+	return tern_tbl_sess_find(t, l4, src, NULL, remote, NULL);
 }
 
 struct tern_session *tern_sess_find4(struct tern_tables *t, u8 l4,
 				     const struct tern_ta4 *local,
 				     const struct tern_ta4 *remote)
 {
-	return tern_tbl_sess_find(t, l4, NULL, local, remote);
+	return tern_tbl_sess_find(t, l4, NULL, local, remote, NULL);
+}
+
+struct tern_session *tern_tbl_sess_lookup(struct tern_tables *t, u8 l4,
+					  const struct tern_ta6 *t6,
+					  const struct tern_ta4 *t4,
+					  const struct tern_ta4 *remote,
+					  bool *gone)
+{
+	*gone = false;
+	return tern_tbl_sess_find(t, l4, t6, t4, remote, gone);
 }
 
 /* A BIB entry whose last reference went is not found (it is going). */

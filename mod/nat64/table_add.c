@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * NAT64 tables: new sessions and BIB entries, static ones too, and TCP
- * state changes (nat64/table_int.h has the locking; nat64/table_sub.c the
- * subscriber accounting, nat64/table_free.c the unlinking).
+ * NAT64 tables: new sessions and BIB entries, static ones too
+ * (nat64/table_int.h has the locking; nat64/table_evict.c the place of a
+ * new session, nat64/table_sub.c the subscriber accounting,
+ * nat64/table_free.c the unlinking).
  */
 
 #include <linux/err.h>
@@ -111,11 +112,13 @@ static bool tern_tbl_room4(const struct tern_bib *b,
 /*
  * Adds @s on the BIB entry @b (found under RCU). Returns 0 (@s added), 1
  * (*@old is the session that was there) or an error; -EAGAIN: @b is going,
- * -EMLINK: @b has its most sessions opened from IPv4.
+ * -EMLINK: @b has its most sessions opened from IPv4, -ENOBUFS: none was
+ * there and @s has no place (!@held: it was to make an expired one
+ * current again, which needs none).
  */
 static int tern_tbl_attach(struct tern_tables *t, struct tern_bib *b,
 			   struct tern_session *s,
-			   const struct tern_limits *lim,
+			   const struct tern_limits *lim, bool held,
 			   struct tern_session **old)
 {
 	struct tern_tbl_where w;
@@ -128,6 +131,8 @@ static int tern_tbl_attach(struct tern_tables *t, struct tern_bib *b,
 		*old = NULL;
 	} else if (*old) {
 		ret = 1;
+	} else if (!held) {
+		ret = -ENOBUFS;
 	} else if (!refcount_inc_not_zero(&b->ref)) {
 		ret = -EAGAIN;
 	} else if (!tern_tbl_room4(b, s, lim)) {
@@ -208,11 +213,12 @@ static struct tern_session *tern_sess_new(const struct tern_ta4 *remote,
 }
 
 /*
- * Ends an add: @ret 0 (@s went in), 1 (@old did) or an error. Frees what
- * was allocated and did not go in: the session @spare, the pair @np.
+ * Ends an add: @ret 0 (@s went in), 1 (@old did) or an error. Gives back
+ * the place taken (@held) for a session that did not go in, frees what
+ * was allocated and did not: the session @spare, the pair @np.
  */
 static struct tern_session *tern_tbl_done(struct tern_tables *t, int ret,
-					  struct tern_session *s,
+					  bool held, struct tern_session *s,
 					  struct tern_session *old,
 					  struct tern_session *spare,
 					  struct tern_bib_pair *np)
@@ -223,7 +229,8 @@ static struct tern_session *tern_tbl_done(struct tern_tables *t, int ret,
 		kmem_cache_free(tern_sess_cache, spare);
 	if (!ret)
 		return s;
-	atomic_dec(&t->nsess);
+	if (held)
+		atomic_dec(&t->nsess);
 	return ret == 1 ? old : ERR_PTR(ret);
 }
 
@@ -239,19 +246,23 @@ struct tern_session *tern_sess_add6(struct tern_tables *t, u8 l4,
 	struct tern_session *s, *old = NULL, *spare = NULL;
 	struct tern_bib_pair *np = NULL;
 	struct tern_bib *b, *nb = NULL;
+	bool revives, held;
 	int ret;
 
 	*made = false;
-	s = tern_sess_find6(t, l4, src, remote);
+	s = tern_tbl_sess_lookup(t, l4, src, NULL, remote, &revives);
 	if (s)
 		return s;
-	ret = tern_tbl_reserve(t, lim, NULL, l4, src);
-	if (ret)
+	ret = tern_tbl_reserve(t, lim);
+	if (ret < 0)
 		return ERR_PTR(ret);
+	held = !ret;
 	/*
 	 * A session of its own on an entry there is (@spare), one with a
 	 * new entry (@np) otherwise; both when the entry came or went
-	 * meanwhile.
+	 * meanwhile. A full table makes room only there, for a session
+	 * that can be (a new entry's port found), and for none that makes
+	 * an expired one current again.
 	 */
 	for (;;) {
 		b = tern_bib_find6(t, l4, src);
@@ -263,11 +274,21 @@ struct tern_session *tern_sess_add6(struct tern_tables *t, u8 l4,
 				ret = -ENOMEM;
 				break;
 			}
-			ret = tern_tbl_attach(t, b, spare, lim, &old);
+			if (!held && !revives) {
+				ret = tern_tbl_make_room(t, lim, b, src);
+				if (ret)
+					break;
+				held = true;
+			}
+			ret = tern_tbl_attach(t, b, spare, lim, held, &old);
 			if (!ret) {
 				s = spare;
 				spare = NULL;
 				break;
+			}
+			if (ret == -ENOBUFS) {
+				revives = false;
+				continue;
 			}
 			if (ret != -EAGAIN || ++races > TERN_TBL_RETRIES)
 				break;
@@ -292,9 +313,13 @@ struct tern_session *tern_sess_add6(struct tern_tables *t, u8 l4,
 		/* Probe under RCU; only the insert takes locks. */
 		do {
 			if (!pick(arg, src, attempt++, &nb->t4))
-				return tern_tbl_done(t, -EADDRINUSE, NULL, old,
-						     spare, np);
+				return tern_tbl_done(t, -EADDRINUSE, held,
+						     NULL, old, spare, np);
 		} while (tern_bib_find4(t, l4, &nb->t4));
+		ret = held ? 0 : tern_tbl_make_room(t, lim, NULL, src);
+		if (ret)
+			break;
+		held = true;
 		ret = tern_tbl_insert(t, nb, &np->s, lim, &old);
 		if (!ret) {
 			s = &np->s;
@@ -310,7 +335,7 @@ struct tern_session *tern_sess_add6(struct tern_tables *t, u8 l4,
 	if (!ret)
 		tern_tbl_ev_sess(t, s, true);
 	*made = !ret;
-	return tern_tbl_done(t, ret, ret ? NULL : s, old, spare, np);
+	return tern_tbl_done(t, ret, held, ret ? NULL : s, old, spare, np);
 }
 
 struct tern_session *tern_sess_add4(struct tern_tables *t,
@@ -321,59 +346,36 @@ struct tern_session *tern_sess_add4(struct tern_tables *t,
 				    bool *made)
 {
 	struct tern_session *s, *old = NULL;
+	bool revives, held;
 	int ret;
 
 	*made = false;
-	s = tern_sess_find4(t, bib->l4, &bib->t4, remote);
+	s = tern_tbl_sess_lookup(t, bib->l4, NULL, &bib->t4, remote, &revives);
 	if (s)
 		return s;
-	ret = tern_tbl_reserve(t, lim, bib, bib->l4, NULL);
-	if (ret)
+	ret = tern_tbl_reserve(t, lim);
+	if (ret < 0)
 		return ERR_PTR(ret);
+	held = !ret;
 	s = tern_sess_new(remote, state, timeout, true);
 	if (!s)
-		return tern_tbl_done(t, -ENOMEM, NULL, old, NULL, NULL);
-	ret = tern_tbl_attach(t, bib, s, lim, &old);
+		return tern_tbl_done(t, -ENOMEM, held, NULL, old, NULL, NULL);
+	do {
+		if (!held && !revives) {
+			ret = tern_tbl_make_room(t, lim, bib, NULL);
+			if (ret)
+				return tern_tbl_done(t, ret, false, NULL, old,
+						     s, NULL);
+			held = true;
+		}
+		revives = false;
+		ret = tern_tbl_attach(t, bib, s, lim, held, &old);
+	} while (ret == -ENOBUFS);
 	if (!ret)
 		tern_tbl_ev_sess(t, s, true);
 	*made = !ret;
-	return tern_tbl_done(t, ret == -EAGAIN ? -ENOENT : ret, s, old,
+	return tern_tbl_done(t, ret == -EAGAIN ? -ENOENT : ret, held, s, old,
 			     ret ? s : NULL, NULL);
-}
-
-/*
- * Every writer of a session's state holds the lock of its chain by 6: the
- * expiry worker, the revival of an expired session, this. A refresh
- * (tern_sess_refresh()) stores the expiry without lock; nat64/tcp_sess.c
- * says how a refresh that raced a change here is set right.
- */
-bool tern_sess_set_state(struct tern_tables *t, struct tern_session *s,
-			 u8 old, bool expired, u8 state, unsigned long timeout)
-{
-	struct tern_bib *b = s->bib;
-	spinlock_t *lock;
-	bool done = false;
-	u32 h;
-
-	h = tern_tbl_hash_sess6(t, b->l4, &b->t6, &s->remote);
-	lock = &t->locks[h % TERN_TBL_NLOCKS];
-	local_bh_disable();
-	tern_tbl_lock_first(t, lock);
-	if (READ_ONCE(s->state) == old &&
-	    tern_sess_expired(s, (u32)jiffies) == expired) {
-		WRITE_ONCE(s->state, state);
-		/* Ordered before the expiry: see tern_tcp_sess_step(). */
-		smp_mb();
-		if (timeout) {
-			u32 exp = (u32)(jiffies + timeout);
-
-			WRITE_ONCE(s->expires, exp);
-			tern_tbl_gc_note(t, exp);
-		}
-		done = true;
-	}
-	spin_unlock_bh(lock);
-	return done;
 }
 
 /*

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * NAT64 tables: a place for a new session (tern_tbl_reserve(): under
- * max-sessions, entries waiting to be freed counted too), and early drop.
+ * max-sessions, entries waiting to be freed counted too), and early drop
+ * (tern_tbl_make_room()).
  * At max-sessions a new session takes the place of one that has expired
  * (the sweep had not reached it yet; not a TCP session the sweep keeps,
  * RFC 6146 3.5.2.2) or that never saw a packet in the direction opposite
@@ -109,21 +110,17 @@ static bool tern_tbl_gone_full(const struct tern_tables *t, u32 limit)
 /*
  * At max-sessions, before a session is evicted for a new one: would the
  * new one's own limits refuse it? Then it takes no one's place. Read
- * without its locks, so a hint: the limits are checked again where the
- * session goes in (nat64/table_add.c), another CPU may reach them after
- * the eviction.
+ * without the table's locks (the subscriber's taken alone), so a hint:
+ * the limits are checked again where the session goes in
+ * (nat64/table_add.c), another CPU may reach them after the eviction.
  */
 static int tern_tbl_refuses(struct tern_tables *t,
 			    const struct tern_limits *lim,
-			    const struct tern_bib *bib4, u8 l4,
+			    const struct tern_bib *b,
 			    const struct tern_ta6 *src)
 {
-	const struct tern_bib *b = bib4;
-
-	if (b && READ_ONCE(b->sess4) >= (lim->max_bib_sess4 ?: U16_MAX))
+	if (!src && READ_ONCE(b->sess4) >= (lim->max_bib_sess4 ?: U16_MAX))
 		return -EMLINK;
-	if (!b)
-		b = tern_bib_find6(t, l4, src);
 	if (b)
 		return tern_sub_refuses(t, &b->t6.addr, tern_bib_sub_plen(b),
 					lim, false);
@@ -131,17 +128,21 @@ static int tern_tbl_refuses(struct tern_tables *t,
 				min_t(u8, lim->sub_prefix_len, 128), lim, true);
 }
 
-int tern_tbl_reserve(struct tern_tables *t, const struct tern_limits *lim,
-		     const struct tern_bib *bib4, u8 l4,
-		     const struct tern_ta6 *src)
+int tern_tbl_reserve(struct tern_tables *t, const struct tern_limits *lim)
+{
+	if (tern_tbl_gone_full(t, lim->max_sessions))
+		return -ENOSPC;
+	return tern_tbl_take(t, lim->max_sessions) ? 0 : 1;
+}
+
+int tern_tbl_make_room(struct tern_tables *t, const struct tern_limits *lim,
+		       const struct tern_bib *b, const struct tern_ta6 *src)
 {
 	int ret;
 
-	if (tern_tbl_gone_full(t, lim->max_sessions))
-		return -ENOSPC;
 	if (tern_tbl_take(t, lim->max_sessions))
 		return 0;
-	ret = tern_tbl_refuses(t, lim, bib4, l4, src);
+	ret = tern_tbl_refuses(t, lim, b, src);
 	if (ret)
 		return ret;
 	return tern_tbl_evict(t, lim->max_sessions) &&

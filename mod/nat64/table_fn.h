@@ -81,18 +81,33 @@ struct tern_session *tern_tbl_sess6(struct tern_tables *t, u32 h, u8 tag,
 				    u8 l4, const struct tern_ta6 *t6,
 				    const struct tern_ta4 *r);
 /*
- * A place for a new session (counted in t->nsess), under rcu_read_lock(),
- * no lock held: at max-sessions, the place of a session that has expired
- * or is not assured, removed from a bounded sample of the chains of
- * t->sess6 (early drop, nat64/table_evict.c), unless the new session's
- * own limits would refuse it: the session opened from IPv4 on @bib4, or
- * from IPv6 by @src (@l4), its entry found or to be made. Returns 0 or
- * the refusal: -ENOSPC (another CPU may take the place first), -EMLINK,
- * -EDQUOT, -EUSERS (as tern_sess_add6() and tern_sess_add4()).
+ * As tern_sess_find6() (@t6 set) or tern_sess_find4(), and *@gone: one of
+ * the key is there expired (an add would make it current again).
  */
-int tern_tbl_reserve(struct tern_tables *t, const struct tern_limits *lim,
-		     const struct tern_bib *bib4, u8 l4,
-		     const struct tern_ta6 *src);
+struct tern_session *tern_tbl_sess_lookup(struct tern_tables *t, u8 l4,
+					  const struct tern_ta6 *t6,
+					  const struct tern_ta4 *t4,
+					  const struct tern_ta4 *remote,
+					  bool *gone);
+/*
+ * A place for a new session (counted in t->nsess: tern_tbl_done() gives
+ * it back), under rcu_read_lock(), no lock held. Below max-sessions:
+ * tern_tbl_reserve() returns 0 (taken), -ENOSPC (entries to free at
+ * their bound) or 1: the table is full, and only tern_tbl_make_room()
+ * may take a place, once the new session is known to be possible (its
+ * port picked): the place of a session that has expired or is not
+ * assured, removed from a bounded sample of the chains of t->sess6
+ * (early drop, nat64/table_evict.c), unless the new session's own limits
+ * would refuse it (it takes no one's place then): opened from IPv4 on
+ * the entry @b (@src NULL), or from IPv6 by @src, on @b or a new entry
+ * (@b NULL). Returns 0 or the refusal: -ENOSPC (another CPU may take the
+ * place first), -EMLINK, -EDQUOT, -EUSERS (as tern_sess_add6() and
+ * tern_sess_add4()). An expired session made current again needs no
+ * place (nat64/table_add.c).
+ */
+int tern_tbl_reserve(struct tern_tables *t, const struct tern_limits *lim);
+int tern_tbl_make_room(struct tern_tables *t, const struct tern_limits *lim,
+		       const struct tern_bib *b, const struct tern_ta6 *src);
 /* Entries to free allowed past max-sessions and a quarter (reserve). */
 #define TERN_TBL_GONE_SLACK	1024
 /* Takes bucket lock @l first of a writer's (BHs off): see Resizing. */

@@ -2,7 +2,9 @@
 /*
  * KUnit: at max-sessions, a new session its own limits refuse (sessions
  * opened from IPv4 on its BIB entry, its subscriber's sessions or ports)
- * takes no one's place (nat64/table_evict.c); and an add tells whether it
+ * takes no one's place (nat64/table_evict.c), nor does one that gets no
+ * port, and one that makes an expired session current again is not
+ * refused by limits that counted it; and an add tells whether it
  * put the session in, so that a packet dropped later takes back only a
  * session of its own (*made of tern_sess_add6() and tern_sess_add4()).
  */
@@ -157,6 +159,90 @@ static void quota_sub_ports_evicts_nothing(struct kunit *test)
 	kt_q_free(t);
 }
 
+/*
+ * A full table: subscriber 1 at its limit (two sessions), one unassured
+ * flow of subscriber 2. One of subscriber 1's sessions expires (not swept
+ * yet): a packet of its flow makes it current again, within its limits
+ * (it was counted), not refused, and takes no one's place (it has its
+ * own).
+ */
+static void quota_revive_at_limit(struct kunit *test)
+{
+	struct tern_limits lim = { .max_sessions = 3, .max_sess_per_sub = 2,
+				   .sub_prefix_len = 64 };
+	struct kt_picker p = { .base = 2000, .max = 10 };
+	struct tern_ta6 a = kt_t6(1, 1, 1000), b = kt_t6(2, 1, 1000);
+	struct tern_ta4 r = kt_t4(KT_REMOTE(1), 53);
+	struct tern_session *s, *gone = NULL;
+	struct tern_table_events ev;
+	struct tern_tables *t;
+	unsigned int n, i;
+
+	t = kt_q_tables(test, &ev, &n);
+	for (i = 0; i < 2; i++) {
+		s = kt_add6(t, TERN_L4_UDP, &a, KT4(KT_REMOTE(1 + i), 53),
+			    &lim, &p);
+		KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
+		tern_sess_seen(s, false);
+		gone = s;
+	}
+	s = kt_add6(t, TERN_L4_UDP, &b, &r, &lim, &p);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
+	KT_EXPECT_COUNT(test, t, 2, 3);
+	WRITE_ONCE(gone->expires, (u32)jiffies - 1);
+	KUNIT_ASSERT_FALSE(test, kt_has6(t, &a, KT4(KT_REMOTE(2), 53)));
+
+	s = kt_add6(t, TERN_L4_UDP, &a, KT4(KT_REMOTE(2), 53), &lim, &p);
+	KUNIT_EXPECT_PTR_EQ(test, s, gone);
+	KUNIT_EXPECT_TRUE(test, kt_has6(t, &a, KT4(KT_REMOTE(2), 53)));
+	KUNIT_EXPECT_TRUE(test, kt_has6(t, &b, &r));
+	KUNIT_EXPECT_EQ(test, n, 0U);
+	KT_EXPECT_COUNT(test, t, 2, 3);
+	/* Still at its limit: a new one is refused. */
+	s = kt_add6(t, TERN_L4_UDP, &a, KT4(KT_REMOTE(3), 53), &lim, &p);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(s), -EDQUOT);
+	KUNIT_EXPECT_EQ(test, n, 0U);
+	kt_q_free(t);
+}
+
+/*
+ * A full table of unassured sessions: a flow that needs a new BIB entry
+ * and gets no port (the pick fails: a deterministic or port block full)
+ * is refused (-EADDRINUSE) and takes no one's place; with a port it does.
+ */
+static void quota_no_port_evicts_nothing(struct kunit *test)
+{
+	struct tern_limits lim = { .max_sessions = 3 };
+	struct kt_picker p = { .base = 2000, .max = 10 };
+	struct kt_picker none = { .base = 3000, .max = 0 };
+	struct tern_ta4 r = kt_t4(KT_REMOTE(1), 53);
+	struct tern_table_events ev;
+	struct tern_session *s;
+	struct tern_tables *t;
+	unsigned int n, i;
+
+	t = kt_q_tables(test, &ev, &n);
+	for (i = 0; i < 3; i++) {
+		s = kt_add6(t, TERN_L4_UDP, KT6(1 + i, 1, 1000), &r, &lim, &p);
+		KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
+	}
+	KT_EXPECT_COUNT(test, t, 3, 3);
+
+	s = kt_add6(t, TERN_L4_UDP, KT6(9, 1, 1000), &r, &lim, &none);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(s), -EADDRINUSE);
+	KUNIT_EXPECT_EQ(test, none.calls, 1U);
+	KUNIT_EXPECT_EQ(test, n, 0U);
+	KT_EXPECT_COUNT(test, t, 3, 3);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_TRUE(test, kt_has6(t, KT6(1 + i, 1, 1000), &r));
+
+	s = kt_add6(t, TERN_L4_UDP, KT6(9, 1, 1000), &r, &lim, &p);
+	KUNIT_EXPECT_FALSE(test, IS_ERR_OR_NULL(s));
+	KUNIT_EXPECT_EQ(test, n, 1U);
+	KT_EXPECT_COUNT(test, t, 3, 3);
+	kt_q_free(t);
+}
+
 /* *made: true for the call that put the session in, false after. */
 static void quota_made(struct kunit *test)
 {
@@ -197,6 +283,8 @@ static struct kunit_case tern_nat64_table_quota_cases[] = {
 	KUNIT_CASE(quota_bib_sess4_evicts_nothing),
 	KUNIT_CASE(quota_sub_sessions_evicts_nothing),
 	KUNIT_CASE(quota_sub_ports_evicts_nothing),
+	KUNIT_CASE(quota_revive_at_limit),
+	KUNIT_CASE(quota_no_port_evicts_nothing),
 	KUNIT_CASE(quota_made),
 	{}
 };
