@@ -115,15 +115,25 @@ int args_missing(const char *cmd, const char *what)
 			  cmd, what, cmd);
 }
 
-/* The short options that take no value, and the one that takes a value. */
-#define SHORT_FLAGS "hjvV"
+/*
+ * The short options that take no value (of any command: each command
+ * refuses those it does not take), and the one that takes a value.
+ */
+#define SHORT_FLAGS "ahjvV"
 #define SHORT_VALUE 'i'
 
 /* Options whose value is the next argument (never split). */
 static bool takes_value(const char *arg)
 {
-	return !strcmp(arg, "-i") || !strcmp(arg, "--instance") ||
-	       !strcmp(arg, "--pool6") || !strcmp(arg, "--mark");
+	static const char *const opts[] = {
+		"-i", "--instance", "--pool6", "--mark", "--config", "--ipv4",
+		"--ipv6", "--subscriber", NULL
+	};
+	size_t i;
+
+	for (i = 0; opts[i] && strcmp(arg, opts[i]); i++)
+		;
+	return opts[i] != NULL;
 }
 
 /* "-" and @c's letter: a new argument (never freed: the process's). */

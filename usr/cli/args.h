@@ -62,7 +62,7 @@ int args_missing(const char *cmd, const char *what);
 /*
  * Splits combined short options, like ip and getopt do: "-jv" becomes "-j"
  * "-v", and "-jit" "-j" "-it" (-i takes the rest as its value, or the next
- * argument). Only arguments made of the value-less letters (h, j, v, V),
+ * argument). Only arguments made of the value-less letters (a, h, j, v, V),
  * maybe ending with i, are split; nothing after "--" or after an option
  * that takes a value. Returns the new argv (*@argc updated), or NULL if
  * out of memory.

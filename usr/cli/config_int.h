@@ -39,10 +39,14 @@ int cfg_line(struct json_object *o);
 struct put_ctx {
 	struct cfg_req *r;
 	const char *file;
-	char what[96];		/* the instance, then the entry */
+	char what[96];		/* the instance */
+	char entry[32];		/* in a list, the entry: "pool4 entry 3" */
 };
 
-/* Reports "FILE:LINE: what: why" (the line of @o); returns the status. */
+/*
+ * Reports "FILE:LINE: what: why", or in a list "FILE:LINE: what: entry:
+ * why" (the line of @o); returns the status.
+ */
 __attribute__((format(printf, 3, 4)))
 int cfg_bad(const struct put_ctx *c, struct json_object *o, const char *fmt,
 	    ...);

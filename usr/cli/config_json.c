@@ -151,30 +151,36 @@ int cfg_line(struct json_object *o)
 	return o ? (int)(intptr_t)json_object_get_userdata(o) : 0;
 }
 
+/* The whole of @path ("-": standard input); NULL with errno set. */
 static char *slurp(const char *path, size_t *len)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	size_t cap = 65536, n = 0, got;
+	size_t cap = 65536, n = 0;
 	char *buf = NULL, *nb;
+	int err = 0;
 
 	if (!f)
 		return NULL;
 	for (;;) {
 		nb = realloc(buf, cap + 1);
-		if (!nb)
+		if (!nb) {
+			err = ENOMEM;
 			break;
+		}
 		buf = nb;
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
+		n += fread(buf + n, 1, cap - n, f);
 		if (n < cap)
 			break;
 		cap *= 2;
 	}
+	/* A read error (a directory: EISDIR) is no end of the file. */
+	if (!err && ferror(f))
+		err = errno ? errno : EIO;
 	if (f != stdin)
 		fclose(f);
-	if (!nb) {
+	if (err) {
 		free(buf);
-		errno = ENOMEM;
+		errno = err;
 		return NULL;
 	}
 	buf[n] = '\0';

@@ -23,16 +23,29 @@
 int cfg_bad(const struct put_ctx *c, struct json_object *o, const char *fmt,
 	    ...)
 {
-	char msg[512];
+	char where[160], *msg;
 	va_list ap;
+	int n, r;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
+	msg = n < 0 ? NULL : malloc(n + 1);
+	if (!msg)
+		return tern_fail("out of memory");
+	va_start(ap, fmt);
+	vsnprintf(msg, n + 1, fmt, ap);
+	va_end(ap);
+	snprintf(where, sizeof(where), "%s%s%s", c->what,
+		 c->entry[0] ? ": " : "", c->entry);
 	/* A null value, or one under a key with an escape: no line known. */
 	if (!cfg_line(o))
-		return tern_fail("%s: %s: %s", c->file, c->what, msg);
-	return tern_fail("%s:%d: %s: %s", c->file, cfg_line(o), c->what, msg);
+		r = tern_fail("%s: %s: %s", c->file, where, msg);
+	else
+		r = tern_fail("%s:%d: %s: %s", c->file, cfg_line(o), where,
+			      msg);
+	free(msg);
+	return r;
 }
 
 /* Where the next attribute of the request goes. */

@@ -23,18 +23,22 @@
 #include "tern_globals.h"
 #include "values.h"
 
+/* @v (NULL: out of memory) under @key of @o, or freed. */
 static int add(struct json_object *o, const char *key, struct json_object *v)
 {
-	if (!v || json_object_object_add(o, key, v))
-		return tern_fail("out of memory");
-	return TERN_EXIT_OK;
+	if (v && !json_object_object_add(o, key, v))
+		return TERN_EXIT_OK;
+	json_object_put(v);
+	return tern_fail("out of memory");
 }
 
+/* @v (NULL: out of memory) at the end of @a, or freed. */
 static int push(struct json_object *a, struct json_object *v)
 {
-	if (!v || json_object_array_add(a, v))
-		return tern_fail("out of memory");
-	return TERN_EXIT_OK;
+	if (v && !json_object_array_add(a, v))
+		return TERN_EXIT_OK;
+	json_object_put(v);
+	return tern_fail("out of memory");
 }
 
 static int malformed(void)
@@ -42,21 +46,47 @@ static int malformed(void)
 	return tern_fail("malformed reply from the kernel");
 }
 
-static struct json_object *prefix_json(struct nlattr *a)
+/* The prefix @a (named @what) as a JSON string in *@v. */
+static int prefix_json(struct nlattr *a, const char *what,
+		       struct json_object **v)
 {
 	char buf[PREFIX_STRLEN];
 	struct tern_prefix p;
 
+	*v = NULL;
 	if (!a || prefix_get(a, &p) < 0)
-		return NULL;
-	return json_object_new_string(prefix_str(&p, buf));
+		return tern_fail("malformed reply from the kernel: bad %s", what);
+	*v = json_object_new_string(prefix_str(&p, buf));
+	return *v ? TERN_EXIT_OK : tern_fail("out of memory");
+}
+
+static int add_prefix(struct json_object *o, const char *key, struct nlattr *a)
+{
+	struct json_object *v;
+
+	return prefix_json(a, key, &v) ?: add(o, key, v);
+}
+
+/* The name of value @v in @names (@n of them), NULL if it has none. */
+static const char *enum_name(const char *const *names, size_t n,
+			     unsigned int v)
+{
+	return v < n ? names[v] : NULL;
 }
 
 /* An instance of the dump: its object, appended to the array @arg. */
 static int inst_reply(struct nlattr **tb, void *arg)
 {
+	static const char *const types[] = {
+		[TERN_TYPE_SIIT] = "siit",
+		[TERN_TYPE_NAT64] = "nat64",
+	};
+	static const char *const fws[] = {
+		[TERN_FW_NETFILTER] = "netfilter",
+		[TERN_FW_IPTABLES] = "iptables",
+	};
+	const char *name, *type, *fw;
 	struct json_object *o;
-	uint8_t type, fw;
 	int err;
 
 	if (!tb[TERN_A_INSTANCE])
@@ -66,69 +96,85 @@ static int inst_reply(struct nlattr **tb, void *arg)
 		return TERN_EXIT_OK;
 	if (!tb[TERN_A_TYPE] || !tb[TERN_A_FRAMEWORK])
 		return malformed();
+	name = nla_get_string(tb[TERN_A_INSTANCE]);
+	/* A value of a newer module: no file could say it. */
+	type = enum_name(types, ARRAY_SIZE(types), nla_get_u8(tb[TERN_A_TYPE]));
+	if (!type)
+		return tern_fail("instance \"%s\" has type %u, which this CLI does not know (install the tern CLI that comes with the module)",
+				 name, nla_get_u8(tb[TERN_A_TYPE]));
+	fw = enum_name(fws, ARRAY_SIZE(fws), nla_get_u8(tb[TERN_A_FRAMEWORK]));
+	if (!fw)
+		return tern_fail("instance \"%s\" has framework %u, which this CLI does not know (install the tern CLI that comes with the module)",
+				 name, nla_get_u8(tb[TERN_A_FRAMEWORK]));
 	o = json_object_new_object();
-	if (!o)
-		return tern_fail("out of memory");
 	err = push(arg, o);
-	if (err)
-		return err;
-	type = nla_get_u8(tb[TERN_A_TYPE]);
-	fw = nla_get_u8(tb[TERN_A_FRAMEWORK]);
-	err = add(o, "name", json_object_new_string(nla_get_string(tb[TERN_A_INSTANCE])));
 	if (!err)
-		err = add(o, "type", json_object_new_string(type == TERN_TYPE_NAT64 ?
-							    "nat64" : "siit"));
+		err = add(o, "name", json_object_new_string(name));
 	if (!err)
-		err = add(o, "framework", json_object_new_string(fw == TERN_FW_IPTABLES ?
-								 "iptables" : "netfilter"));
+		err = add(o, "type", json_object_new_string(type));
+	if (!err)
+		err = add(o, "framework", json_object_new_string(fw));
 	if (!err && tb[TERN_A_POOL6])
-		err = add(o, "pool6", prefix_json(tb[TERN_A_POOL6]));
+		err = add_prefix(o, "pool6", tb[TERN_A_POOL6]);
 	return err;
 }
 
-static struct json_object *global_json(const struct tern_global_meta *g,
-				       struct nlattr *a)
+/* The value of global @g in *@v (NULL: json-c's null, an unset prefix). */
+static int global_json(const struct tern_global_meta *g, struct nlattr *a,
+		       struct json_object **v)
 {
-	struct json_object *arr;
-	uint16_t v;
+	uint16_t p;
 	int i;
 
+	*v = NULL;
 	switch (g->kind) {
 	case TERN_KIND_BOOL:
-		return json_object_new_boolean(nla_get_u8(a));
+		*v = json_object_new_boolean(nla_get_u8(a));
+		break;
 	case TERN_KIND_U8:
-		return json_object_new_int(nla_get_u8(a));
+		*v = json_object_new_int(nla_get_u8(a));
+		break;
 	case TERN_KIND_U32:
-		return json_object_new_int64(nla_get_u32(a));
+		*v = json_object_new_int64(nla_get_u32(a));
+		break;
 	case TERN_KIND_HAIRPIN:
 		if (nla_get_u8(a) < N_HAIRPIN_MODES)
-			return json_object_new_string(hairpin_modes[nla_get_u8(a)]);
-		return json_object_new_int(nla_get_u8(a));
+			*v = json_object_new_string(hairpin_modes[nla_get_u8(a)]);
+		else
+			*v = json_object_new_int(nla_get_u8(a));
+		break;
 	case TERN_KIND_PREFIX4_OPT:
 	case TERN_KIND_PREFIX6_OPT:
 		if (!nla_len(a))
-			return NULL;	/* null */
+			return TERN_EXIT_OK;
 		/* fall through */
 	case TERN_KIND_PREFIX6:
-		return prefix_json(a);
+		return prefix_json(a, g->key, v);
 	case TERN_KIND_PLATEAUS:
-		arr = json_object_new_array();
-		for (i = 0; arr && i + 2 <= nla_len(a); i += 2) {
-			memcpy(&v, (char *)nla_data(a) + i, 2);
-			json_object_array_add(arr, json_object_new_int(v));
+		*v = json_object_new_array();
+		for (i = 0; *v && i + 2 <= nla_len(a); i += 2) {
+			memcpy(&p, (char *)nla_data(a) + i, 2);
+			if (push(*v, json_object_new_int(p))) {
+				json_object_put(*v);
+				*v = NULL;
+				return TERN_EXIT_FAIL;
+			}
 		}
-		return arr;
+		break;
+	default:
+		return tern_fail("malformed reply from the kernel: bad %s",
+				 g->key);
 	}
-	return NULL;
+	return *v ? TERN_EXIT_OK : tern_fail("out of memory");
 }
 
-/* json-c's null is NULL: an unset prefix is added as such. */
 static int globals_reply(struct nlattr **tb, void *arg)
 {
 	struct nla_policy policy[TERN_G_MAX + 1];
 	struct nlattr *a[TERN_G_MAX + 1];
 	const struct tern_global_meta *g;
 	struct json_object *o = arg, *v;
+	int err;
 
 	memset(policy, 0, sizeof(policy));
 	for (g = tern_globals; g->key; g++)
@@ -139,12 +185,14 @@ static int globals_reply(struct nlattr **tb, void *arg)
 	for (g = tern_globals; g->key; g++) {
 		if (!a[g->attr] || g->attr == TERN_G_POOL6)
 			continue;
-		v = global_json(g, a[g->attr]);
-		if (!v && !(g->kind == TERN_KIND_PREFIX4_OPT ||
-			    g->kind == TERN_KIND_PREFIX6_OPT))
-			return malformed();
-		if (json_object_object_add(o, g->key, v))
+		err = global_json(g, a[g->attr], &v);
+		if (err)
+			return err;
+		/* json-c's null is NULL: an unset prefix is added as such. */
+		if (json_object_object_add(o, g->key, v)) {
+			json_object_put(v);
 			return tern_fail("out of memory");
+		}
 	}
 	return TERN_EXIT_OK;
 }
@@ -161,15 +209,18 @@ static int eamt_reply(struct nlattr **tb, void *arg)
 	o = json_object_new_object();
 	err = push(arg, o);
 	if (!err)
-		err = add(o, "prefix6", prefix_json(e[TERN_EAM_PREFIX6]));
+		err = add_prefix(o, "prefix6", e[TERN_EAM_PREFIX6]);
 	if (!err)
-		err = add(o, "prefix4", prefix_json(e[TERN_EAM_PREFIX4]));
+		err = add_prefix(o, "prefix4", e[TERN_EAM_PREFIX4]);
 	return err;
 }
 
 static int deny_reply(struct nlattr **tb, void *arg)
 {
-	return push(arg, prefix_json(tb[TERN_A_PREFIX4]));
+	struct json_object *v;
+
+	return prefix_json(tb[TERN_A_PREFIX4], "denylist4 prefix", &v) ?:
+	       push(arg, v);
 }
 
 static int bib_reply(struct nlattr **tb, void *arg)
@@ -203,12 +254,13 @@ static int pool4_json(struct json_object *arr, const struct pool4_list *l)
 
 	for (i = 0; i < l->n && !err; i++) {
 		o = json_object_new_object();
-		protos = json_object_new_array();
 		err = push(arr, o);
 		if (!err)
 			err = add(o, "prefix", json_object_new_string(l->v[i].prefix));
-		if (!err)
+		if (!err) {
+			protos = json_object_new_array();
 			err = add(o, "protocols", protos);
+		}
 		if (!err)
 			err = push(protos, json_object_new_string(pool4_protos[l->v[i].i].name));
 		snprintf(ports, sizeof(ports), "%u-%u", l->v[i].pmin, l->v[i].pmax);
@@ -271,11 +323,10 @@ static int show_instance(struct json_object *o)
 		return err;
 	err = tern_nl_request(TERN_CMD_POOL4_GET, true, name, NULL, NULL,
 			      pool4_list_reply, &pl);
-	v = json_object_new_array();
-	if (!err)
-		err = add(o, "pool4", v);
-	if (!err)
-		err = pool4_json(v, &pl);
+	if (!err) {
+		v = json_object_new_array();
+		err = add(o, "pool4", v) ?: pool4_json(v, &pl);
+	}
 	free(pl.v);
 	return err ?: static_bib(o, name);
 }

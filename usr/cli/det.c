@@ -177,17 +177,21 @@ static int det_lookup(int argc, char **argv, struct tern_opts *opts)
 	struct json_stream js = { 0 };
 	struct det_cfg c = { 0 };
 	struct json_object *root, *inst;
-	bool json = opts->json;
+	bool json = opts->json, opts_done = false;
 	int i, r, proto = -1, status;
 	size_t k;
 
 	if (table_help(argc, argv, help_lookup))
 		return TERN_EXIT_OK;
 	for (i = 0; i < argc; i++) {
-		if (!args_is_option(argv[i])) {
+		if (opts_done || !args_is_option(argv[i])) {
 			if (arg)
 				return args_unexpected("det lookup", argv[i]);
 			arg = argv[i];
+			continue;
+		}
+		if (!strcmp(argv[i], "--")) {
+			opts_done = true;
 			continue;
 		}
 		if (args_is(argv[i], "-j", "--json")) {

@@ -82,15 +82,22 @@ static void print_help_set(void)
 			printf("  %-12s %s\n", gkinds[i].name, gkinds[i].forms);
 }
 
-/* "enabled, pool6, ..." */
-static void key_list(char *buf, size_t size)
+/* "enabled, pool6, ...": every key, in a string sized from the table. */
+static char *key_list(void)
 {
-	size_t i, len = 0;
+	size_t i, size = 1;
+	char *buf, *p;
 
-	buf[0] = '\0';
-	for (i = 0; globals[i].key && len < size; i++)
-		len += snprintf(buf + len, size - len, "%s%s",
-				i ? ", " : "", globals[i].key);
+	for (i = 0; globals[i].key; i++)
+		size += strlen(globals[i].key) + 2;
+	buf = malloc(size);
+	if (!buf)
+		return NULL;
+	p = buf;
+	*p = '\0';
+	for (i = 0; globals[i].key; i++)
+		p += sprintf(p, "%s%s", i ? ", " : "", globals[i].key);
+	return buf;
 }
 
 /* tern global show */
@@ -205,7 +212,7 @@ static int global_set(int argc, char **argv, struct tern_opts *opts)
 {
 	const char *pos[2], *key, *value;
 	struct global_value *g;
-	char keys[512];
+	char *keys;
 	int n, r;
 
 	if (args_want_help(argc, argv)) {
@@ -224,8 +231,10 @@ static int global_set(int argc, char **argv, struct tern_opts *opts)
 		return tern_fail("out of memory");
 	g->gl = global_find(key);
 	if (!g->gl) {
-		key_list(keys, sizeof(keys));
-		r = tern_usage("unknown global '%s' (known: %s)", key, keys);
+		keys = key_list();
+		r = keys ? tern_usage("unknown global '%s' (known: %s)", key, keys) :
+			   tern_fail("out of memory");
+		free(keys);
 	} else if (!(g->kind = gkind_of(g->gl))) {
 		r = tern_fail("internal error: no value kind for global %s",
 			      key);

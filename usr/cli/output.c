@@ -4,21 +4,35 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "output.h"
 
+/* The message whole, however long (a longer one than @buf is allocated). */
 static void report(const char *fmt, va_list ap)
 {
-	char buf[1024];
-	char *p;
+	char buf[1024], *msg = buf, *p;
+	va_list again;
+	int n;
 
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	for (p = buf; *p; p++) {
+	va_copy(again, ap);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	if (n >= (int)sizeof(buf)) {
+		msg = malloc(n + 1);
+		if (msg)
+			vsnprintf(msg, n + 1, fmt, again);
+		else
+			msg = buf;	/* cut short rather than lost */
+	}
+	va_end(again);
+	for (p = msg; *p; p++) {
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			*p = '?';
 	}
 	fflush(stdout);
-	fprintf(stderr, "tern: %s\n", buf);
+	fprintf(stderr, "tern: %s\n", msg);
+	if (msg != buf)
+		free(msg);
 }
 
 int tern_fail(const char *fmt, ...)

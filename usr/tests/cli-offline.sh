@@ -82,6 +82,19 @@ usage() {
 	fi
 }
 
+# says NAME RC MESSAGE ARGS...: exit RC, nothing on stdout, the one line
+# "tern: MESSAGE" on stderr
+says() {
+	local name=$1 want_rc=$2 msg=$3
+	shift 3
+	run "$@"
+	if [ "$rc" = "$want_rc" ] && [ "$err" = "tern: $msg" ] && [ -z "$out" ]; then
+		ok "$name"
+	else
+		fail "$name" "exit $rc, stdout: $out, stderr: $err"
+	fi
+}
+
 # parses NAME ARGS...: the arguments are accepted and the CLI goes on to
 # the kernel, which is absent (exit 1, the "not loaded" line)
 module_loaded=
@@ -223,6 +236,13 @@ usage show-unknown-option "unknown option '--frob'" global show --frob
 usage set-nothing 'needs KEY and VALUE' global set
 usage set-unknown-key "unknown global 'frobnicate' \(known: enabled, pool6" global set frobnicate 1
 usage set-no-value "'global set enabled' needs a VALUE" global set enabled
+# Every key, however many (they are those of global set --help), after a
+# key of any length.
+keys=$("$TERN" global set --help | sed -n '/^Keys:/,/^$/{s/^  \([a-z0-9-]*\) .*/\1/p}' |
+	paste -sd, - | sed 's/,/, /g')
+says set-unknown-key-lists-all 2 "unknown global 'foo' (known: $keys)" global set foo 1
+long=$(printf 'k%.0s' {1..2000})
+says set-unknown-long-key 2 "unknown global '$long' (known: $keys)" global set "$long" 1
 usage set-extra "unexpected argument 'x'" global set enabled on x
 
 for v in maybe 2 -1 "" tru 'on ' enabled; do
@@ -593,6 +613,12 @@ parses j-both -j stats --json
 parses j-before-instance-list -j instance list
 parses j-before-ignored -j eamt flush
 parses jv-combined stats -jv
+parses av-combined stats -av
+parses ja-combined stats -ja
+parses jav-combined stats -jav
+usage ja-not-for-eamt "unknown option '-a' for 'eamt list'" eamt list -ja
+# The value of an option is never split, -a in it or not.
+says config-value-not-split 1 "-av: No such file or directory" det lookup --config -av 192.0.2.4#1
 parses vj-combined stats -vj
 parses jit-combined -jit stats
 parses ji-separate -ji t stats
@@ -665,109 +691,11 @@ for c in "instance add" "instance list" "instance remove" "global show" \
 	usage_parses "cmd-usage" "$line"
 done
 
-# --- tern det lookup --config: the deterministic mapping from a file, no
-# module (docs/config.md has the formula these numbers follow)
-cat >"$tmp/det.json" <<'EOF'
-{"instances": [{"name": "n", "type": "nat64", "pool6": "64:ff9b::/96",
-  "globals": {"det-space": "2001:db8:100::/40", "subscriber-prefix-len": 56},
-  "pool4": [{"prefix": "192.0.2.4/30"},
-            {"prefix": "198.51.100.7", "protocols": ["icmp"]}]}]}
-EOF
-# det_in FILE NAME WANT ARGS...: det lookup --config FILE ARGS: exit 0,
-# stdout WANT, nothing on stderr
-det_in() {
-	local file=$1 name=$2 want=$3
-	shift 3
-	run det lookup --config "$file" "$@"
-	if [ "$rc" = 0 ] && [ "$out" = "$want" ] && [ -z "$err" ]; then
-		ok "$name"
-	else
-		fail "$name" "exit $rc, stdout: $out, stderr: $err"
-	fi
-}
-# det_out NAME WANT ARGS...: det_in of det.json
-det_out() { det_in "$tmp/det.json" "$@"; }
-# det_err NAME RC MESSAGE ARGS...: exit RC, the one line MESSAGE
-det_err() {
-	local name=$1 want_rc=$2 msg=$3
-	shift 3
-	run det lookup "$@"
-	if [ "$rc" = "$want_rc" ] && [ "$err" = "tern: $msg" ] && [ -z "$out" ]; then
-		ok "$name"
-	else
-		fail "$name" "exit $rc, stdout: $out, stderr: $err"
-	fi
-}
-# 65536 subscribers; TCP/UDP: 4 addresses x blocks of 3 ports from 1024;
-# ICMP: 5 addresses x blocks of 4 identifiers from 0. 2001:db8:101:200::
-# is subscriber 0x0102 = 258: address 258 mod 4 = 2, block 258 div 4 = 64.
-det_out det-lookup-prefix "tcp 2001:db8:101:200::/56 192.0.2.6 1216-1218
-udp 2001:db8:101:200::/56 192.0.2.6 1216-1218
-icmp 2001:db8:101:200::/56 192.0.2.7 204-207" 2001:db8:101:200::/56
-det_out det-lookup-address-inside "tcp 2001:db8:101:200::/56 192.0.2.6 1216-1218" \
-	2001:db8:101:2ff:1::1 --tcp
-det_out det-lookup-ipv4-back "tcp 2001:db8:101:200::/56 192.0.2.6 1216-1218
-udp 2001:db8:101:200::/56 192.0.2.6 1216-1218
-icmp 2001:db8:105:f200::/56 192.0.2.6 1216-1219" 192.0.2.6#1218
-det_out det-lookup-ipv4-colon "icmp 2001:db8:101:200::/56 192.0.2.7 204-207" \
-	192.0.2.7:207 --icmp
-det_out det-lookup-json '[{"protocol":"udp","subscriber":"2001:db8:100:100::/56","index":1,"address4":"192.0.2.5","port-first":1024,"port-last":1026,"box":0}]' \
-	192.0.2.5#1024 --udp --json
-det_err det-outside-space 1 "2001:db8:200::/56 is outside det-space" \
-	--config "$tmp/det.json" 2001:db8:200::/56
-det_err det-no-block 1 "no subscriber's block holds 192.0.2.9#1027" \
-	--config "$tmp/det.json" 192.0.2.9#1027
-det_err det-shorter 2 "2001:db8:100::/48 is shorter than a subscriber (/56)" \
-	--config "$tmp/det.json" 2001:db8:100::/48
-det_err det-not-taddr 2 "det lookup: '192.0.2.1' is not ADDR4#PORT, ADDR4:PORT or an IPv6 address or prefix" \
-	--config "$tmp/det.json" 192.0.2.1
-sed 's|"subscriber-prefix-len": 56|&, "det-block-size": 4|' "$tmp/det.json" >"$tmp/det-short.json"
-det_err det-unsatisfiable 1 "det: 65536 subscribers > tcp: 4 addrs x 16128 blocks of 4" \
-	--config "$tmp/det-short.json" 2001:db8:101:200::/56
-sed 's|"det-space": "2001:db8:100::/40", ||' "$tmp/det.json" >"$tmp/det-off.json"
-det_err det-off 1 'instance "n": deterministic mode is off (no det-space)' \
-	-i n --config "$tmp/det-off.json" 2001:db8:101:200::/56
-det_err det-no-instance 1 "$tmp/det-off.json: no instance has det-space" \
-	--config "$tmp/det-off.json" 2001:db8:101:200::/56
-sed 's|/40|/20|' "$tmp/det.json" >"$tmp/det-long.json"
-det_err det-too-many-bits 1 "det-space /20, subscriber-prefix-len 56: need 0 to 32 bits" \
-	--config "$tmp/det-long.json" 2001:db8:101:200::/56
-
-# Three boxes (box-count 3), TCP pool4 192.0.2.0/28: shares of 16 addresses
-# at floor(16k/3): box 0 192.0.2.0-4, box 1 .5-.9, box 2 .10-.15; each box
-# maps all 65536 subscribers over its share: boxes 0 and 1 blocks of
-# floor(64512 / ceil(65536/5)) = 4 ports, box 2 of floor(64512 / 10923) = 5.
-# Subscriber 258: boxes 0 and 1: address 258 mod 5 = 3, block 51; box 2:
-# address 258 mod 6 = 0, block 43.
-cat >"$tmp/det-boxes.json" <<'EOF'
-{"instances": [{"name": "n", "type": "nat64", "pool6": "64:ff9b::/96",
-  "globals": {"det-space": "2001:db8:100::/40", "subscriber-prefix-len": 56,
-              "box-count": 3, "box-index": 1},
-  "pool4": [{"prefix": "192.0.2.0/28", "protocols": ["tcp"]}]}]}
-EOF
-# det_box NAME WANT ARGS...: det_in of the three-box file
-det_box() { det_in "$tmp/det-boxes.json" "$@"; }
-det_box det-boxes-prefix "tcp 2001:db8:101:200::/56 192.0.2.3 1228-1231 box 0
-tcp 2001:db8:101:200::/56 192.0.2.8 1228-1231 box 1
-tcp 2001:db8:101:200::/56 192.0.2.10 1239-1243 box 2" 2001:db8:101:200::/56
-det_box det-boxes-ipv4-box1 "tcp 2001:db8:101:200::/56 192.0.2.8 1228-1231 box 1" \
-	192.0.2.8#1230
-det_box det-boxes-ipv4-box2 "tcp 2001:db8:101:200::/56 192.0.2.10 1239-1243 box 2" \
-	192.0.2.10:1243
-det_box det-boxes-ipv4-box0-edge "tcp 2001:db8:100:400::/56 192.0.2.4 1024-1027 box 0" \
-	192.0.2.4#1027
-det_box det-boxes-json '[{"protocol":"tcp","subscriber":"2001:db8:100:200::/56","index":2,"address4":"192.0.2.12","port-first":1024,"port-last":1028,"box":2}]' \
-	192.0.2.12#1024 --json
-sed 's|"box-count": 3|"box-count": 17|' "$tmp/det-boxes.json" >"$tmp/det-boxes17.json"
-det_err det-boxes-empty-share 1 "box-count 17 > 16 tcp pool4 addresses (mark 0): a box gets none" \
-	--config "$tmp/det-boxes17.json" 2001:db8:101:200::/56
-sed 's|"box-index": 1|"box-index": 3|' "$tmp/det-boxes.json" >"$tmp/det-boxes-idx.json"
-det_err det-boxes-index 1 "box-index 3 is not below box-count 3" \
-	--config "$tmp/det-boxes-idx.json" 2001:db8:101:200::/56
-# Blocks of 5 fit box 2's 6 addresses, not the 5 of the smallest share.
-sed 's|"subscriber-prefix-len": 56|&, "det-block-size": 5|' "$tmp/det-boxes.json" >"$tmp/det-boxes-short.json"
-det_err det-boxes-smallest-share 1 "det: 65536 subscribers > tcp box: 5 addrs x 12902 blocks of 5" \
-	--config "$tmp/det-boxes-short.json" 2001:db8:101:200::/56
+# --- configuration files (tern det lookup --config reads them as config
+# apply does, without the module) and tern config show (against a
+# stand-in for the module): cli-offline-config.sh
+# shellcheck source=usr/tests/cli-offline-config.sh
+. "$here/cli-offline-config.sh"
 
 # --- --version without the module
 run --version
