@@ -28,7 +28,7 @@ if [ "$need_apt" = 1 ]; then
 		"linux-image-$k612" "linux-headers-$k612" \
 		qemu-system-x86 python3 python3-venv python3-pip \
 		python3-scapy python3-pytest python3-jsonschema groff-base \
-		iproute2 iputils-ping tcpdump curl iperf3 keepalived procps jq udev \
+		iproute2 iputils-ping tcpdump curl iperf3 keepalived procps jq udev valgrind \
 		linux-source-6.1 xz-utils busybox-static
 	sha1sum "$here/deps.sh" | cut -c1-40 >"$stamp"
 fi
