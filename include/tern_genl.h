@@ -60,7 +60,11 @@
  *                         instance named is created or updated in place
  *                         (its globals: the defaults but those given),
  *                         every other one removed. Nothing changes on
- *                         error; the extack's offset points at the entry.
+ *                         a bad attribute or entry; the extack's offset
+ *                         points at it. Past the checks only resources
+ *                         can fail (docs/config.md): an instance that is
+ *                         created once the one it replaces is gone, and
+ *                         static BIB entries, added last.
  *
  * Events (NAT64): notifications multicast on the group
  * TERN_GENL_MCGRP_EVENTS of the family (joining it needs CAP_NET_ADMIN

@@ -151,6 +151,7 @@ int tern_instance_add(struct net *net, const char *name, u8 type, u8 framework,
 	if (ret)
 		goto err_mode;
 	list_add_tail(&inst->list, &tn->instances);
+	tn->count++;
 	tn->gen++;
 	return 0;
 
@@ -181,17 +182,36 @@ static void tern_instance_free(struct tern_instance *inst)
 	kfree(inst);
 }
 
-void tern_instance_del(struct tern_instance *inst)
+void tern_instance_unlist(struct tern_instance *inst, struct list_head *gone)
 {
 	struct tern_net *tn = tern_net(inst->net);
 
 	lockdep_assert_held(&tn->lock);
-	list_del(&inst->list);
+	list_move_tail(&inst->list, gone);
+	tn->count--;
 	tn->gen++;
-	tern_instance_detach(inst);
+}
+
+void tern_instances_del(struct list_head *gone)
+{
+	struct tern_instance *inst, *tmp;
+
+	if (list_empty(gone))
+		return;
+	list_for_each_entry(inst, gone, list)
+		tern_instance_detach(inst);
 	/* Packets in flight in the hooks or rules are done after this. */
 	synchronize_net();
-	tern_instance_free(inst);
+	list_for_each_entry_safe(inst, tmp, gone, list)
+		tern_instance_free(inst);
+}
+
+void tern_instance_del(struct tern_instance *inst)
+{
+	LIST_HEAD(gone);
+
+	tern_instance_unlist(inst, &gone);
+	tern_instances_del(&gone);
 }
 
 void tern_instance_set_config(struct tern_instance *inst,
@@ -227,22 +247,16 @@ static int __net_init tern_net_init(struct net *net)
 static void __net_exit tern_net_exit(struct net *net)
 {
 	struct tern_net *tn = tern_net(net);
-	struct tern_instance *inst, *tmp;
 
 	LIST_HEAD(gone);
 
 	/* All hooks of the namespace first, then one grace period for all. */
 	mutex_lock(&tn->lock);
 	list_splice_init(&tn->instances, &gone);
+	tn->count = 0;
 	tn->gen++;
 	mutex_unlock(&tn->lock);
-	if (list_empty(&gone))
-		return;
-	list_for_each_entry(inst, &gone, list)
-		tern_instance_detach(inst);
-	synchronize_net();
-	list_for_each_entry_safe(inst, tmp, &gone, list)
-		tern_instance_free(inst);
+	tern_instances_del(&gone);
 }
 
 static struct pernet_operations tern_net_ops = {

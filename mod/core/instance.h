@@ -9,6 +9,9 @@
 
 struct netlink_ext_ack;
 
+/* Most instances in a network namespace. */
+#define TERN_MAX_INSTANCES	4096
+
 /* Longest formatted extack message, NUL included (as Linux 6.3+). */
 #define TERN_EXTACK_LEN	80
 
@@ -17,6 +20,7 @@ struct tern_net {
 	struct mutex lock;		/* instances list and config updates */
 	struct list_head instances;
 	unsigned int gen;		/* bumped on every list change */
+	unsigned int count;		/* instances on the list */
 	unsigned int tables_gen;	/* bumped on every EAMT/denylist4/pool4 change */
 #ifndef NL_SET_ERR_MSG_FMT
 	/* Formatted extack messages (see tern_extack_fmt()). */
@@ -35,6 +39,13 @@ int tern_instance_add(struct net *net, const char *name, u8 type, u8 framework,
 		      const struct tern_config *cfg,
 		      struct netlink_ext_ack *extack);
 void tern_instance_del(struct tern_instance *inst);
+/*
+ * Takes @inst off the namespace's list onto @gone; tern_instances_del()
+ * then removes all of @gone with one grace period (a request that removes
+ * many waits for one, not one each). Under the namespace's lock.
+ */
+void tern_instance_unlist(struct tern_instance *inst, struct list_head *gone);
+void tern_instances_del(struct list_head *gone);
 /*
  * Publishes @cfg (allocated, taken over) as @inst's configuration, naming
  * the tables @inst has now; the old copy is freed after a grace period.

@@ -157,8 +157,9 @@ int tern_nl_bib_del(struct sk_buff *skb, struct genl_info *info)
 		ret = -ENOENT;
 		goto out;
 	}
+	/* Both sides again: the entry may have changed since the check. */
 	ret = tern_bib_del(t, e.l4, e.has6 ? &e.t6 : NULL,
-			   e.has6 ? NULL : &e.t4);
+			   e.has4 ? &e.t4 : NULL);
 	if (ret == -ENOENT)
 		NL_SET_ERR_MSG_ATTR(info->extack, attr, "no such BIB entry");
 out:

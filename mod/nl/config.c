@@ -236,8 +236,16 @@ static int tern_cfg_alloc(struct tern_cfg *c, const struct nlattr *head,
 	int rem, i, t;
 	size_t size;
 
-	nla_for_each_attr(nla, head, len, rem)
-		c->n += nla_type(nla) == TERN_A_CONFIG;
+	nla_for_each_attr(nla, head, len, rem) {
+		if (nla_type(nla) != TERN_A_CONFIG)
+			continue;
+		if (c->n++ == TERN_MAX_INSTANCES) {
+			c->n = 0;
+			NL_SET_ERR_MSG_ATTR(extack, nla,
+					    "more instances than a namespace holds (4096)");
+			return -E2BIG;
+		}
+	}
 	/* Sizes a request chooses: past INT_MAX bytes, -ENOMEM, no warning. */
 	c->v = kvcalloc(c->n, sizeof(*c->v), GFP_KERNEL | __GFP_NOWARN);
 	if (c->n && !c->v) {

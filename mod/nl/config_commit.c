@@ -254,15 +254,17 @@ static int tern_cfg_bib_add(struct tern_cfg_inst *ci, int ret,
 /* Removes the instances this request created: nothing else changed yet. */
 static void tern_cfg_uncreate(struct tern_cfg *c)
 {
+	LIST_HEAD(gone);
 	u32 i;
 
 	for (i = 0; i < c->n; i++) {
 		if (!c->v[i].created)
 			continue;
-		tern_instance_del(c->v[i].inst);
+		tern_instance_unlist(c->v[i].inst, &gone);
 		c->v[i].inst = NULL;
 		c->v[i].created = false;
 	}
+	tern_instances_del(&gone);
 }
 
 static int tern_cfg_locked(struct tern_net *tn, struct net *net,
@@ -271,6 +273,7 @@ static int tern_cfg_locked(struct tern_net *tn, struct net *net,
 {
 	struct tern_instance *inst, *tmp;
 	struct tern_cfg_inst *ci;
+	LIST_HEAD(gone_list);
 	u32 i;
 	int ret;
 
@@ -300,8 +303,9 @@ static int tern_cfg_locked(struct tern_net *tn, struct net *net,
 		for (i = 0; i < c->n && c->v[i].inst != inst; i++)
 			;
 		if (i == c->n)
-			tern_instance_del(inst);
+			tern_instance_unlist(inst, &gone_list);
 	}
+	tern_instances_del(&gone_list);
 	for (i = 0; i < c->n; i++) {
 		ci = &c->v[i];
 		if (ci->inst)

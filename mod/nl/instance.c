@@ -66,6 +66,12 @@ int tern_nl_instance_add(struct sk_buff *skb, struct genl_info *info)
 	}
 
 	mutex_lock(&tn->lock);
+	if (tn->count >= TERN_MAX_INSTANCES) {
+		NL_SET_ERR_MSG(info->extack,
+			       "this namespace has 4096 instances, the most it holds");
+		mutex_unlock(&tn->lock);
+		return -E2BIG;
+	}
 	if (type == TERN_TYPE_NAT64 &&
 	    tern_det_validate(&cfg, NULL, msg, sizeof(msg))) {
 		tern_extack_fmt(tn, info->extack, "%s", msg);

@@ -381,6 +381,34 @@ def test_show_of_many_instances_applies(topo):
     assert show(topo)[0] == out
 
 
+def test_instance_cap(topo):
+    """A namespace holds 4096 instances: a file of 4097 is refused whole
+    (the error names the 4097th), instance add past 4096 is refused, and
+    an apply that drops them all removes them all (one grace period for
+    all of them, not one each)."""
+    many = [{"name": "i%d" % i, "type": "siit", "framework": "iptables"}
+            for i in range(4097)]
+    path = write(topo.tmp, "over.json", many)
+    r = cli(topo.xl, "config", "apply", path)
+    assert_error(r, 1)
+    assert r.err == ('tern: %s:%d: instance "i4096": more instances than '
+                     'a namespace holds (4096)\n'
+                     % (path, line_of(path, '"name": "i4096"') - 1))
+    assert cli_json(topo.xl, "instance", "list") == []
+    cli_ok(topo.xl, "config", "apply", write(topo.tmp, "full.json",
+                                             many[:4096]))
+    r = cli(topo.xl, "instance", "add", "x", "--siit", "--iptables")
+    assert_error(r, 1)
+    assert r.err == ("tern: this namespace has 4096 instances, the most "
+                     "it holds\n")
+    names = [i["name"] for i in cli_json(topo.xl, "instance", "list")]
+    assert names == ["i%d" % i for i in range(4096)]
+    cli_ok(topo.xl, "config", "apply", write(topo.tmp, "one.json",
+                                             many[4095:4096]))
+    assert [i["name"] for i in cli_json(topo.xl, "instance", "list")] == \
+        ["i4095"]
+
+
 def _csum_add(c, old, new):
     """A 16-bit Internet checksum C with 16-bit word OLD replaced by NEW
     (RFC 1624)."""
