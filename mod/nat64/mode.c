@@ -214,7 +214,7 @@ static struct tern_session *tern_nat64_new6(struct tern_xlat *x, u8 l4,
 		*why = TERN_STAT_DROP_POOL4_FULL;
 		return NULL;
 	}
-	if (rebuilt)
+	if (rebuilt && made)
 		tern_stats_inc(inst->stats, TERN_STAT_TCP_REBUILT);
 	/*
 	 * Another CPU's session, or an expired one made live again (it

@@ -28,17 +28,20 @@ int tern_nat64_dest4(struct tern_xlat *x, __be32 daddr)
 
 /*
  * Address-dependent filtering (RFC 4787) of a packet from @raddr to BIB
- * entry @b: 0 if it may pass (a session of @b knows the address).
+ * entry @b: 0 if it may pass (a session of @b knows the address). UDP and
+ * ICMP are answered with Communication Administratively Prohibited (RFC
+ * 6146 3.5.1, 3.5.3); TCP is handled as if there were no BIB entry (3.5.2.2:
+ * silently discarded), a policy drop (icmp-on-drop).
  */
 static int tern_nat64_adf(struct tern_xlat *x, u8 l4,
 			  const struct tern_bib *b, __be32 raddr)
 {
-	if (x->cfg->adf &&
-	    !tern_sess_known4(x->inst->nat64->tables, l4, &b->t4, raddr)) {
+	if (!x->cfg->adf ||
+	    tern_sess_known4(x->inst->nat64->tables, l4, &b->t4, raddr))
+		return 0;
+	if (l4 != TERN_L4_TCP)
 		tern_nat64_error(x, ICMP_DEST_UNREACH, ICMP_PKT_FILTERED);
-		return TERN_STAT_DROP_FILTERED;
-	}
-	return 0;
+	return TERN_STAT_DROP_FILTERED;
 }
 
 /*
@@ -59,9 +62,7 @@ static struct tern_session *tern_nat64_new4(struct tern_xlat *x, u8 l4,
 	unsigned long timeout;
 	bool made;
 
-	*why = tern_nat64_adf(x, l4, b, remote->addr);
-	if (*why)
-		return NULL;
+	/* TCP: the policy first (RFC 6146 3.5.2.2), then the filter. */
 	if (l4 == TERN_L4_TCP) {
 		st = tern_tcp_next(TERN_TCP_CLOSED, false,
 				   tern_tcp_flags_of(x->id.tcp_flags));
@@ -77,6 +78,9 @@ static struct tern_session *tern_nat64_new4(struct tern_xlat *x, u8 l4,
 	} else {
 		timeout = tern_nat64_timeout(x->cfg, l4);
 	}
+	*why = tern_nat64_adf(x, l4, b, remote->addr);
+	if (*why)
+		return NULL;
 	tern_nat64_limits(inst, x->cfg, &lim);
 	s = tern_sess_add4(inst->nat64->tables, b, remote, &lim, st.state,
 			   timeout, &made);

@@ -109,6 +109,13 @@ int tern_syn_store(struct tern_synstore *ss, u32 max,
 	bool grow = false;
 	int ret = 0;
 
+	/*
+	 * Full: refused before any copy or lock, so that a flood past the
+	 * limit costs each CPU a read (a retransmission of a stored SYN too:
+	 * the copy stored first stays, and is answered).
+	 */
+	if (READ_ONCE(ss->n) >= max)
+		return -ENOSPC;
 	e = tern_syn_new(skb);
 	if (!e)
 		return -ENOMEM;
@@ -179,11 +186,17 @@ unsigned long tern_syn_take(struct tern_synstore *ss, unsigned long now,
 {
 	unsigned long next = 0;
 	struct tern_syn *e, *tmp;
+	unsigned int n = 0;
 
 	spin_lock_bh(&ss->lock);
 	list_for_each_entry_safe(e, tmp, &ss->fifo, fifo) {
 		if (!all && time_before(now, e->expires)) {
 			next = e->expires - now + 1;
+			break;
+		}
+		/* The rest at the next tick: the lock is held BHs off. */
+		if (!all && n++ == TERN_SYN_BATCH) {
+			next = 1;
 			break;
 		}
 		tern_syn_unhash(ss, e);
@@ -247,6 +260,7 @@ static void tern_syn_expire(struct work_struct *work)
 	list_for_each_entry_safe(e, tmp, &done, fifo) {
 		tern_syn_answer(ss, e);
 		kfree(e);
+		cond_resched();
 	}
 }
 

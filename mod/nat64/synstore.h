@@ -11,7 +11,9 @@
  * Unreachable about it when the time is up.
  *
  * Only for SYNs without BIB entry, at most max-stored-syns of them and
- * TERN_SYN_BYTES_PER bytes per max-stored-syns. What is kept is a copy of
+ * TERN_SYN_BYTES_PER bytes per max-stored-syns; past the count a SYN is
+ * refused before any copy or lock (a retransmission too: the copy of its
+ * first SYN stays). What is kept is a copy of
  * what the ICMP error quotes (the packet's first TERN_SYN_QUOTE bytes),
  * never the packet: nothing of it is shared with another CPU, and an entry
  * holds no route, device, socket or conntrack reference.
@@ -44,6 +46,8 @@
 #define TERN_SYN_QUOTE	(576 - sizeof(struct iphdr) - sizeof(struct icmphdr))
 /* Bytes of entries (their kmalloc() objects) per max-stored-syns. */
 #define TERN_SYN_BYTES_PER	256
+/* The most the expiry takes (and answers) at a time; the rest a tick on. */
+#define TERN_SYN_BATCH		256
 /* Buckets: the first table (in the store), the largest (one per SYN). */
 #define TERN_SYN_BUCKETS0	16
 #define TERN_SYN_BUCKETS_MAX	65536
@@ -94,9 +98,10 @@ void tern_syn_forget(struct tern_synstore *ss, const struct tern_ta4 *local,
 		     const struct tern_ta4 *remote);
 /*
  * The expiry's first step (and the tests'): takes the entries expired at
- * @now (all if @all), oldest first, off the store into @out, the caller's
- * to kfree(). Returns in how many jiffies the oldest one left expires, 0
- * if none is left (else the work item is queued for then).
+ * @now (at most TERN_SYN_BATCH; all, expired or not, if @all), oldest
+ * first, off the store into @out, the caller's to kfree(). Returns in how
+ * many jiffies the oldest one left expires (1 if it has: the batch was
+ * full), 0 if none is left (else the work item is queued for then).
  */
 unsigned long tern_syn_take(struct tern_synstore *ss, unsigned long now,
 			    bool all, struct list_head *out);

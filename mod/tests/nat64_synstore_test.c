@@ -176,7 +176,10 @@ static void syn_order(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ss->bytes, (size_t)0);
 }
 
-/* max entries: a new pair refused, a retransmission still replaces. */
+/*
+ * max entries: a new pair refused, a retransmission too (its first copy
+ * stays, in its place); below max a retransmission replaces its copy.
+ */
 static void syn_full(struct kunit *test)
 {
 	struct tern_synstore *ss = test->priv;
@@ -184,10 +187,12 @@ static void syn_full(struct kunit *test)
 	LIST_HEAD(out);
 
 	KUNIT_EXPECT_EQ(test, kt_store(ss, 2, 1001, 2001, 1, KT_SMALL), 0);
+	KUNIT_EXPECT_EQ(test, kt_store(ss, 3, 1001, 2001, 11, KT_SMALL), 0);
 	KUNIT_EXPECT_EQ(test, kt_store(ss, 2, 1002, 2002, 2, KT_SMALL), 0);
 	KUNIT_EXPECT_EQ(test, kt_store(ss, 2, 1003, 2003, 3, KT_SMALL),
 			-ENOSPC);
-	KUNIT_EXPECT_EQ(test, kt_store(ss, 2, 1001, 2001, 11, KT_SMALL), 0);
+	KUNIT_EXPECT_EQ(test, kt_store(ss, 2, 1001, 2001, 111, KT_SMALL),
+			-ENOSPC);
 	KUNIT_EXPECT_EQ(test, tern_syn_count(ss), 2U);
 	tern_syn_take(ss, jiffies, true, &out);
 	e = list_first_entry(&out, struct tern_syn, fifo);
@@ -197,6 +202,38 @@ static void syn_full(struct kunit *test)
 	/* max-stored-syns 0: nothing. */
 	KUNIT_EXPECT_EQ(test, kt_store(ss, 0, 1001, 2001, 1, KT_SMALL),
 			-ENOSPC);
+}
+
+/*
+ * Expired together, SYNs are taken TERN_SYN_BATCH at a time, oldest first
+ * (the lock is held with BHs off): the rest at the next tick.
+ */
+static void syn_batch(struct kunit *test)
+{
+	struct tern_synstore *ss = test->priv;
+	const u32 n = TERN_SYN_BATCH + 44;
+	unsigned long now = jiffies + 2 * KT_LONG;
+	struct tern_syn *e;
+	LIST_HEAD(out);
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		KUNIT_ASSERT_EQ(test, kt_store(ss, n, 1000 + i, 2000, i,
+					       KT_SMALL), 0);
+	cancel_delayed_work_sync(&ss->expiry);
+	KUNIT_EXPECT_EQ(test, tern_syn_take(ss, now, false, &out), 1UL);
+	KUNIT_EXPECT_EQ(test, kt_nodes(&out), (size_t)TERN_SYN_BATCH);
+	e = list_first_entry(&out, struct tern_syn, fifo);
+	KUNIT_EXPECT_EQ(test, kt_seq(e), 0U);
+	e = list_last_entry(&out, struct tern_syn, fifo);
+	KUNIT_EXPECT_EQ(test, kt_seq(e), (u32)TERN_SYN_BATCH - 1);
+	kt_free_list(&out);
+	KUNIT_EXPECT_EQ(test, tern_syn_count(ss), 44U);
+	KUNIT_EXPECT_EQ(test, tern_syn_take(ss, now, false, &out), 0UL);
+	KUNIT_EXPECT_EQ(test, kt_nodes(&out), (size_t)44);
+	e = list_first_entry(&out, struct tern_syn, fifo);
+	KUNIT_EXPECT_EQ(test, kt_seq(e), (u32)TERN_SYN_BATCH);
+	kt_free_list(&out);
 }
 
 /*
@@ -395,6 +432,7 @@ static void syn_rearm(struct kunit *test)
 static struct kunit_case tern_nat64_synstore_cases[] = {
 	KUNIT_CASE(syn_order),
 	KUNIT_CASE(syn_full),
+	KUNIT_CASE(syn_batch),
 	KUNIT_CASE(syn_bytes),
 	KUNIT_CASE(syn_big),
 	KUNIT_CASE(syn_grow),

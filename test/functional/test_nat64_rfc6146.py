@@ -300,6 +300,35 @@ def test_adf_unknown_peer_answered_code_13(nat, proto):
     assert len(sessions(nat, proto)) == 1
 
 
+@pytest.mark.parametrize("nosyn", [False, True], ids=["syn", "ack"])
+def test_adf_tcp_refusal_silent(nat, nosyn):
+    """Address-dependent filtering and icmp-on-drop off: TCP from a peer no
+    session of the BIB entry knows is discarded without an answer (RFC
+    6146 3.5.2.2: as if there were no BIB entry). A SYN while
+    drop-externally-initiated-tcp is on is that policy's drop
+    (drop-ext-tcp), an ACK while tcp-nosyn-with-bib is on the filter's
+    (drop-filtered); neither is stored."""
+    nat.set("address-dependent-filtering", "true")
+    nat.set("icmp-on-drop", "false")
+    nat.set("tcp-nosyn-with-bib" if nosyn else
+            "drop-externally-initiated-tcp", "true")
+    other_peer(nat)
+    f = out64(nat, IPv6(src=CLIENT, dst=SINK4_6, hlim=64) /
+              TCP(sport=45302, dport=80, flags="S", seq=1, window=1000))
+    a4, p4 = f[IP].src, f[TCP].sport
+    pkt = IP(src=OTHER4, dst=a4, ttl=64) / \
+        TCP(sport=80, dport=p4, flags="A" if nosyn else "S", seq=700,
+            ack=2 if nosyn else 0, window=1000)
+    c = nat.counters()
+    with nat.cap6() as cap6, nat.cap4() as cap4:
+        nat.send4(pkt)
+        ternlib.none_on(
+            lambda: c.expect({"drop-filtered" if nosyn else "drop-ext-tcp": 1}),
+            (cap6, is_ip6(dst=CLIENT)), (cap4, is_ip4(dst=OTHER4)))
+    assert stored(nat) == 0
+    assert [s["remote4"] for s in sessions(nat, "tcp")] == [SINK4]
+
+
 # --- 3.5: sources inside Pref64::/n -----------------------------------------------
 
 # Inside pool6, and routed to h6 by xl: an error sent to it would be seen.
