@@ -271,6 +271,8 @@ int tern_nat64_source6(struct tern_xlat *x,
 	} else if (!b) {
 		s = tern_nat64_new6(x, l4, &src, &remote, &why);
 		/* A simultaneous open: the IPv4 SYN waiting is not answered. */
+		if (s && l4 == TERN_L4_TCP)
+			smp_mb(); /* the session before the count: keep4() */
 		if (s && l4 == TERN_L4_TCP &&
 		    tern_syn_count(&x->inst->nat64->syns))
 			tern_syn_forget(&x->inst->nat64->syns, &s->bib->t4,

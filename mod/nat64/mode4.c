@@ -129,6 +129,16 @@ int tern_nat64_keep4(struct tern_xlat *x, struct sk_buff *skb)
 
 	ret = tern_syn_store(&x->inst->nat64->syns, x->cfg->max_stored_syns,
 			     &local, &remote, skb);
+	/*
+	 * An IPv6 SYN may have made the session since this one missed it,
+	 * and found no SYN stored (tern_nat64_source6()): with a barrier on
+	 * each side, one of the two sees the other, and the SYN goes
+	 * unanswered as in any simultaneous open.
+	 */
+	smp_mb();
+	if (!ret && tern_sess_find4(x->inst->nat64->tables, TERN_L4_TCP,
+				    &local, &remote))
+		tern_syn_forget(&x->inst->nat64->syns, &local, &remote);
 	if (ret == -ENOSPC)
 		return TERN_STAT_DROP_SYN_STORE_FULL;
 	return ret ? TERN_STAT_DROP_NOMEM : TERN_STAT_SYN_STORED;
