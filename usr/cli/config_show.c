@@ -67,24 +67,9 @@ static int add_prefix(struct json_object *o, const char *key, struct nlattr *a)
 	return prefix_json(a, key, &v) ?: add(o, key, v);
 }
 
-/* The name of value @v in @names (@n of them), NULL if it has none. */
-static const char *enum_name(const char *const *names, size_t n,
-			     unsigned int v)
-{
-	return v < n ? names[v] : NULL;
-}
-
 /* An instance of the dump: its object, appended to the array @arg. */
 static int inst_reply(struct nlattr **tb, void *arg)
 {
-	static const char *const types[] = {
-		[TERN_TYPE_SIIT] = "siit",
-		[TERN_TYPE_NAT64] = "nat64",
-	};
-	static const char *const fws[] = {
-		[TERN_FW_NETFILTER] = "netfilter",
-		[TERN_FW_IPTABLES] = "iptables",
-	};
 	const char *name, *type, *fw;
 	struct json_object *o;
 	int err;
@@ -98,11 +83,11 @@ static int inst_reply(struct nlattr **tb, void *arg)
 		return malformed();
 	name = nla_get_string(tb[TERN_A_INSTANCE]);
 	/* A value of a newer module: no file could say it. */
-	type = enum_name(types, ARRAY_SIZE(types), nla_get_u8(tb[TERN_A_TYPE]));
+	type = tern_type_name(nla_get_u8(tb[TERN_A_TYPE]));
 	if (!type)
 		return tern_fail("instance \"%s\" has type %u, which this CLI does not know (install the tern CLI that comes with the module)",
 				 name, nla_get_u8(tb[TERN_A_TYPE]));
-	fw = enum_name(fws, ARRAY_SIZE(fws), nla_get_u8(tb[TERN_A_FRAMEWORK]));
+	fw = tern_fw_name(nla_get_u8(tb[TERN_A_FRAMEWORK]));
 	if (!fw)
 		return tern_fail("instance \"%s\" has framework %u, which this CLI does not know (install the tern CLI that comes with the module)",
 				 name, nla_get_u8(tb[TERN_A_FRAMEWORK]));

@@ -68,22 +68,12 @@ static const char help_remove[] =
 	"Options:\n"
 	"  -h, --help        show this help\n";
 
-static const char *const type_names[] = {
-	[TERN_TYPE_SIIT] = "siit",
-	[TERN_TYPE_NAT64] = "nat64",
-};
-
-static const char *const fw_names[] = {
-	[TERN_FW_NETFILTER] = "netfilter",
-	[TERN_FW_IPTABLES] = "iptables",
-};
-
-/* The name of value @v in @names, or its number if it has none. */
-static const char *enum_str(const char *const *names, size_t n, unsigned int v,
-			    char *buf, size_t size)
+/* @name (of value @v), or the number if it has none. */
+static const char *name_or_num(const char *name, unsigned int v, char *buf,
+			       size_t size)
 {
-	if (v < n && names[v])
-		return names[v];
+	if (name)
+		return name;
 	snprintf(buf, size, "%u", v);
 	return buf;
 }
@@ -291,14 +281,14 @@ static int list_reply(struct nlattr **tb, void *arg)
 		prefix_str(&prefix, in->pool6);
 	}
 	if (tb[TERN_A_TYPE]) {
+		uint8_t type = nla_get_u8(tb[TERN_A_TYPE]);
+		uint8_t fw = nla_get_u8(tb[TERN_A_FRAMEWORK]);
+
 		snprintf(in->type, sizeof(in->type), "%s",
-			 enum_str(type_names, ARRAY_SIZE(type_names),
-				  nla_get_u8(tb[TERN_A_TYPE]), buf,
-				  sizeof(buf)));
+			 name_or_num(tern_type_name(type), type, buf,
+				     sizeof(buf)));
 		snprintf(in->fw, sizeof(in->fw), "%s",
-			 enum_str(fw_names, ARRAY_SIZE(fw_names),
-				  nla_get_u8(tb[TERN_A_FRAMEWORK]), buf,
-				  sizeof(buf)));
+			 name_or_num(tern_fw_name(fw), fw, buf, sizeof(buf)));
 	}
 	if (status_get(tb[TERN_A_STATUS], in) < 0)
 		return tern_fail("malformed reply from the kernel: bad status");

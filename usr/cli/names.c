@@ -18,3 +18,23 @@
  */
 _Static_assert(ARRAY_SIZE(tern_stat_names) == TERN_STAT_MAX - TERN_STAT_PAD + 1,
 	       "a counter of enum tern_stat lacks its line in tern_stat_names (tern_names.h)");
+
+const char *tern_type_name(unsigned int v)
+{
+	static const char *const names[] = {
+		[TERN_TYPE_SIIT] = "siit",
+		[TERN_TYPE_NAT64] = "nat64",
+	};
+
+	return v < ARRAY_SIZE(names) ? names[v] : NULL;
+}
+
+const char *tern_fw_name(unsigned int v)
+{
+	static const char *const names[] = {
+		[TERN_FW_NETFILTER] = "netfilter",
+		[TERN_FW_IPTABLES] = "iptables",
+	};
+
+	return v < ARRAY_SIZE(names) ? names[v] : NULL;
+}

@@ -19,6 +19,13 @@ struct tern_opts {
  * Each command gets the arguments that follow its name and returns the
  * process exit status (see output.h).
  */
+/*
+ * The names of an instance type and framework (enum tern_type, tern_fw),
+ * NULL for a value this CLI does not know (names.c).
+ */
+const char *tern_type_name(unsigned int v);
+const char *tern_fw_name(unsigned int v);
+
 int cmd_instance(int argc, char **argv, struct tern_opts *opts);
 int cmd_global(int argc, char **argv, struct tern_opts *opts);
 int cmd_stats(int argc, char **argv, struct tern_opts *opts);
