@@ -163,6 +163,16 @@ for k in "${kernels[@]}"; do
 	report_vm "$k" "$log/vm-$k.log" "VM $k: module loads and unloads, kernel log clean"
 done
 
+step "a VM booted with ipv6.disable=1 (${kernels[0]}): every instance refused"
+# No IPv6 routing in such a kernel: tern must refuse instances, not send
+# to it (test/ipv6-off-vm.sh). One boot, about a minute.
+VM_APPEND=ipv6.disable=1 VM_TAG=ipv6off bash test/vm.sh "${kernels[0]}" \
+	test/ipv6-off-vm.sh >"$log/vm-ipv6off.log" 2>&1
+record_each "VM ${kernels[0]} ipv6.disable=1" "$res/run-ipv6off.log" \
+	"$log/vm-ipv6off.log"
+report_vm ipv6off "$log/vm-ipv6off.log" \
+	"VM ${kernels[0]} booted with ipv6.disable=1: module loads and unloads, kernel log clean"
+
 step "make bench harness: report.py on a fixed TSV, then a smoke run in a VM"
 bash test/bench/report-check.sh >"$log/bench-report.log" 2>&1
 record "bench: report.py makes the exact table of a fixed TSV; --check judges" $? "$log/bench-report.log"

@@ -4,6 +4,7 @@
  * created and removed over netlink and vanish with their namespace.
  */
 
+#include <linux/ipv6.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <net/net_namespace.h>
@@ -97,6 +98,12 @@ int tern_instance_add(struct net *net, const char *name, u8 type, u8 framework,
 	int ret;
 
 	lockdep_assert_held(&tn->lock);
+	/* Booted with ipv6.disable=1: no IPv6 routing to translate to. */
+	if (!ipv6_mod_enabled()) {
+		NL_SET_ERR_MSG(extack,
+			       "IPv6 is disabled on this host (ipv6.disable=1)");
+		return -EAFNOSUPPORT;
+	}
 	mode = tern_mode_life(type);
 	if (!mode) {
 		NL_SET_ERR_MSG(extack, "no such instance type");
