@@ -67,12 +67,13 @@ def test_unknown_attribute_refused(nl):
     assert err == errno.EINVAL and text, (err, text)
 
 
-def test_config_apply_beyond_memory_refused(nl):
+def test_config_apply_beyond_instance_limit_refused(nl):
     """TERN_CMD_CONFIG_APPLY with 13 million empty instances (52 MB, as a
-    namespace's administrator may send with SO_SNDBUFFORCE) would need
-    2.4 GB of room, more than any kernel allocation may take: refused
-    with ENOMEM and a message, no warning nor oops in the kernel log (the
-    VM's check), the configuration as it was."""
+    namespace's administrator may send with SO_SNDBUFFORCE; room for them
+    would be 2.4 GB, more than any kernel allocation may take): refused
+    at the 4097th, before any allocation, with E2BIG and a message, no
+    warning nor oops in the kernel log (the VM's check), the
+    configuration as it was."""
     _, g = nl
     before = snapshot(g)
     g.sock.setsockopt(socket.SOL_SOCKET, SO_SNDBUFFORCE, 1 << 27)
@@ -81,8 +82,8 @@ def test_config_apply_beyond_memory_refused(nl):
     req = nla(ATTR["TERN_A_CONFIG"] | NLA_F_NESTED) * 13000000
     err, text, _ = g.request(g.family, CMD["TERN_CMD_CONFIG_APPLY"], req)
     del req
-    assert (err, text) == (errno.ENOMEM, "the request has more entries "
-                           "than memory allows")
+    assert (err, text) == (errno.E2BIG, "more instances than a namespace "
+                           "holds (4096)")
     assert snapshot(g) == before
 
 
