@@ -15,8 +15,8 @@
  * with no empty slot between), so no probe sequence is longer than the
  * longest the build made, whatever address a packet carries; a build
  * whose longest is past TERN_EAMT_MAXPROBE is not used. The hash is a
- * chain of multiplications (a few instructions: every packet through an
- * EAMT asks up to three times), seeded at each build.
+ * chain of multiplications and shifts (a few instructions: every packet
+ * through an EAMT asks up to three times), seeded at each build.
  */
 
 #include <linux/bitmap.h>
@@ -27,8 +27,17 @@
 #include "siit/eamt_hash.h"
 #include "siit/prefix.h"
 
+/*
+ * Every bit of @x reaches the low bits the mask keeps (the finaliser of
+ * murmur3): a product alone carries a key's bits only upwards, and the
+ * byte that differs between consecutive hosts is a __be32's highest.
+ */
 static u32 tern_eamt_mix(u32 x)
 {
+	x ^= x >> 16;
+	x *= 0x85ebca6b;
+	x ^= x >> 13;
+	x *= 0xc2b2ae35;
 	return x ^ (x >> 16);
 }
 

@@ -228,12 +228,58 @@ static void random_hosts(struct kunit *test)
 	random_tables(test, lens, ARRAY_SIZE(lens), true);
 }
 
+/*
+ * 256 consecutive hosts (192.0.2.0-255 <-> 2001:db8::c000:200-2ff), the
+ * commonest table: the index spreads them and finds each. Consecutive
+ * hosts differ in a __be32's highest byte, which a product alone never
+ * carries down to the slot bits: each had one home slot, and the build
+ * gave the family up (a probe sequence past TERN_EAMT_MAXPROBE).
+ */
+static void consecutive_hosts_hashed(struct kunit *test)
+{
+	const u32 n = 256;
+	struct tern_eam *v = kunit_kcalloc(test, n, sizeof(*v), GFP_KERNEL);
+	u32 *slot = kunit_kcalloc(test, tern_eamt_hash_slots(n), sizeof(u32),
+				  GFP_KERNEL);
+	struct in6_addr out6;
+	struct tern_eamt_hash h;
+	u32 i;
+
+	KUNIT_ASSERT_NOT_NULL(test, v);
+	KUNIT_ASSERT_NOT_NULL(test, slot);
+	for (i = 0; i < n; i++) {
+		v[i].p4.addr = htonl(0xc0000200 + i);
+		v[i].p4.len = 32;
+		v[i].p6.addr.s6_addr32[0] = htonl(0x20010db8);
+		v[i].p6.addr.s6_addr32[3] = htonl(0xc0000200 + i);
+		v[i].p6.len = 128;
+	}
+	tern_eamt_hash_build(&h, slot, v, n, false);
+	KUNIT_ASSERT_EQ(test, h.nlen, 1);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_PTR_EQ(test,
+				    tern_eamt_hash_find4(&h, v, v[i].p4.addr),
+				    &v[i]);
+	KUNIT_EXPECT_NULL(test, tern_eamt_hash_find4(&h, v,
+						     htonl(0xc0000300)));
+	tern_eamt_hash_build(&h, slot, v, n, true);
+	KUNIT_ASSERT_EQ(test, h.nlen, 1);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_PTR_EQ(test,
+				    tern_eamt_hash_find6(&h, v, &v[i].p6.addr),
+				    &v[i]);
+	out6 = v[0].p6.addr;
+	out6.s6_addr32[3] = htonl(0xc0000300);
+	KUNIT_EXPECT_NULL(test, tern_eamt_hash_find6(&h, v, &out6));
+}
+
 static struct kunit_case tern_eamt_update_cases[] = {
 	KUNIT_CASE(overlap_refused),
 	KUNIT_CASE(delete),
 	KUNIT_CASE(random_against_scan),
 	KUNIT_CASE(random_hashed),
 	KUNIT_CASE(random_hosts),
+	KUNIT_CASE(consecutive_hosts_hashed),
 	{}
 };
 
