@@ -85,6 +85,16 @@ enum tern_gso_action tern_gso_classify(const struct tern_gso_meta *m)
 	if (m->fragment || m->proto == IPPROTO_ICMP ||
 	    m->proto == IPPROTO_ICMPV6)
 		return TERN_GSO_BAD;
+	/*
+	 * TCP segmentation writes each segment a checksum of its own unless
+	 * the super-packet's is CHECKSUM_PARTIAL (a sender's stack, GRO):
+	 * a corrupt one would leave valid. Only a device's word that it
+	 * verified the segments (LRO) stands for it, not a writer's
+	 * (SKB_GSO_DODGY: tun, virtio).
+	 */
+	if ((m->gso_type & (SKB_GSO_TCPV4 | SKB_GSO_TCPV6)) && !m->partial &&
+	    (!m->unnecessary || (m->gso_type & SKB_GSO_DODGY)))
+		return TERN_GSO_BAD;
 	/* A UDP datagram, its checksum (if partial) at its place. */
 	if (type == SKB_GSO_UDP) {
 		if (m->proto != IPPROTO_UDP || m->gso_size == GSO_BY_FRAGS ||
@@ -128,6 +138,7 @@ int tern_gso_check_meta(struct sk_buff *skb, const struct tern_pkt *p,
 		.gso_type = skb_shinfo(skb)->gso_type,
 		.gso_size = skb_shinfo(skb)->gso_size,
 		.partial = skb->ip_summed == CHECKSUM_PARTIAL,
+		.unnecessary = skb->ip_summed == CHECKSUM_UNNECESSARY,
 		.encap = skb->encapsulation,
 		.len = skb->len,
 		.l3len = p->l3len,
