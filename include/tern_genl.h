@@ -505,6 +505,7 @@ enum tern_stat {
 	TERN_STAT_BLOCK_RELEASE,	/* not a packet: port blocks returned */
 	TERN_STAT_DROP_BLOCK_REFUSED,	/* port blocks: subscriber has its most */
 	TERN_STAT_DROP_OTHER_FAMILY,	/* a protocol of the other IP version */
+	TERN_STAT_DROP_CONTENDED,	/* NAT64: insert lost to other CPUs */
 	__TERN_STAT_MAX
 };
 #define TERN_STAT_MAX (__TERN_STAT_MAX - 1)

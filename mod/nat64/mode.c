@@ -70,6 +70,10 @@ int tern_nat64_add_err(long err)
 		return TERN_STAT_DROP_POOL4_FULL;
 	case -EMLINK:
 		return TERN_STAT_DROP_BIB_SESS4;
+	case -ENOENT:	/* the BIB entry went meanwhile */
+		return TERN_STAT_DROP_NO_SESSION;
+	case -EAGAIN:
+		return TERN_STAT_DROP_CONTENDED;
 	}
 	return TERN_STAT_DROP_NOMEM;
 }
