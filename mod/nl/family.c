@@ -315,6 +315,10 @@ int __init tern_genl_init(void)
 
 	if (ret)
 		return ret;
+#ifndef GENL_MCAST_CAP_NET_ADMIN
+	/* Older than 6.7 and its stable backports: any user may listen. */
+	pr_notice("tern: this kernel lets any user join the events group (no GENL_MCAST_CAP_NET_ADMIN)\n");
+#endif
 	return genl_register_family(&tern_genl_family);
 }
 
