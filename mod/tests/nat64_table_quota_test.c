@@ -38,6 +38,34 @@ static void kt_q_free(struct tern_tables *t)
 }
 
 /*
+ * Fill a table of 3: subscriber 1 (@a) at its limit of two sessions (to
+ * KT_REMOTE(1) and (2)), one unassured flow of subscriber 2 (@b to @r).
+ * Returns subscriber 1's second session.
+ */
+static struct tern_session *kt_q_sub_full(struct kunit *test,
+					  struct tern_tables *t,
+					  const struct tern_limits *lim,
+					  struct kt_picker *p,
+					  const struct tern_ta6 *a,
+					  const struct tern_ta6 *b,
+					  const struct tern_ta4 *r)
+{
+	struct tern_session *s = NULL;
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		s = kt_add6(t, TERN_L4_UDP, a, KT4(KT_REMOTE(1 + i), 53), lim,
+			    p);
+		KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
+		tern_sess_seen(s, false);
+	}
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(kt_add6(t, TERN_L4_UDP, b, r,
+							 lim, p)));
+	KT_EXPECT_COUNT(test, t, 2, 3);
+	return s;
+}
+
+/*
  * A full table: two assured sessions opened from IPv4 on a static entry
  * that takes two, one unassured inside flow. A third peer of the entry is
  * refused (-EMLINK) and the inside flow keeps its place.
@@ -95,18 +123,10 @@ static void quota_sub_sessions_evicts_nothing(struct kunit *test)
 	struct tern_table_events ev;
 	struct tern_session *s;
 	struct tern_tables *t;
-	unsigned int n, i;
+	unsigned int n;
 
 	t = kt_q_tables(test, &ev, &n);
-	for (i = 0; i < 2; i++) {
-		s = kt_add6(t, TERN_L4_UDP, &a, KT4(KT_REMOTE(1 + i), 53),
-			    &lim, &p);
-		KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
-		tern_sess_seen(s, false);
-	}
-	s = kt_add6(t, TERN_L4_UDP, &b, &r, &lim, &p);
-	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
-	KT_EXPECT_COUNT(test, t, 2, 3);
+	kt_q_sub_full(test, t, &lim, &p, &a, &b, &r);
 
 	s = kt_add6(t, TERN_L4_UDP, &a, KT4(KT_REMOTE(3), 53), &lim, &p);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(s), -EDQUOT);
@@ -173,22 +193,13 @@ static void quota_revive_at_limit(struct kunit *test)
 	struct kt_picker p = { .base = 2000, .max = 10 };
 	struct tern_ta6 a = kt_t6(1, 1, 1000), b = kt_t6(2, 1, 1000);
 	struct tern_ta4 r = kt_t4(KT_REMOTE(1), 53);
-	struct tern_session *s, *gone = NULL;
+	struct tern_session *s, *gone;
 	struct tern_table_events ev;
 	struct tern_tables *t;
-	unsigned int n, i;
+	unsigned int n;
 
 	t = kt_q_tables(test, &ev, &n);
-	for (i = 0; i < 2; i++) {
-		s = kt_add6(t, TERN_L4_UDP, &a, KT4(KT_REMOTE(1 + i), 53),
-			    &lim, &p);
-		KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
-		tern_sess_seen(s, false);
-		gone = s;
-	}
-	s = kt_add6(t, TERN_L4_UDP, &b, &r, &lim, &p);
-	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(s));
-	KT_EXPECT_COUNT(test, t, 2, 3);
+	gone = kt_q_sub_full(test, t, &lim, &p, &a, &b, &r);
 	WRITE_ONCE(gone->expires, (u32)jiffies - 1);
 	KUNIT_ASSERT_FALSE(test, kt_has6(t, &a, KT4(KT_REMOTE(2), 53)));
 
