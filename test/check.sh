@@ -124,7 +124,7 @@ report_vm() {
 	st=$(cat "$res/vm-$tag.status" 2>/dev/null || echo "no status (VM failed)")
 	if [ "$st" != ok ]; then
 		echo "      | $st; kernel log: $res/dmesg-$tag.log"
-		grep -E 'WARNING:|BUG:|Oops|KASAN|lockdep|leak' "$res/dmesg-$tag.log" 2>/dev/null |
+		grep -E 'WARNING:|BUG:|Oops|KASAN|KFENCE|UBSAN|lockdep|leak' "$res/dmesg-$tag.log" 2>/dev/null |
 			head -n 20 | sed 's/^/      | /'
 		# No status: the guest stopped before the end (a panic, a
 		# watchdog): the end of the kernel log it streamed.
