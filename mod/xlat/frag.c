@@ -109,7 +109,8 @@ out:
  * packets only when their IDs are consecutive) unless @fixedid, when all
  * had @id. Consumes
  * @skb and the reference on @dst; returns 0 or a negative error (nothing
- * sent if segmenting failed).
+ * sent if segmenting failed; the first fragmenting error of a segment
+ * otherwise, the other segments sent).
  */
 int tern_frag6_gso_output(struct net *net, struct sk_buff *skb,
 			  struct dst_entry *dst, unsigned int mtu, u16 id,
@@ -126,12 +127,16 @@ int tern_frag6_gso_output(struct net *net, struct sk_buff *skb,
 	}
 	consume_skb(skb);
 	skb_list_walk_safe(segs, seg, next) {
+		int err = 0;
+
 		skb_mark_not_on_list(seg);
 		if (seg->len > mtu)
-			tern_frag6_output(net, seg, dst_clone(dst), mtu,
-					  htonl(id));
+			err = tern_frag6_output(net, seg, dst_clone(dst), mtu,
+						htonl(id));
 		else
 			tern_output(net, seg, dst_clone(dst));
+		if (err && !ret)
+			ret = err;
 		if (!fixedid)
 			id++;
 	}

@@ -412,22 +412,26 @@ unsigned int tern_4to6_translate(struct tern_xlat *x, struct sk_buff *skb)
 	memset(IP6CB(skb), 0, sizeof(*IP6CB(skb)));
 	nf_reset_ct(skb);
 	skb_clear_tstamp(skb);
-	if (reasm) {
-		tern_frag6_output(inst->net, skb, tern_route_hold(dst, lent),
-				  df ? fraglen6 : min(fraglen6, limit),
-				  htonl(ntohs(ip4.id)));
-		return tern_stolen(inst, TERN_STAT_XLAT_46);
-	}
-	if (gso_frag) {
-		if (tern_frag6_gso_output(inst->net, skb,
-					  tern_route_hold(dst, lent), limit,
-					  ntohs(ip4.id), fixedid))
-			return tern_stolen(inst, TERN_STAT_DROP_OUTPUT);
-		return tern_stolen(inst, TERN_STAT_XLAT_46);
-	}
-	if (!df && !skb_is_gso(skb) && skb->len > limit) {
-		tern_frag6_output(inst->net, skb, tern_route_hold(dst, lent),
-				  limit, htonl(ntohs(ip4.id)));
+	if (reasm || gso_frag ||
+	    (!df && !skb_is_gso(skb) && skb->len > limit)) {
+		struct dst_entry *held = tern_route_hold(dst, lent);
+		__be32 id = htonl(ntohs(ip4.id));
+		int err;
+
+		if (reasm)
+			err = tern_frag6_output(inst->net, skb, held,
+						df ? fraglen6 :
+						min(fraglen6, limit), id);
+		else if (gso_frag)
+			err = tern_frag6_gso_output(inst->net, skb, held, limit,
+						    ntohs(ip4.id), fixedid);
+		else
+			err = tern_frag6_output(inst->net, skb, held, limit, id);
+		/* Fragments lost are the packet lost. */
+		if (err)
+			return tern_stolen(inst, err == -ENOMEM ?
+					   TERN_STAT_DROP_NOMEM :
+					   TERN_STAT_DROP_OUTPUT);
 		return tern_stolen(inst, TERN_STAT_XLAT_46);
 	}
 	tern_output_fast(inst->net, skb, dst, lent);
