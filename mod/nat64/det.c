@@ -309,9 +309,15 @@ int tern_det_prepare(struct tern_det_pick *dp, const struct tern_config *cfg,
 						   p->cum[k]));
 	dp->first = first;
 	dp->size = tern_det_block(&d);
+	/*
+	 * Half the candidates at most keep the IPv6 port's parity: the rest
+	 * are any port of the block (a big block's preferred ones would take
+	 * them all, and a parity used up would refuse the flow).
+	 */
 	dp->pref = l4 == TERN_L4_ICMP ? 0 :
-		   tern_pick_port_count(first, first + dp->size - 1,
-					ntohs(t6->port));
+		   min_t(u32, tern_pick_port_count(first, first + dp->size - 1,
+						   ntohs(t6->port)),
+			 TERN_PICK_PROBES / 2);
 	dp->probes = min_t(u32, dp->pref + dp->size, TERN_PICK_PROBES);
 	/*
 	 * The offset: a hash of the IPv6 address (not of its port),

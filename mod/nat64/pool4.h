@@ -93,8 +93,10 @@ void tern_pool4_free_rcu(struct tern_pool4 *p);
  * tern_sess_add6() with a struct tern_pick as its argument. Paired address
  * pooling (RFC 6146 3.5.1.1, RFC 6888 REQ-2): every BIB entry of one IPv6
  * address gets the same IPv4 address while it has room; the port keeps
- * the parity and the class (0-1023, 1024-65535) of the IPv6 one where the
- * pool allows (RFC 4787 REQ-3, 4). At most TERN_PICK_PROBES candidates.
+ * the class (0-1023, 1024-65535) of the IPv6 one where the pool allows
+ * (RFC 4787 REQ-3), and its parity (REQ-4) in the first half of an
+ * address's candidates, the other parity in the second. At most
+ * TERN_PICK_PROBES candidates.
  *
  * A pure function of its arguments (no state, lock, allocation or random
  * number): the address is the hash of the IPv6 address alone (keyed) among

@@ -148,11 +148,21 @@ bool tern_pick4(void *arg, const struct tern_ta6 *t6, unsigned int attempt,
 
 	h = tern_pick_hash(pk->key, t6, htonl(a), pk->l4);
 	t4->addr = htonl(a);
-	if (pk->l4 == TERN_L4_ICMP)
+	if (pk->l4 == TERN_L4_ICMP) {
 		t4->port = htons(e->pmin + tern_pick_nth(h, attempt,
 							 e->pmax - e->pmin + 1));
-	else
-		t4->port = htons(tern_pick_port(e->pmin, e->pmax,
-						ntohs(t6->port), h, attempt));
+	} else {
+		/*
+		 * Of an address's candidates, the second half has the other
+		 * parity: parity is kept where it can be (RFC 4787 REQ-4, a
+		 * RECOMMENDED), the address first (a SHOULD), and most TCP
+		 * ports of Linux hosts are even.
+		 */
+		u16 p6 = ntohs(t6->port) ^ (attempt % TERN_PICK_ADDR_PROBES >=
+					    TERN_PICK_ADDR_PROBES / 2);
+
+		t4->port = htons(tern_pick_port(e->pmin, e->pmax, p6, h,
+						attempt));
+	}
 	return true;
 }

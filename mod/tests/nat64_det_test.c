@@ -194,6 +194,43 @@ static void det_pick_block(struct kunit *test)
 	tern_pool4_free(p);
 }
 
+/*
+ * One address, 256 subscribers: blocks of 252 ports, 126 of each parity.
+ * At most half the candidates keep the IPv6 port's parity; the other
+ * half are consecutive ports of the block, both parities (a parity used
+ * up no longer refuses a flow while the block has ports of the other).
+ */
+static void det_pick_big_block(struct kunit *test)
+{
+	static const struct tern_pool4_entry e[] = {
+		ENTRY(A4(192, 0, 2, 0), 32, TCP, 1024, 65535, 0),
+	};
+	struct tern_config *cfg = tern_kt_det_cfg(test, 120, 128, 0);
+	struct tern_pool4 *p = tern_kt_pool(test, e, ARRAY_SIZE(e));
+	struct tern_det_pick dp;
+	struct tern_ta6 t6;
+	struct tern_ta4 t4;
+	unsigned int att, other = 0;
+
+	tern_kt_det_src(&t6, 7, 40000);
+	KUNIT_ASSERT_EQ(test, tern_det_prepare(&dp, cfg, p, TERN_L4_TCP, &t6),
+			0);
+	KUNIT_ASSERT_EQ(test, dp.size, 252U);
+	for (att = 0; tern_det_pick4(&dp, &t6, att, &t4); att++) {
+		u16 port = ntohs(t4.port);
+
+		KUNIT_ASSERT_GE(test, port, 1024 + 7 * 252);
+		KUNIT_ASSERT_LT(test, port, 1024 + 8 * 252);
+		if (att < TERN_PICK_PROBES / 2)
+			KUNIT_EXPECT_EQ(test, port & 1, 0);
+		else
+			other += port & 1;
+	}
+	KUNIT_EXPECT_EQ(test, att, (unsigned int)TERN_PICK_PROBES);
+	KUNIT_EXPECT_EQ(test, other, TERN_PICK_PROBES / 4U);
+	tern_pool4_free(p);
+}
+
 /* Same configuration, same port (a standby box); another key, another. */
 static void det_pick_key(struct kunit *test)
 {
@@ -351,6 +388,7 @@ static struct kunit_case tern_det_cases[] = {
 	KUNIT_CASE(det_spread),
 	KUNIT_CASE(det_check_errors),
 	KUNIT_CASE(det_pick_block),
+	KUNIT_CASE(det_pick_big_block),
 	KUNIT_CASE(det_pick_key),
 	KUNIT_CASE(det_pick_near_ports),
 	KUNIT_CASE(det_pick_near_ids),

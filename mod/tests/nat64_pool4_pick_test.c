@@ -184,21 +184,25 @@ struct tern_kt_class {
 	u16 pmin, pmax;		/* the pool's range */
 	u16 port6;
 	u16 lo, hi;		/* where the picks must land */
-	int parity;		/* 0, 1, or -1: any */
+	int parity;		/* of an address's first half: 0, 1, -1 any */
+	int parity2;		/* of its second half */
 };
 
 static const struct tern_kt_class tern_kt_class_cases[] = {
-	{ "low even", TERN_L4_TCP, 1, 65535, 80, 1, 1023, 0 },
-	{ "low odd", TERN_L4_UDP, 1, 65535, 53, 1, 1023, 1 },
-	{ "high even", TERN_L4_TCP, 1, 65535, 40000, 1024, 65535, 0 },
-	{ "high odd", TERN_L4_UDP, 1, 65535, 40001, 1024, 65535, 1 },
-	{ "low, no low ports", TERN_L4_TCP, 1024, 65535, 80, 1024, 65535, 0 },
-	{ "high, no high ports", TERN_L4_UDP, 1, 1023, 5001, 1, 1023, 1 },
-	{ "straddling range", TERN_L4_TCP, 1000, 1030, 1025, 1025, 1029, 1 },
-	{ "one port, other parity", TERN_L4_TCP, 2000, 2000, 3, 2000, 2000, 0 },
-	{ "two ports", TERN_L4_UDP, 2000, 2001, 3, 2001, 2001, 1 },
-	{ "ICMP: any id", TERN_L4_ICMP, 0, 65535, 80, 0, 65535, -1 },
-	{ "ICMP small range", TERN_L4_ICMP, 100, 102, 1, 100, 102, -1 },
+	{ "low even", TERN_L4_TCP, 1, 65535, 80, 1, 1023, 0, 1 },
+	{ "low odd", TERN_L4_UDP, 1, 65535, 53, 1, 1023, 1, 0 },
+	{ "high even", TERN_L4_TCP, 1, 65535, 40000, 1024, 65535, 0, 1 },
+	{ "high odd", TERN_L4_UDP, 1, 65535, 40001, 1024, 65535, 1, 0 },
+	{ "low, no low ports", TERN_L4_TCP, 1024, 65535, 80, 1024, 65535, 0,
+	  1 },
+	{ "high, no high ports", TERN_L4_UDP, 1, 1023, 5001, 1, 1023, 1, 0 },
+	{ "straddling range", TERN_L4_TCP, 1000, 1030, 1025, 1024, 1030, 1,
+	  0 },
+	{ "one port, other parity", TERN_L4_TCP, 2000, 2000, 3, 2000, 2000, 0,
+	  0 },
+	{ "two ports", TERN_L4_UDP, 2000, 2001, 3, 2000, 2001, 1, 0 },
+	{ "ICMP: any id", TERN_L4_ICMP, 0, 65535, 80, 0, 65535, -1, -1 },
+	{ "ICMP small range", TERN_L4_ICMP, 100, 102, 1, 100, 102, -1, -1 },
 };
 
 static void tern_kt_class_desc(const struct tern_kt_class *c, char *desc)
@@ -218,6 +222,7 @@ static void pick_class(struct kunit *test)
 	struct tern_ta6 t6;
 	struct tern_ta4 t4;
 	u16 port;
+	int want;
 
 	pk.pool = tern_kt_pool(test, &e, 1);
 	for (i = 0; i < 200; i++) {
@@ -227,8 +232,12 @@ static void pick_class(struct kunit *test)
 			port = ntohs(t4.port);
 			KUNIT_ASSERT_TRUE_MSG(test, port >= k->lo && port <= k->hi,
 					      "port %u", port);
-			if (k->parity >= 0)
-				KUNIT_ASSERT_EQ(test, port & 1, k->parity);
+			want = attempt % TERN_PICK_ADDR_PROBES <
+			       TERN_PICK_ADDR_PROBES / 2 ? k->parity :
+							   k->parity2;
+			if (want >= 0)
+				KUNIT_ASSERT_EQ_MSG(test, port & 1, want,
+						    "attempt %u", attempt);
 			if (port & 1)
 				seen_odd++;
 			else

@@ -401,6 +401,30 @@ def test_no_pool4_drops_and_counts(nat):
         cap.none(is_ip4(), proof=lambda: c.expect({"drop-no-pool4": 1}))
 
 
+def test_parity_used_up_takes_the_other(nat):
+    """pool4 of one address, UDP ports 2000-2003: flows from even IPv6
+    ports get the two even ports, then the two odd ones (the parity is
+    kept while it can be: RFC 4787 REQ-4 is a RECOMMENDED, the address
+    RFC 6146's SHOULD), and a fifth is refused."""
+    a4 = str(POOL4_NET[1])
+
+    def restore():
+        cli_ok(nat.xl, "-i", "n", "pool4", "flush")
+        cli_ok(nat.xl, "-i", "n", "pool4", "add", POOL4)
+    cli_ok(nat.xl, "-i", "n", "pool4", "flush")
+    nat.defer(restore)
+    cli_ok(nat.xl, "-i", "n", "pool4", "add", a4, "2000-2003", "--udp")
+    got = [out64(nat, udp6(sport=46100 + 2 * i)) for i in range(4)]
+    assert [f[IP].src for f in got] == [a4] * 4
+    ports = [f[UDP].sport for f in got]
+    assert sorted(ports[:2]) == [2000, 2002]
+    assert sorted(ports[2:]) == [2001, 2003]
+    c = nat.counters()
+    with nat.cap4() as cap:
+        nat.send6(udp6(sport=46108))
+        cap.none(is_ip4(), proof=lambda: c.expect({"drop-pool4-full": 1}))
+
+
 def test_nat64_needs_pool6(nat):
     r = cli(nat.xl, "instance", "add", "m", "--nat64")
     assert r.rc != 0 and "pool6" in r.err
