@@ -83,6 +83,7 @@ struct tern_blk_pick {
 	void *held;			/* the block tried (a hold on it) */
 	__be32 addr;
 	u16 first;
+	u32 bsize;			/* its size (N when it was given) */
 	u32 n;				/* candidates of this block given */
 	u32 pref;			/* of the IPv6 port's class, parity */
 	u32 start, scan;		/* the walk of its map: from, done */

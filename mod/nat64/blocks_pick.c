@@ -170,7 +170,7 @@ static bool tern_blk_next(struct tern_blk_pick *bp, const struct tern_ta6 *t6)
 		bp->held = pick;
 		bp->addr = pick->addr;
 		bp->first = pick->first;
-		bp->size = pick->size;
+		bp->bsize = pick->size;
 		bp->n = 0;
 		bp->pref = bp->l4 == TERN_L4_ICMP ? 0 :
 			   tern_pick_port_count(pick->first,
@@ -178,7 +178,7 @@ static bool tern_blk_next(struct tern_blk_pick *bp, const struct tern_ta6 *t6)
 						ntohs(t6->port));
 		bp->pref = min_t(u32, bp->pref, TERN_PICK_PROBES);
 		bp->start = tern_pick_nth(tern_pick_hash(bp->key, t6, bp->addr,
-							 bp->l4), 0, bp->size);
+							 bp->l4), 0, bp->bsize);
 		bp->scan = 0;
 		bp->tried++;
 	}
@@ -198,7 +198,7 @@ out:
 static bool tern_blk_map_port(struct tern_blk_pick *bp, u16 *port)
 {
 	const struct tern_blk *blk = bp->held;
-	u32 size = bp->size, bit = size, from, end;
+	u32 size = bp->bsize, bit = size, from, end;
 
 	spin_lock_bh(&bp->bl->lock);
 	while (bp->scan < size) {
@@ -233,7 +233,7 @@ static bool tern_blk_port(struct tern_blk_pick *bp, const struct tern_ta6 *t6,
 		return n < bp->pref + TERN_PICK_PROBES &&
 		       tern_blk_map_port(bp, port);
 	h = tern_pick_hash(bp->key, t6, bp->addr, bp->l4);
-	*port = tern_pick_port(bp->first, bp->first + bp->size - 1,
+	*port = tern_pick_port(bp->first, bp->first + bp->bsize - 1,
 			       ntohs(t6->port), h, n);
 	return true;
 }
