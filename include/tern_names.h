@@ -232,7 +232,7 @@ const struct tern_stat_name tern_stat_names[] = {
 	  "Dropped (NAT64): new flow refused, port blocks: its subscriber's blocks full and it has its most (max-ports-per-subscriber), or no free block in pool4",
 	  TERN_STAT_DROP_BLOCK_REFUSED, TERN_SG_DROP_NAT64 },
 	{ "drop-contended",
-	  "Dropped (NAT64): the new flow's session lost its insert to other CPUs' changes of the same entries several times in a row (a table under an attack of new flows)",
+	  "Dropped (NAT64): a new flow from IPv6 whose session lost its insert to other CPUs' changes of the same entries several times in a row (a table under a flood of new flows)",
 	  TERN_STAT_DROP_CONTENDED, TERN_SG_DROP_NAT64 },
 	{ NULL, NULL, 0, TERN_SG_NONE }
 };

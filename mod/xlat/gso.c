@@ -87,13 +87,13 @@ enum tern_gso_action tern_gso_classify(const struct tern_gso_meta *m)
 		return TERN_GSO_BAD;
 	/*
 	 * TCP segmentation writes each segment a checksum of its own unless
-	 * the super-packet's is CHECKSUM_PARTIAL (a sender's stack, GRO):
-	 * a corrupt one would leave valid. Only a device's word that it
-	 * verified the segments (LRO) stands for it, not a writer's
-	 * (SKB_GSO_DODGY: tun, virtio).
+	 * the super-packet's is CHECKSUM_PARTIAL: from a writer
+	 * (SKB_GSO_DODGY: tun, a packet socket, virtio), a corrupt one would
+	 * leave valid. The kernel's own (GRO, LRO, fraglist GRO) are not
+	 * partial only when their segments' checksums were checked.
 	 */
-	if ((m->gso_type & (SKB_GSO_TCPV4 | SKB_GSO_TCPV6)) && !m->partial &&
-	    (!m->unnecessary || (m->gso_type & SKB_GSO_DODGY)))
+	if ((m->gso_type & (SKB_GSO_TCPV4 | SKB_GSO_TCPV6)) &&
+	    (m->gso_type & SKB_GSO_DODGY) && !m->partial)
 		return TERN_GSO_BAD;
 	/* A UDP datagram, its checksum (if partial) at its place. */
 	if (type == SKB_GSO_UDP) {
@@ -138,7 +138,6 @@ int tern_gso_check_meta(struct sk_buff *skb, const struct tern_pkt *p,
 		.gso_type = skb_shinfo(skb)->gso_type,
 		.gso_size = skb_shinfo(skb)->gso_size,
 		.partial = skb->ip_summed == CHECKSUM_PARTIAL,
-		.unnecessary = skb->ip_summed == CHECKSUM_UNNECESSARY,
 		.encap = skb->encapsulation,
 		.len = skb->len,
 		.l3len = p->l3len,

@@ -19,7 +19,6 @@ struct tern_gso_meta {
 	unsigned int gso_type;
 	unsigned int gso_size;	/* 0: not a GSO packet */
 	bool partial;		/* CHECKSUM_PARTIAL */
-	bool unnecessary;	/* CHECKSUM_UNNECESSARY */
 	bool encap;		/* skb->encapsulation */
 	int csum_start;
 	unsigned int csum_offset;

@@ -135,7 +135,7 @@ def err6_seed(n=500):
 BAD = [
     ("tcp6_gso_on_icmpv6_partial", "6to4",
      vnet(GSO_TCPV6, 100, (40, 16)), echo6()),
-    ("tcp6_gso_on_udp", "6to4", vnet(GSO_TCPV6, 100), udp6()),
+    ("tcp6_gso_on_udp", "6to4", vnet(GSO_TCPV6, 100, (40, 16)), udp6()),
     ("tcp4_gso_on_ipv6_tcp", "6to4", vnet(GSO_TCPV4, 100), tcp6()),
     ("tcp6_gso_on_a_fragment", "6to4", vnet(GSO_TCPV6, 100, (48, 16)),
      tcp6(frag=0x777)),
@@ -145,7 +145,8 @@ BAD = [
      vnet(csum=(24, 6)), udp6()),
     ("tcp4_gso_on_icmp_partial", "4to6", vnet(GSO_TCPV4, 100, (20, 16)),
      echo4()),
-    ("tcp4_gso_on_udp", "4to6", vnet(GSO_TCPV4 | GSO_ECN, 100), udp4()),
+    ("tcp4_gso_on_udp", "4to6", vnet(GSO_TCPV4 | GSO_ECN, 100, (20, 16)),
+     udp4()),
     ("tcp4_gso_on_a_fragment", "4to6", vnet(GSO_TCPV4, 100, (20, 16)),
      tcp4(mf=True, df=False)),
     ("udp4_partial_at_the_tcp_offset", "4to6", vnet(csum=(20, 16)),
