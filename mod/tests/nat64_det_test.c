@@ -195,6 +195,21 @@ static void det_pick_block(struct kunit *test)
 }
 
 /*
+ * pool4 of one address, TCP 1024-65535, and det-space /120 of /128
+ * subscribers (*@cfg): 256 blocks of 252 ports.
+ */
+static struct tern_pool4 *det_one_address(struct kunit *test,
+					  struct tern_config **cfg)
+{
+	static const struct tern_pool4_entry e[] = {
+		ENTRY(A4(192, 0, 2, 0), 32, TCP, 1024, 65535, 0),
+	};
+
+	*cfg = tern_kt_det_cfg(test, 120, 128, 0);
+	return tern_kt_pool(test, e, ARRAY_SIZE(e));
+}
+
+/*
  * One address, 256 subscribers: blocks of 252 ports, 126 of each parity.
  * At most half the candidates keep the IPv6 port's parity; the other
  * half are consecutive ports of the block, both parities (a parity used
@@ -202,11 +217,8 @@ static void det_pick_block(struct kunit *test)
  */
 static void det_pick_big_block(struct kunit *test)
 {
-	static const struct tern_pool4_entry e[] = {
-		ENTRY(A4(192, 0, 2, 0), 32, TCP, 1024, 65535, 0),
-	};
-	struct tern_config *cfg = tern_kt_det_cfg(test, 120, 128, 0);
-	struct tern_pool4 *p = tern_kt_pool(test, e, ARRAY_SIZE(e));
+	struct tern_config *cfg;
+	struct tern_pool4 *p = det_one_address(test, &cfg);
 	struct tern_det_pick dp;
 	struct tern_ta6 t6;
 	struct tern_ta4 t4;
@@ -320,11 +332,8 @@ static void det_pick_near_ids(struct kunit *test)
 
 static void det_prepare_refusals(struct kunit *test)
 {
-	static const struct tern_pool4_entry e[] = {
-		ENTRY(A4(192, 0, 2, 0), 32, TCP, 1024, 65535, 0),
-	};
-	struct tern_config *cfg = tern_kt_det_cfg(test, 120, 128, 0);
-	struct tern_pool4 *p = tern_kt_pool(test, e, ARRAY_SIZE(e));
+	struct tern_config *cfg;
+	struct tern_pool4 *p = det_one_address(test, &cfg);
 	struct tern_det_pick dp;
 	struct tern_ta6 t6;
 
