@@ -153,9 +153,10 @@ BAD = [
      udp4()),
     ("udp_fragmentation_offload_on_tcp", "4to6", vnet(GSO_UDP, 1000),
      tcp4()),
-    # A TCP super-packet whose checksum is not CHECKSUM_PARTIAL:
-    # segmentation would write each segment a valid checksum, whatever
-    # the field held (here the pseudo-header sum, wrong as a full one).
+    # A writer's (tun: SKB_GSO_DODGY) TCP super-packet whose checksum is
+    # not CHECKSUM_PARTIAL: segmentation would write each segment a valid
+    # checksum, whatever the field held (here the pseudo-header sum,
+    # wrong as a full one).
     ("tcp6_gso_checksum_not_partial", "6to4", vnet(GSO_TCPV6, 100), tcp6()),
     ("tcp4_gso_checksum_not_partial", "4to6", vnet(GSO_TCPV4, 100), tcp4()),
     # An error would be rebuilt whole, with a checksum of its own.
