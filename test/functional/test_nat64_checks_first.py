@@ -15,18 +15,17 @@ import itertools
 import threading
 
 import pytest
-from scapy.layers.l2 import Ether
 from scapy.layers.inet import ICMP, IP, TCP, UDP, IPerror, TCPerror, UDPerror
 from scapy.layers.inet6 import (ICMPv6DestUnreach, ICMPv6PacketTooBig,
                                 ICMPv6TimeExceeded, IPerror6, IPv6)
 from scapy.packet import Raw
 
-from ternlib import (SINK4, XL6_MAC, assert_frame6, cli, cli_json,
+from ternlib import (PAYLOAD, SINK4, assert_frame6, cli, cli_json,
                      cli_ok, embed, icmp6_message, ip4_packet, is_ip4, is_ip6,
                      udp_datagram)
 from ternlib.nat64 import (CLIENT, POOL4_NET, _nat64_module,  # noqa: F401
                            nat, out64, sessions, tables, udp6,
-                           wait_until)
+                           udp6_frames, wait_until)
 
 # An address pool4 does not hold, for a second instance-owned range.
 HOST4 = "198.51.100.20"
@@ -389,9 +388,8 @@ def test_pool4_remove_under_new_flows_leaves_nothing(nat):
     ends before the command returns). Nothing is translated after the
     command returned, and every frame sent is counted once, either
     way."""
-    frames = [bytes(Ether(src=nat.senders["h6"].src_mac, dst=XL6_MAC) /
-                    udp6(sport=41040, dport=10000 + i, n=8))
-              for i in range(4000)]
+    frames = udp6_frames(range(10000, 14000), payload=PAYLOAD[:8],
+                         sport=41040)
     sock = nat.senders["h6"].sock
     nat.defer(lambda: cli(nat.xl, "-i", "n", "pool4", "add", str(POOL4_NET),
                           "--udp"))

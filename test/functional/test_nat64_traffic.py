@@ -30,8 +30,8 @@ from ternlib import (H4, H4_MAC, H6_MAC, PAYLOAD, SINK4, SINK4_6, XL4,
 from ternlib.nat64 import (CLIENT, _nat64_module, all_bib,  # noqa: F401
                            all_sessions, assert_empty, frags4, frags6,
                            in_pool4, nat, out46, out64, sessions, tables,
-                           tcp4, tcp6, tcp_state, udp4, udp6, wait_all,
-                           wait_until)
+                           tcp4, tcp6, tcp_state, udp4, udp6, udp6_frames,
+                           wait_all, wait_until)
 from test_conntrack import RULE, TOOLS
 
 
@@ -45,29 +45,6 @@ def _eth(dst_mac, src_mac, etype):
 
 ETH6 = _eth(XL6_MAC, H6_MAC, 0x86DD)
 ETH4 = _eth(XL4_MAC, H4_MAC, 0x0800)
-
-
-def _fold(s):
-    while s >> 16:
-        s = (s & 0xFFFF) + (s >> 16)
-    return s
-
-
-def udp6_frames(ports, dport=4000, payload=PAYLOAD[:16], src=CLIENT,
-                dst=SINK4_6):
-    """Ethernet frames h6 -> xl of UDP datagrams SRC#port -> DST#DPORT,
-    one per port of PORTS; the checksum of the datagram of source port 0
-    adjusted by each port (no per-packet sum of the whole datagram)."""
-    n = 8 + len(payload)
-    base = struct.pack("!HHHH", 0, dport, n, 0) + payload
-    s0 = (~inet_csum(pseudo(src, dst, 17, n) + base)) & 0xFFFF
-    head = ETH6 + ip6_packet(src, dst, 17, b"", plen=n)
-    tail = payload
-    frames = []
-    for p in ports:
-        c = (~_fold(s0 + p)) & 0xFFFF or 0xFFFF
-        frames.append(head + struct.pack("!HHHH", p, dport, n, c) + tail)
-    return frames
 
 
 def echo6_frames(ids, src=CLIENT, dst=SINK4_6):

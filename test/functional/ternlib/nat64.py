@@ -12,6 +12,7 @@ packets'): tests import from ternlib.nat64.
 """
 
 import ipaddress
+import struct
 import time
 
 import pytest
@@ -21,8 +22,9 @@ from scapy.packet import Raw
 
 from .commands import cli_json, cli_ok, globals_
 from .frames import is_ip4, is_ip6
-from .names import H6_MAC, POOL6, SINK4, SINK4_6
-from .packets import PAYLOAD, frag6_header, ip4_packet, ip6_packet
+from .names import H6_MAC, POOL6, SINK4, SINK4_6, XL6_MAC
+from .packets import (PAYLOAD, frag6_header, inet_csum, ip4_packet,
+                      ip6_packet, pseudo)
 from .topology import Topology
 
 POOL4 = "198.51.100.16/30"
@@ -90,6 +92,33 @@ def out46(topo, pkt, match=None):
     with topo.cap6() as cap:
         topo.send4(pkt)
         return cap.one(match or is_ip6(dst=CLIENT))
+
+
+def _fold(s):
+    while s >> 16:
+        s = (s & 0xFFFF) + (s >> 16)
+    return s
+
+
+def udp6_frames(ports, dport=4000, payload=PAYLOAD[:16], src=CLIENT,
+                dst=SINK4_6, sport=None):
+    """Ethernet frames h6 -> xl of UDP datagrams SRC#port -> DST#DPORT,
+    one per port of PORTS (with SPORT given: SRC#SPORT -> DST#port); the
+    checksum of the datagram of port 0 adjusted by each port (no
+    per-packet sum of the whole datagram, nor scapy: thousands of frames
+    in a fraction of a second)."""
+    n = 8 + len(payload)
+    fixed = dport if sport is None else sport
+    base = struct.pack("!HHHH", 0, fixed, n, 0) + payload
+    s0 = (~inet_csum(pseudo(src, dst, 17, n) + base)) & 0xFFFF
+    head = bytes.fromhex((XL6_MAC + H6_MAC).replace(":", "")) + \
+        struct.pack("!H", 0x86DD) + ip6_packet(src, dst, 17, b"", plen=n)
+    frames = []
+    for p in ports:
+        c = (~_fold(s0 + p)) & 0xFFFF or 0xFFFF
+        pair = (p, fixed) if sport is None else (fixed, p)
+        frames.append(head + struct.pack("!HHHH", *pair, n, c) + payload)
+    return frames
 
 
 def udp6(sport=40000, dport=4000, n=64, src=CLIENT, dst=SINK4_6):
