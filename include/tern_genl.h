@@ -224,6 +224,12 @@ enum tern_eam_attr {
 	TERN_EAM_UNSPEC,
 	TERN_EAM_PREFIX6,	/* nested, enum tern_prefix_attr (IPv6) */
 	TERN_EAM_PREFIX4,	/* nested, enum tern_prefix_attr (IPv4) */
+	/*
+	 * flag: in EAMT_ADD and CONFIG_APPLY, the entry may overlap others
+	 * (nest inside or around them; the longest prefix wins); in dumps,
+	 * it does.
+	 */
+	TERN_EAM_FORCE,
 	__TERN_EAM_MAX
 };
 #define TERN_EAM_MAX (__TERN_EAM_MAX - 1)

@@ -87,7 +87,13 @@ def schema():
                 "required": ["prefix6", "prefix4"],
                 "properties": {
                     "prefix6": {"type": "string", "pattern": P6},
-                    "prefix4": {"type": "string", "pattern": P4}}}},
+                    "prefix4": {"type": "string", "pattern": P4},
+                    "force": {"type": "boolean",
+                              "description": "the entry may overlap others "
+                                             "(nest inside or around them; "
+                                             "the longest prefix wins); of "
+                                             "two overlapping entries, one "
+                                             "must have it"}}}},
             "denylist4": {"type": "array", "maxItems": 65536,
                           "items": {"type": "string", "pattern": P4}},
             "pool4": {"type": "array", "items": {

@@ -38,7 +38,7 @@ static int tern_query_put(struct sk_buff *msg, int alen,
 		goto err;
 	}
 	if (ans->via == TERN_VIA_EAMT &&
-	    tern_nla_put_eam(msg, TERN_Q_EAM, &ans->eam))
+	    tern_nla_put_eam(msg, TERN_Q_EAM, &ans->eam, false))
 		goto err;
 	if (ans->via == TERN_VIA_POOL6 &&
 	    tern_nla_put_prefix6(msg, TERN_Q_POOL6, pool6))

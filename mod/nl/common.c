@@ -262,17 +262,19 @@ out:
 const struct nla_policy tern_eam_policy[TERN_EAM_MAX + 1] = {
 	[TERN_EAM_PREFIX6] = NLA_POLICY_NESTED(tern_prefix6_policy),
 	[TERN_EAM_PREFIX4] = NLA_POLICY_NESTED(tern_prefix4_policy),
+	[TERN_EAM_FORCE] = { .type = NLA_FLAG },
 };
 
 int tern_nla_put_eam(struct sk_buff *skb, int type,
-		     const struct tern_eam *e)
+		     const struct tern_eam *e, bool overlaps)
 {
 	struct nlattr *nest = nla_nest_start(skb, type);
 
 	if (!nest)
 		return -EMSGSIZE;
 	if (tern_nla_put_prefix6(skb, TERN_EAM_PREFIX6, &e->p6) ||
-	    tern_nla_put_prefix4(skb, TERN_EAM_PREFIX4, &e->p4)) {
+	    tern_nla_put_prefix4(skb, TERN_EAM_PREFIX4, &e->p4) ||
+	    (overlaps && nla_put_flag(skb, TERN_EAM_FORCE))) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}

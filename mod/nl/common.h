@@ -53,7 +53,9 @@ int tern_nla_put_prefix4(struct sk_buff *skb, int type,
 			 const struct tern_prefix4 *p);
 
 struct tern_eam;
-int tern_nla_put_eam(struct sk_buff *skb, int type, const struct tern_eam *e);
+/* An EAMT entry's nest; @overlaps: with TERN_EAM_FORCE. */
+int tern_nla_put_eam(struct sk_buff *skb, int type, const struct tern_eam *e,
+		     bool overlaps);
 
 /* An extack message naming an entry (see nl/common.c). */
 __printf(3, 4) void tern_extack_fmt(struct tern_net *tn,

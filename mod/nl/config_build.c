@@ -6,6 +6,7 @@
  * entries within pool4 and distinct.
  */
 
+#include <linux/bitmap.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -15,6 +16,7 @@
 #include "nat64/pool4.h"
 #include "siit/denylist4.h"
 #include "siit/eamt.h"
+#include "siit/prefix.h"
 #include "nl/common.h"
 #include "nl/config.h"
 
@@ -58,10 +60,22 @@ static int tern_cfg_eamt(struct net *net, struct tern_cfg_inst *ci,
 			 struct netlink_ext_ack *extack)
 {
 	const struct tern_eam *v = ci->eam.v, *o;
+	unsigned long *force = NULL;
 	struct tern_eamt *t;
-	u32 bad, other;
+	u32 bad, other, i;
+	bool same;
 
-	t = tern_eamt_build(v, ci->eam.n, &bad, &other);
+	for (i = 0; i < ci->eam.n; i++) {
+		if (!nla_find_nested(ci->eam.nla[i], TERN_EAM_FORCE))
+			continue;
+		if (!force)
+			force = bitmap_zalloc(ci->eam.n, GFP_KERNEL);
+		if (!force)
+			return -ENOMEM;
+		__set_bit(i, force);
+	}
+	t = tern_eamt_build(v, ci->eam.n, force, &bad, &other);
+	bitmap_free(force);
 	if (!IS_ERR(t)) {
 		ci->eamt = t;
 		return 0;
@@ -71,8 +85,11 @@ static int tern_cfg_eamt(struct net *net, struct tern_cfg_inst *ci,
 				    "the EAMT is full (65536 entries)");
 	} else if (PTR_ERR(t) == -EEXIST) {
 		o = &v[other];
+		same = tern_prefix4_equal(&o->p4, &v[bad].p4) ||
+		       tern_prefix6_equal(&o->p6, &v[bad].p6);
 		tern_cfg_fmt(net, extack,
-				"overlaps EAMT entry %pI6c/%u %pI4/%u",
+				"%s EAMT entry %pI6c/%u %pI4/%u",
+				same ? "repeats a prefix of" : "overlaps",
 				&o->p6.addr, o->p6.len, &o->p4.addr, o->p4.len);
 		NL_SET_BAD_ATTR(extack, ci->eam.nla[bad]);
 	}

@@ -25,7 +25,7 @@
  * absent (*@has6, *@has4).
  */
 static int tern_nl_get_eam(struct genl_info *info, struct tern_eam *e,
-			   bool *has6, bool *has4)
+			   bool *has6, bool *has4, bool *force)
 {
 	struct nlattr *tb[TERN_EAM_MAX + 1];
 	int ret;
@@ -40,6 +40,7 @@ static int tern_nl_get_eam(struct genl_info *info, struct tern_eam *e,
 		return ret;
 	*has6 = tb[TERN_EAM_PREFIX6];
 	*has4 = tb[TERN_EAM_PREFIX4];
+	*force = tb[TERN_EAM_FORCE];
 	if (*has6) {
 		ret = tern_nla_get_prefix6(tb[TERN_EAM_PREFIX6], &e->p6,
 					   info->extack);
@@ -80,6 +81,12 @@ static void tern_eamt_refusal(struct tern_net *tn, int err,
 	} else if (err == -EEXIST && tern_prefix6_equal(&c->p6, &e->p6) &&
 		   tern_prefix4_equal(&c->p4, &e->p4)) {
 		NL_SET_ERR_MSG(extack, "this EAMT entry already exists");
+	} else if (err == -EEXIST && (c4 ? tern_prefix4_equal(&c->p4, &e->p4) :
+				      tern_prefix6_equal(&c->p6, &e->p6))) {
+		tern_extack_fmt(tn, extack,
+				"EAMT entry %pI6c/%u %pI4/%u has this %s prefix",
+				&c->p6.addr, c->p6.len, &c->p4.addr, c->p4.len,
+				c4 ? "IPv4" : "IPv6");
 	} else if (err == -EEXIST) {
 		tern_extack_fmt(tn, extack,
 				"the %s prefix overlaps EAMT entry %pI6c/%u %pI4/%u",
@@ -96,10 +103,10 @@ int tern_nl_eamt_add(struct sk_buff *skb, struct genl_info *info)
 	struct tern_instance *inst;
 	struct tern_eamt *t;
 	struct tern_eam e;
-	bool has6, has4, c4;
+	bool has6, has4, c4, force;
 	int ret;
 
-	ret = tern_nl_get_eam(info, &e, &has6, &has4);
+	ret = tern_nl_get_eam(info, &e, &has6, &has4, &force);
 	if (ret)
 		return ret;
 	if (!has6 || !has4) {
@@ -118,7 +125,8 @@ int tern_nl_eamt_add(struct sk_buff *skb, struct genl_info *info)
 	ret = PTR_ERR_OR_ZERO(inst) ?: tern_nl_siit_only(inst, info->extack);
 	if (ret)
 		goto out;
-	t = tern_eamt_add(tern_protected(tn, inst->eamt), &e, &conflict, &c4);
+	t = tern_eamt_add(tern_protected(tn, inst->eamt), &e, force, &conflict,
+			  &c4);
 	if (IS_ERR(t)) {
 		ret = PTR_ERR(t);
 		tern_eamt_refusal(tn, ret, &e, conflict, c4, info->extack);
@@ -137,10 +145,10 @@ int tern_nl_eamt_del(struct sk_buff *skb, struct genl_info *info)
 	struct tern_instance *inst;
 	struct tern_eamt *t;
 	struct tern_eam e;
-	bool has6, has4;
+	bool has6, has4, force;
 	int ret;
 
-	ret = tern_nl_get_eam(info, &e, &has6, &has4);
+	ret = tern_nl_get_eam(info, &e, &has6, &has4, &force);
 	if (ret)
 		return ret;
 	if (!has6 && !has4) {
@@ -169,10 +177,11 @@ out:
 static int tern_eamt_put(struct sk_buff *skb, struct tern_net *tn,
 			 struct tern_instance *inst, u32 i)
 {
-	const struct tern_eam *e;
+	const struct tern_eamt *t = tern_protected(tn, inst->eamt);
+	const struct tern_eam *e = tern_eamt_entry(t, i);
 
-	e = tern_eamt_entry(tern_protected(tn, inst->eamt), i);
-	return e ? tern_nla_put_eam(skb, TERN_A_EAM, e) : 1;
+	return e ? tern_nla_put_eam(skb, TERN_A_EAM, e,
+				    tern_eamt_overlaps(t, i)) : 1;
 }
 
 static const struct tern_nl_table tern_eamt_nl = {

@@ -119,7 +119,7 @@ struct tern_deny4 *tern_deny4_del(const struct tern_deny4 *old,
 	return d;
 }
 
-/* As tern_eamt_build(): sorted, each prefix checked against the next. */
+/* Sorted at once, each prefix checked against the next (siit/sorted4.c). */
 struct tern_deny4 *tern_deny4_build(const struct tern_prefix4 *v, u32 n,
 				    u32 *bad, u32 *other)
 {

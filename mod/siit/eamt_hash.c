@@ -2,10 +2,10 @@
 /*
  * The EAMT's hash index (siit/eamt_hash.h).
  *
- * The prefixes of a family never overlap, so at most one entry covers an
- * address: the one whose prefix equals the address cut to that entry's
- * length. With a few lengths in the table, the lookup cuts the address to
- * each (longest first) and looks the result up in one open-addressing
+ * An entry covers an address when its prefix equals the address cut to
+ * that entry's length. With a few lengths in the table, the lookup cuts
+ * the address to each, longest first (entries may nest: the first found
+ * is the longest match), and looks the result up in one open-addressing
  * table of every entry, keyed by prefix and length: a hash and a probe or
  * two a length, where the binary search takes one step per doubling of
  * the table (14 at 10,000 entries, with a 128-bit compare in each).

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The order of a bulk load of records by their IPv4 prefix
- * (siit/sorted4.h), shared by denylist4 and the EAMT.
+ * (siit/sorted4.h), the prefixes disjoint (denylist4).
  */
 
 #include <linux/err.h>

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Arrays of records sorted by the start of their IPv4 prefix, the prefixes
- * disjoint (denylist4, the EAMT's IPv4 side): the search and the order of
- * a bulk load.
+ * Arrays of records sorted by the start of their IPv4 prefix (denylist4,
+ * the EAMT's IPv4 side): the search; the order of a bulk load of disjoint
+ * prefixes (denylist4).
  */
 #ifndef _TERN_SORTED4_H
 #define _TERN_SORTED4_H

@@ -40,7 +40,7 @@ static void overlap_refused(struct kunit *test)
 	tern_kt_add_eam(test, &t, &base);
 	tern_kt_add_eam(test, &t, &other);
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		n = tern_eamt_add(t, &cases[i].e, &c, &c4);
+		n = tern_eamt_add(t, &cases[i].e, false, &c, &c4);
 		KUNIT_EXPECT_EQ_MSG(test, PTR_ERR(n), -EEXIST, "case %d", i);
 		KUNIT_ASSERT_NOT_NULL(test, c);
 		KUNIT_EXPECT_TRUE_MSG(test,
@@ -101,37 +101,6 @@ static void delete(struct kunit *test)
 			-ENOENT);
 }
 
-/* The entry of @t covering each query is the one a linear scan finds. */
-static void lookups_against_scan(struct kunit *test, const struct tern_eamt *t,
-				 const struct tern_eam *v, int count)
-{
-	const struct tern_eam *c, *want;
-	int i, j;
-
-	for (i = 0; i < 4000; i++) {
-		struct in6_addr q6 = v[i % count].p6.addr;
-		__be32 q4 = htonl(get_random_u32());
-
-		if (i % 2)
-			q4 = v[i % count].p4.addr ^ htonl(get_random_u32() & 0x3ff);
-		q6.s6_addr32[3] ^= htonl(get_random_u32() & 0x3ff);
-		want = NULL;
-		for (j = 0; j < count; j++)
-			if (tern_prefix4_contains(&v[j].p4, q4))
-				want = &v[j];
-		c = tern_eamt_find4(t, q4);
-		KUNIT_EXPECT_TRUE_MSG(test, want ? c && tern_prefix4_equal(&c->p4, &want->p4) : !c,
-				      "%pI4", &q4);
-		want = NULL;
-		for (j = 0; j < count; j++)
-			if (tern_prefix6_contains(&v[j].p6, &q6))
-				want = &v[j];
-		c = tern_eamt_find6(t, &q6);
-		KUNIT_EXPECT_TRUE_MSG(test, want ? c && tern_prefix6_equal(&c->p6, &want->p6) : !c,
-				      "%pI6c", &q6);
-	}
-}
-
 /*
  * Random disjoint entries of the IPv4 lengths @lens (IPv6: 96 more), added
  * one by one and built at once, looked up against a linear scan; @hashed:
@@ -165,7 +134,7 @@ static void random_tables(struct kunit *test, const u8 *lens, int nlens,
 		for (j = 0; j < count; j++)
 			clash |= tern_prefix4_overlap(&v[j].p4, &e.p4) ||
 				 tern_prefix6_overlap(&v[j].p6, &e.p6);
-		n = tern_eamt_add(t, &e, &c, &c4);
+		n = tern_eamt_add(t, &e, false, &c, &c4);
 		KUNIT_ASSERT_EQ(test, IS_ERR(n), clash);
 		if (clash)
 			continue;
@@ -176,11 +145,11 @@ static void random_tables(struct kunit *test, const u8 *lens, int nlens,
 	KUNIT_ASSERT_GT(test, count, 100);
 	KUNIT_EXPECT_EQ(test, tern_eamt_hashed(t, false), hashed);
 	KUNIT_EXPECT_EQ(test, tern_eamt_hashed(t, true), hashed);
-	lookups_against_scan(test, t, v, count);
-	b = tern_eamt_build(v, count, &bad, &other);
+	tern_kt_eamt_scan(test, t, v, count);
+	b = tern_eamt_build(v, count, NULL, &bad, &other);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(b));
 	KUNIT_EXPECT_EQ(test, tern_eamt_hashed(b, false), hashed);
-	lookups_against_scan(test, b, v, count);
+	tern_kt_eamt_scan(test, b, v, count);
 	tern_eamt_free(b);
 	/* Remove all, in insertion order; the rest stays findable. */
 	for (i = 0; i < count; i++) {

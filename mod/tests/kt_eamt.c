@@ -3,7 +3,9 @@
 
 #include <kunit/test.h>
 #include <linux/err.h>
+#include <linux/random.h>
 #include <net/ipv6.h>
+#include "siit/prefix.h"
 #include "kt_eamt.h"
 
 struct tern_eam tern_kt_eam(struct kunit *test, const char *p6, u8 len6,
@@ -26,7 +28,7 @@ void tern_kt_add_eam(struct kunit *test, struct tern_eamt **t,
 	bool c4;
 
 	KUNIT_ASSERT_EQ(test, tern_eam_validate(e, NULL), 0);
-	n = tern_eamt_add(*t, e, &c, &c4);
+	n = tern_eamt_add(*t, e, false, &c, &c4);
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR_OR_NULL(n), "adding %pI6c/%u %pI4/%u",
 			       &e->p6.addr, e->p6.len, &e->p4.addr, e->p4.len);
 	tern_eamt_free(*t);
@@ -71,4 +73,41 @@ struct tern_eamt *tern_kt_rfc7757_table(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(v); i++)
 		tern_kt_add_eam(test, &t, &v[i]);
 	return t;
+}
+
+/*
+ * The entry of @t found for each of 4000 queries (random addresses, and
+ * addresses near the entries' prefixes) has the longest prefix of
+ * @v[0..@n) covering the query (@n > 0), as a linear scan finds it.
+ */
+void tern_kt_eamt_scan(struct kunit *test, const struct tern_eamt *t,
+		       const struct tern_eam *v, u32 n)
+{
+	const struct tern_eam *c, *w4, *w6;
+	u32 i, j;
+
+	for (i = 0; i < 4000; i++) {
+		struct in6_addr q6 = v[(i * 7) % n].p6.addr;
+		__be32 q4 = htonl(get_random_u32());
+
+		if (i % 2)
+			q4 = v[i % n].p4.addr ^ htonl(get_random_u32() & 0x3ff);
+		q6.s6_addr32[3] ^= htonl(get_random_u32() & 0x3ff);
+		w4 = NULL;
+		w6 = NULL;
+		for (j = 0; j < n; j++) {
+			if (tern_prefix4_contains(&v[j].p4, q4) &&
+			    (!w4 || v[j].p4.len > w4->p4.len))
+				w4 = &v[j];
+			if (tern_prefix6_contains(&v[j].p6, &q6) &&
+			    (!w6 || v[j].p6.len > w6->p6.len))
+				w6 = &v[j];
+		}
+		c = tern_eamt_find4(t, q4);
+		KUNIT_EXPECT_TRUE_MSG(test, w4 ? c && tern_prefix4_equal(&c->p4, &w4->p4) : !c,
+				      "%pI4", &q4);
+		c = tern_eamt_find6(t, &q6);
+		KUNIT_EXPECT_TRUE_MSG(test, w6 ? c && tern_prefix6_equal(&c->p6, &w6->p6) : !c,
+				      "%pI6c", &q6);
+	}
 }

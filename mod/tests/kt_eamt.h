@@ -14,5 +14,7 @@ void tern_kt_add_eam(struct kunit *test, struct tern_eamt **t,
 void tern_kt_both_ways(struct kunit *test, const struct tern_eamt *t,
 		       const char *s6, const char *s4);
 struct tern_eamt *tern_kt_rfc7757_table(struct kunit *test);
+void tern_kt_eamt_scan(struct kunit *test, const struct tern_eamt *t,
+		       const struct tern_eam *v, u32 n);
 
 #endif /* _TERN_KT_EAMT_H */

@@ -43,8 +43,8 @@ static void eamt_build_same_as_add(struct kunit *test)
 		if (i < 64)
 			tern_kt_add_eam(test, &s, &v[i]);
 	}
-	KUNIT_EXPECT_NULL(test, tern_eamt_build(v, 0, &bad, &other));
-	t = tern_eamt_build(v, 64, &bad, &other);
+	KUNIT_EXPECT_NULL(test, tern_eamt_build(v, 0, NULL, &bad, &other));
+	t = tern_eamt_build(v, 64, NULL, &bad, &other);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(t));
 	KUNIT_ASSERT_EQ(test, tern_eamt_count(t), 64U);
 	for (i = 0; i < 64; i++) {
@@ -55,7 +55,7 @@ static void eamt_build_same_as_add(struct kunit *test)
 	tern_eamt_free(t);
 	tern_eamt_free(s);
 
-	t = tern_eamt_build(v, N_BULK, &bad, &other);
+	t = tern_eamt_build(v, N_BULK, NULL, &bad, &other);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(t));
 	for (i = 0; i < N_BULK; i++) {
 		struct in6_addr a6 = v[i].p6.addr;
@@ -92,7 +92,7 @@ static void eamt_build_hosts_hashed(struct kunit *test)
 		v[i].p6.addr.s6_addr32[3] = htonl(i + 1);
 		v[i].p4.addr = htonl(0x64400000 + i + 1);
 	}
-	t = tern_eamt_build(v, n, &bad, &other);
+	t = tern_eamt_build(v, n, NULL, &bad, &other);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(t));
 	KUNIT_EXPECT_TRUE(test, tern_eamt_hashed(t, false));
 	KUNIT_EXPECT_TRUE(test, tern_eamt_hashed(t, true));
@@ -123,13 +123,13 @@ static void eamt_build_overlaps(struct kunit *test)
 	u32 bad = 99, other = 99;
 
 	/* IPv4 side: entry 2 inside entry 0. */
-	KUNIT_EXPECT_EQ(test, PTR_ERR(tern_eamt_build(v, 3, &bad, &other)),
+	KUNIT_EXPECT_EQ(test, PTR_ERR(tern_eamt_build(v, 3, NULL, &bad, &other)),
 			-EEXIST);
 	KUNIT_EXPECT_EQ(test, bad, 2U);
 	KUNIT_EXPECT_EQ(test, other, 0U);
 	/* IPv6 side: entry 3 inside entry 1 (2 left out). */
 	v[2] = v[3];
-	KUNIT_EXPECT_EQ(test, PTR_ERR(tern_eamt_build(v, 3, &bad, &other)),
+	KUNIT_EXPECT_EQ(test, PTR_ERR(tern_eamt_build(v, 3, NULL, &bad, &other)),
 			-EEXIST);
 	KUNIT_EXPECT_EQ(test, bad, 2U);
 	KUNIT_EXPECT_EQ(test, other, 1U);

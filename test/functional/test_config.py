@@ -220,6 +220,38 @@ def test_overlap_names_entry(topo):
     assert cli_json(topo.xl, "instance", "list") == []
 
 
+def test_nested_eamt_entries(topo):
+    """An EAMT entry inside another needs "force": true on one of the two;
+    config show marks both, and applying what it shows gives the same."""
+    inner = {"prefix6": "2001:db8:300::/125", "prefix4": "192.0.2.8/29",
+             "force": True}
+    conf = dict(SIIT, eamt=SIIT["eamt"] + [inner])
+    cli_ok(topo.xl, "config", "apply", write(topo.tmp, "nest.json", [conf]))
+    out, shown = show(topo)
+    outer = dict(SIIT["eamt"][0], force=True)
+    assert shown["instances"][0]["eamt"] == [outer, inner,
+                                             SIIT["eamt"][1]]
+    q = cli_json(topo.xl, "-i", "s", "address", "query", "192.0.2.9")
+    assert q["translated"] == "2001:db8:300::1"
+    cli_ok(topo.xl, "config", "apply", write(topo.tmp, "again.json", [],
+                                             text=out))
+    assert show(topo)[0] == out
+    cli_ok(topo.xl, "instance", "remove", "s")
+    del inner["force"]
+    path = write(topo.tmp, "bad.json", [conf])
+    r = cli(topo.xl, "config", "apply", path)
+    assert r.err == ('tern: %s:%d: instance "s", eamt entry 3: overlaps '
+                     'EAMT entry 2001:db8:100::/120 192.0.2.0/24\n'
+                     % (path, line_of(path, "2001:db8:300::") - 1))
+    inner["force"] = "yes"
+    path = write(topo.tmp, "bad2.json", [conf])
+    r = cli(topo.xl, "config", "apply", path)
+    assert r.err == ('tern: %s:%d: instance "s": eamt entry 3: "force" is '
+                     'true or false\n'
+                     % (path, line_of(path, "2001:db8:300::") - 1))
+    assert cli_json(topo.xl, "instance", "list") == []
+
+
 def test_pool4_overlap_names_entry(topo):
     """Two pool4 entries of one file overlap: the kernel names the entry
     the second clashes with, read before the table holding it is freed

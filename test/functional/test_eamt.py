@@ -132,6 +132,44 @@ def test_eamt_add_refused(inst, p6, p4, message):
     assert eamt(inst) == [{"prefix6": EAM6, "prefix4": EAM4}]
 
 
+# An entry inside EAM6/EAM4 on both sides (RFC 7757 3.2: longest prefix).
+NEST6, NEST4 = "2001:db8:6::f8/125", "198.51.100.8/29"
+
+
+@pytest.mark.cli
+def test_eamt_nested_needs_force(inst):
+    """An entry inside another is refused without --force; with it, both
+    are listed as overlapping, an address takes the entry of the longest
+    prefix covering it (so 198.51.100.9 -> 2001:db8:6::f9, whose way back
+    is 198.51.100.9 again, but 2001:db8:6::9 -> 198.51.100.9 too); an
+    equal prefix is refused even with --force; removing the inner entry
+    uncovers the outer one."""
+    cli_ok(inst, "eamt", "add", EAM6, EAM4)
+    refused(inst, 1, OVERLAP4, "eamt", "add", NEST6, NEST4)
+    cli_ok(inst, "eamt", "add", NEST6, NEST4, "--force")
+    assert eamt(inst) == [
+        {"prefix6": EAM6, "prefix4": EAM4, "force": True},
+        {"prefix6": NEST6, "prefix4": NEST4, "force": True}]
+    assert cli_ok(inst, "eamt", "list") == "".join(
+        "%-18s %s\n" % row for row in [
+            ("IPV6-PREFIX", "IPV4-PREFIX"), (EAM6, EAM4 + " overlaps"),
+            (NEST6, NEST4 + " overlaps")])
+    refused(inst, 1, "EAMT entry %s %s has this IPv4 prefix" % (EAM6, EAM4),
+            "eamt", "add", "2001:db8:8::/120", EAM4, "-f")
+    refused(inst, 1, "EAMT entry %s %s has this IPv6 prefix" % (EAM6, EAM4),
+            "eamt", "add", "--force", EAM6, "192.0.2.0/24")
+    for addr, out, via in [("198.51.100.9", "2001:db8:6::f9", NEST6),
+                           ("2001:db8:6::f9", "198.51.100.9", NEST6),
+                           ("198.51.100.20", "2001:db8:6::14", EAM6),
+                           ("2001:db8:6::9", "198.51.100.9", EAM6)]:
+        q = cli_json(inst, "address", "query", addr)
+        assert (q["translated"], q["eam"]["prefix6"]) == (out, via), addr
+    cli_ok(inst, "eamt", "remove", NEST4)
+    assert eamt(inst) == [{"prefix6": EAM6, "prefix4": EAM4}]
+    q = cli_json(inst, "address", "query", "198.51.100.9")
+    assert q["translated"] == "2001:db8:6::9"
+
+
 @pytest.mark.cli
 @pytest.mark.parametrize("p6,p4", [
     ("2001:db8:7::/120", "192.0.2.0/25"),
@@ -436,6 +474,32 @@ def test_eam_traffic_both_ways(tables):
     assert_ipv6(f, src=H4_6, dst=HP6, hlim=63, nh=17, plen=68)
     assert bytes(f[UDP].payload)[:60] == PAYLOAD[:60]
     c.expect({"xlat-6to4": 1, "xlat-4to6": 1})
+
+
+def test_eam_nested_entry_traffic(tables):
+    """Packets through an entry nested inside another (added with
+    --force): the longest prefix covering an address maps it, the
+    source from IPv6 and the destination from IPv4 alike; addresses
+    outside the inner entry still take the outer one."""
+    t = tables
+    cli_ok(t.xl, "eamt", "add", EAM6, EAM4)
+    cli_ok(t.xl, "eamt", "add", NEST6, NEST4, "--force")
+    neigh6(t, "2001:db8:6::f9")
+    neigh6(t, HP6)
+    c = t.counters()
+    with t.cap4() as cap:
+        t.send6(udp6_from("2001:db8:6::f9", SINK4_6))
+        f = cap.one(is_ip4(dst=SINK4))
+    assert_ipv4(f, src="198.51.100.9", dst=SINK4, ttl=63, proto=17, len=88)
+    with t.cap6() as cap:
+        t.send4(udp4_to("198.51.100.9"))
+        f = cap.one(is_ip6(src=H4_6))
+    assert_ipv6(f, src=H4_6, dst="2001:db8:6::f9", hlim=63, nh=17, plen=68)
+    with t.cap6() as cap:
+        t.send4(udp4_to("198.51.100.99"))
+        f = cap.one(is_ip6(src=H4_6))
+    assert_ipv6(f, src=H4_6, dst=HP6, hlim=63, nh=17, plen=68)
+    c.expect({"xlat-6to4": 1, "xlat-4to6": 2})
 
 
 def test_eam_suffix_kept_both_ways(tables):

@@ -76,7 +76,9 @@ static int entry_done(struct put_ctx *c, struct nlattr *nla,
 
 static int put_eam(struct put_ctx *c, struct json_object *o, size_t i)
 {
-	static const char *const keys[] = { "prefix6", "prefix4", NULL };
+	static const char *const keys[] = { "prefix6", "prefix4", "force",
+					    NULL };
+	struct json_object *force = NULL;
 	struct tern_prefix p6, p4;
 	const char *s6, *s4;
 	struct nlattr *nest;
@@ -95,9 +97,14 @@ static int put_eam(struct put_ctx *c, struct json_object *o, size_t i)
 	if (prefix4_parse(s4, &p4) < 0)
 		return cfg_bad(c, o, "invalid IPv4 prefix \"%s\" (expected %s)",
 			       s4, PREFIX4_FORMS);
+	if (json_object_object_get_ex(o, "force", &force) &&
+	    !json_object_is_type(force, json_type_boolean))
+		return cfg_bad(c, o, "\"force\" is true or false");
 	nest = nla_nest_start(c->r->msg, TERN_A_EAM | NLA_F_NESTED);
 	if (!nest || prefix_put(c->r->msg, TERN_EAM_PREFIX6, &p6) < 0 ||
-	    prefix_put(c->r->msg, TERN_EAM_PREFIX4, &p4) < 0)
+	    prefix_put(c->r->msg, TERN_EAM_PREFIX4, &p4) < 0 ||
+	    (force && json_object_get_boolean(force) &&
+	     nla_put_flag(c->r->msg, TERN_EAM_FORCE) < 0))
 		return cfg_too_big();
 	nla_nest_end(c->r->msg, nest);
 	return entry_done(c, nest, o, "eamt", i);

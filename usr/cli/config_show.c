@@ -197,6 +197,8 @@ static int eamt_reply(struct nlattr **tb, void *arg)
 		err = add_prefix(o, "prefix6", e[TERN_EAM_PREFIX6]);
 	if (!err)
 		err = add_prefix(o, "prefix4", e[TERN_EAM_PREFIX4]);
+	if (!err && e[TERN_EAM_FORCE])
+		err = add(o, "force", json_object_new_boolean(1));
 	return err;
 }
 

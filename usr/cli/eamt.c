@@ -22,7 +22,8 @@ static const char help_eamt[] =
 	"other, before pool6 and regardless of denylist4.\n"
 	"\n"
 	"Commands:\n"
-	"  add PREFIX6 PREFIX4       add an entry\n"
+	"  add PREFIX6 PREFIX4 [--force]\n"
+	"                            add an entry\n"
 	"  remove PREFIX6|PREFIX4    remove the entry with this prefix (or both)\n"
 	"  list [--json]             show the entries\n"
 	"  flush                     remove every entry\n"
@@ -31,16 +32,20 @@ static const char help_eamt[] =
 	"Run 'tern eamt COMMAND --help' for details.\n";
 
 static const char help_add[] =
-	"Usage: tern [-i NAME] eamt add PREFIX6 PREFIX4\n"
+	"Usage: tern [-i NAME] eamt add PREFIX6 PREFIX4 [--force]\n"
 	"\n"
 	"Map IPv6 prefix PREFIX6 to IPv4 prefix PREFIX4 and back, keeping the\n"
 	"suffix bits, e.g. 'tern eamt add 2001:db8:6::/120 198.51.100.0/24'.\n"
 	"The IPv6 suffix must be at least as long as the IPv4 one (IPv6 length\n"
 	"<= 96 + IPv4 length; the IPv4 suffix bits follow the IPv6 prefix); no\n"
 	"bits may be set past the lengths; neither prefix may overlap one of an\n"
-	"existing entry.\n"
+	"existing entry, unless --force.\n"
 	"\n"
 	"Options:\n"
+	"  -f, --force          the entry may nest inside existing ones or hold\n"
+	"                       them (no entry may have an equal prefix): an\n"
+	"                       address takes the entry with the longest prefix\n"
+	"                       covering it, which may not map back the same way\n"
 	"  -i, --instance NAME  the instance (default: the only one)\n"
 	"  -h, --help           show this help\n";
 
@@ -57,12 +62,14 @@ static const char help_remove[] =
 static const char help_list[] =
 	"Usage: tern [-i NAME] eamt list [--json]\n"
 	"\n"
-	"Show the entries, in IPv4 prefix order: IPV6-PREFIX IPV4-PREFIX.\n"
+	"Show the entries, in IPv4 prefix order: IPV6-PREFIX IPV4-PREFIX, and\n"
+	"'overlaps' after an entry that nests in another or holds one.\n"
 	"\n"
 	"Options:\n"
 	"  -i, --instance NAME  the instance (default: the only one)\n"
 	"  -j, --json           print a JSON array of objects with the keys\n"
-	"                       prefix6 and prefix4\n"
+	"                       prefix6 and prefix4 (and \"force\": true where\n"
+	"                       the entry overlaps another)\n"
 	"  -h, --help           show this help\n";
 
 static const char help_flush[] = TABLE_HELP_FLUSH("eamt", "entry");
@@ -71,6 +78,7 @@ static const char help_flush[] = TABLE_HELP_FLUSH("eamt", "entry");
 struct eam_arg {
 	struct tern_prefix p6;
 	struct tern_prefix p4;
+	bool force;
 };
 
 static int put_eam(struct nl_msg *msg, const void *arg)
@@ -82,7 +90,8 @@ static int put_eam(struct nl_msg *msg, const void *arg)
 	if (!nest)
 		return -1;
 	if ((e->p6.family && prefix_put(msg, TERN_EAM_PREFIX6, &e->p6) < 0) ||
-	    (e->p4.family && prefix_put(msg, TERN_EAM_PREFIX4, &e->p4) < 0))
+	    (e->p4.family && prefix_put(msg, TERN_EAM_PREFIX4, &e->p4) < 0) ||
+	    (e->force && nla_put_flag(msg, TERN_EAM_FORCE) < 0))
 		return -1;
 	nla_nest_end(msg, nest);
 	return 0;
@@ -111,16 +120,26 @@ static int eam_prefixes(const char *cmd, const char **pos, int n,
 	return TERN_EXIT_OK;
 }
 
+static int force_flag(const char *arg, void *data)
+{
+	if (!args_is(arg, "-f", "--force"))
+		return -1;
+	*(bool *)data = true;
+	return 0;
+}
+
 static int eamt_add(int argc, char **argv, struct tern_opts *opts)
 {
 	const char *cmd = "eamt add";
 	const char *pos[2];
 	struct eam_arg e;
+	bool force = false;
 	int n, r;
 
 	if (table_help(argc, argv, help_add))
 		return TERN_EXIT_OK;
-	r = table_args(cmd, argc, argv, opts, pos, 2, &n, NULL);
+	r = table_args_flags(cmd, argc, argv, opts, pos, 2, &n, NULL,
+			     force_flag, &force);
 	if (r)
 		return r;
 	if (n < 2)
@@ -128,6 +147,7 @@ static int eamt_add(int argc, char **argv, struct tern_opts *opts)
 	r = eam_prefixes(cmd, pos, n, &e);
 	if (r)
 		return r;
+	e.force = force;
 	return tern_nl_request(TERN_CMD_EAMT_ADD, false, opts->instance,
 			       put_eam, &e, NULL, NULL);
 }
@@ -163,6 +183,7 @@ struct eam_list {
 	struct {
 		char p6[PREFIX_STRLEN];
 		char p4[PREFIX_STRLEN];
+		bool overlaps;
 	} *v;
 	size_t n, cap;
 };
@@ -172,6 +193,7 @@ static int list_reply(struct nlattr **tb, void *arg)
 	static struct nla_policy policy[TERN_EAM_MAX + 1] = {
 		[TERN_EAM_PREFIX6] = { .type = NLA_NESTED },
 		[TERN_EAM_PREFIX4] = { .type = NLA_NESTED },
+		[TERN_EAM_FORCE] = { .type = NLA_FLAG },
 	};
 	struct nlattr *e[TERN_EAM_MAX + 1];
 	struct eam_list *list = arg;
@@ -190,6 +212,7 @@ static int list_reply(struct nlattr **tb, void *arg)
 		return status;
 	prefix_str(&p6, list->v[list->n].p6);
 	prefix_str(&p4, list->v[list->n].p4);
+	list->v[list->n].overlaps = e[TERN_EAM_FORCE];
 	list->n++;
 	return TERN_EXIT_OK;
 }
@@ -210,6 +233,8 @@ static int eamt_list(int argc, char **argv, struct tern_opts *opts)
 			o = json_obj();
 			json_add_str(o, "prefix6", list.v[i].p6);
 			json_add_str(o, "prefix4", list.v[i].p4);
+			if (list.v[i].overlaps)
+				json_add_bool(o, "force", true);
 			status = json_stream_add(&js, o);
 		}
 		json_stream_end(&js);
@@ -220,7 +245,8 @@ static int eamt_list(int argc, char **argv, struct tern_opts *opts)
 				w6 = strlen(list.v[i].p6);
 		printf("%-*s %s\n", w6, "IPV6-PREFIX", "IPV4-PREFIX");
 		for (i = 0; i < list.n; i++)
-			printf("%-*s %s\n", w6, list.v[i].p6, list.v[i].p4);
+			printf("%-*s %s%s\n", w6, list.v[i].p6, list.v[i].p4,
+			       list.v[i].overlaps ? " overlaps" : "");
 	}
 	free(list.v);
 	return status == TABLE_HELPED ? TERN_EXIT_OK : status;

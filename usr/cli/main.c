@@ -29,7 +29,7 @@ static const char help_main[] =
 	"  global set KEY VALUE\n"
 	"  stats [--all] [--json] [--verbose]\n"
 	"  stats --explain\n"
-	"  eamt add PREFIX6 PREFIX4\n"
+	"  eamt add PREFIX6 PREFIX4 [--force]\n"
 	"  eamt remove PREFIX6|PREFIX4 [PREFIX4|PREFIX6]\n"
 	"  eamt list [--json]\n"
 	"  eamt flush\n"

@@ -165,6 +165,8 @@ file_err eamt-entry-not-string 'FILE:3: instance "s": eamt entry 2: "prefix4" is
 	"$(siit '{"prefix6": "2001:db8:1::/120", "prefix4": 5}')"
 file_err eamt-entry-missing 'FILE:3: instance "s": eamt entry 2: missing "prefix4"' \
 	"$(siit '{"prefix6": "2001:db8:1::/120"}')"
+file_err eamt-entry-force-not-bool 'FILE:3: instance "s": eamt entry 2: "force" is true or false' \
+	"$(siit '{"prefix6": "2001:db8:1::/120", "prefix4": "198.51.100.0/24", "force": 1}')"
 file_err eamt-entry-not-object 'FILE:3: instance "s": eamt entry 2: expected an object' \
 	"$(siit '"2001:db8:1::/120"')"
 file_err pool4-entry-unknown-key 'FILE:3: instance "n": pool4 entry 1: unknown key "port"' \

@@ -424,6 +424,9 @@ usage eamt-add-bad-prefix "invalid prefix 'nope' \(expected ADDR/LEN, IPv6 or IP
 usage eamt-add-bad-len "invalid prefix '192.0.2.0/33'" eamt add 2001:db8::/120 192.0.2.0/33
 usage eamt-add-unknown-option "unknown option '--frob'" eamt add 2001:db8::/120 192.0.2.0/24 --frob
 usage eamt-add-json "unknown option '--json'" eamt add 2001:db8::/120 192.0.2.0/24 --json
+parses eamt-add-force eamt add 2001:db8::/120 192.0.2.0/24 --force
+parses eamt-add-force-short eamt add -f 2001:db8::/120 192.0.2.0/24
+usage eamt-remove-force "unknown option '--force'" eamt remove 192.0.2.0/24 --force
 usage eamt-remove-nothing "'eamt remove' needs PREFIX6 or PREFIX4" eamt remove
 usage eamt-remove-two-v4 "not two IPv4 ones" eamt remove 192.0.2.0/24 192.0.2.0/24
 usage eamt-list-extra "unexpected argument 'x'" eamt list x
