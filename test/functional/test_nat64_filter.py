@@ -18,7 +18,7 @@ import ternlib
 from genl import ATTR, nest, nla, prefix
 from ternlib import assert_error, cli, cli_json, cli_ok
 from ternlib.nat64 import (CLIENT, _nat64_module, nat, udp6,  # noqa: F401
-                           wait_until)
+                           udp6_frames, wait_until)
 from test_nat64_cli import (POOL4_ADDR, PROTOS, bib_nest, instance_attr,
                             nat64, pool4_add)  # noqa: F401
 
@@ -384,9 +384,10 @@ def test_session_filters(nat):
 def test_session_filter_in_parts(nat):
     """More sessions of one host than a dump message holds, among as many
     of another: the filtered dump lists each of them once."""
-    for i in range(N_BULK):
-        nat.send6(udp6(src=SUB_A1, sport=41000 + i, n=8))
-        nat.send6(udp6(src=SUB_B, sport=41000 + i, n=8))
+    for src in (SUB_A1, SUB_B):
+        for f in udp6_frames(range(41000, 41000 + N_BULK),
+                             payload=ternlib.PAYLOAD[:8], src=src):
+            nat.senders["h6"].sock.send(f)
     wait_until(lambda: ternlib.stats(nat.xl, "n")["sessions"] == 2 * N_BULK,
                ternlib.TIMEOUT)
     g = ternlib.genl_in(nat.xl)
