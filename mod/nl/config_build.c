@@ -89,7 +89,7 @@ static int tern_cfg_eamt(struct net *net, struct tern_cfg_inst *ci,
 		       tern_prefix6_equal(&o->p6, &v[bad].p6);
 		tern_cfg_fmt(net, extack,
 				"%s EAMT entry %pI6c/%u %pI4/%u",
-				same ? "repeats a prefix of" : "overlaps",
+				same ? "same prefix as" : "overlaps",
 				&o->p6.addr, o->p6.len, &o->p4.addr, o->p4.len);
 		NL_SET_BAD_ATTR(extack, ci->eam.nla[bad]);
 	}

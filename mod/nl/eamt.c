@@ -84,9 +84,9 @@ static void tern_eamt_refusal(struct tern_net *tn, int err,
 	} else if (err == -EEXIST && (c4 ? tern_prefix4_equal(&c->p4, &e->p4) :
 				      tern_prefix6_equal(&c->p6, &e->p6))) {
 		tern_extack_fmt(tn, extack,
-				"EAMT entry %pI6c/%u %pI4/%u has this %s prefix",
-				&c->p6.addr, c->p6.len, &c->p4.addr, c->p4.len,
-				c4 ? "IPv4" : "IPv6");
+				"the %s prefix is taken by EAMT entry %pI6c/%u %pI4/%u",
+				c4 ? "IPv4" : "IPv6", &c->p6.addr, c->p6.len,
+				&c->p4.addr, c->p4.len);
 	} else if (err == -EEXIST) {
 		tern_extack_fmt(tn, extack,
 				"the %s prefix overlaps EAMT entry %pI6c/%u %pI4/%u",
@@ -154,6 +154,11 @@ int tern_nl_eamt_del(struct sk_buff *skb, struct genl_info *info)
 	if (!has6 && !has4) {
 		NL_SET_ERR_MSG_ATTR(info->extack, attr,
 				    "name the EAMT entry by its IPv6 or IPv4 prefix");
+		return -EINVAL;
+	}
+	if (force) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attr,
+				    "force is for adding an EAMT entry");
 		return -EINVAL;
 	}
 

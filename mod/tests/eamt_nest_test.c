@@ -57,7 +57,38 @@ static void maps(struct kunit *test, const struct tern_eamt *t,
 			    "%s -> %pI4, want %s", s6, &out4, want4);
 }
 
-static void longest_wins(struct kunit *test)
+/*
+ * Entries of other lengths, so that neither family has few enough for
+ * the hash index: a /0 around everything IPv4 (::/96), an entry starting
+ * where the /24 starts, and three of lengths of their own.
+ */
+static void extra_lengths(struct kunit *test, struct tern_eamt **t)
+{
+	struct tern_eam v[] = {
+		tern_kt_eam(test, "::", 96, "0.0.0.0", 0),
+		tern_kt_eam(test, "2001:db8:f:3::", 125, "198.51.100.0", 29),
+		tern_kt_eam(test, "2001:db8:f::", 128, "192.0.2.1", 32),
+		tern_kt_eam(test, "2001:db8:f:1::", 126, "192.0.2.4", 30),
+		tern_kt_eam(test, "2001:db8:f:2::", 127, "192.0.2.8", 31),
+	};
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(v); i++)
+		add_forced(test, t, &v[i], NULL);
+	KUNIT_ASSERT_FALSE(test, tern_eamt_hashed(*t, false));
+	KUNIT_ASSERT_FALSE(test, tern_eamt_hashed(*t, true));
+	maps(test, *t, "198.51.100.3", "2001:db8:f:3::3", "2001:db8:6::3",
+	     "198.51.100.3");
+	maps(test, *t, "203.0.113.200", "::cb00:71c8", "::c633:6409",
+	     "198.51.100.9");
+}
+
+/*
+ * A /29 inside a /24, other nestings around them; @search: with
+ * extra_lengths() (the binary search and its walk up), else four lengths
+ * a family (the hash index).
+ */
+static void longest_wins(struct kunit *test, bool search)
 {
 	struct tern_eam e24 = tern_kt_eam(test, "2001:db8:6::", 120, "198.51.100.0", 24);
 	struct tern_eam e29 = tern_kt_eam(test, "2001:db8:7::", 125, "198.51.100.8", 29);
@@ -83,6 +114,8 @@ static void longest_wins(struct kunit *test)
 	add_forced(test, &t, &e29, NULL);
 	for (i = 0; i < 2; i++)
 		KUNIT_EXPECT_TRUE(test, tern_eamt_overlaps(t, i));
+	if (search)
+		extra_lengths(test, &t);
 	/* 198.51.100.9 is the /29's; 2001:db8:6::9 is still the /24's. */
 	maps(test, t, "198.51.100.9", "2001:db8:7::1", "2001:db8:6::9",
 	     "198.51.100.9");
@@ -95,9 +128,11 @@ static void longest_wins(struct kunit *test)
 	add_forced(test, &t, &in6, NULL);
 	maps(test, t, "203.0.113.1", "2001:db8:6::81", "2001:db8:6::81",
 	     "203.0.113.1");
-	maps(test, t, "198.51.100.5", "2001:db8:6::5", "2001:db8:6::5",
+	maps(test, t, "198.51.100.21", "2001:db8:6::15", "2001:db8:6::5",
 	     "198.51.100.5");
 	add_forced(test, &t, &e16, NULL);
+	KUNIT_EXPECT_EQ(test, tern_eamt_hashed(t, false), !search);
+	KUNIT_EXPECT_EQ(test, tern_eamt_hashed(t, true), !search);
 	maps(test, t, "198.51.7.7", "2001:db8:9::707", "2001:db8:9::6409",
 	     "198.51.100.9");
 	maps(test, t, "198.51.100.9", "2001:db8:7::1", "2001:db8:7::1",
@@ -119,6 +154,31 @@ static void longest_wins(struct kunit *test)
 	tern_eamt_free(t);
 }
 
+static void longest_wins_hashed(struct kunit *test)
+{
+	longest_wins(test, false);
+}
+
+static void longest_wins_search(struct kunit *test)
+{
+	longest_wins(test, true);
+}
+
+/* A build of @v refused: -EEXIST naming entries @bad and @other. */
+static void build_refused(struct kunit *test, const struct tern_eam *v,
+			  u32 n, const unsigned long *force, u32 bad, u32 other)
+{
+	struct tern_eamt *t;
+	u32 b = U32_MAX, o = U32_MAX;
+
+	t = tern_eamt_build(v, n, force, &b, &o);
+	if (!IS_ERR(t))
+		tern_eamt_free(t);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(t), -EEXIST);
+	KUNIT_EXPECT_EQ(test, b, bad);
+	KUNIT_EXPECT_EQ(test, o, other);
+}
+
 /* A bulk build: a nested pair needs force on one of its two entries. */
 static void build_needs_force(struct kunit *test)
 {
@@ -132,16 +192,10 @@ static void build_needs_force(struct kunit *test)
 	struct tern_eamt *t;
 	u32 bad, other;
 
-	t = tern_eamt_build(v, ARRAY_SIZE(v), NULL, &bad, &other);
-	KUNIT_EXPECT_EQ(test, PTR_ERR(t), -EEXIST);
-	KUNIT_EXPECT_EQ(test, bad, 2U);		/* the /24 in the /16 */
-	KUNIT_EXPECT_EQ(test, other, 1U);
+	build_refused(test, v, ARRAY_SIZE(v), NULL, 2, 1); /* /24 in the /16 */
 	/* The /24 forced: it may nest, but the /29 is in the /16 too. */
 	__set_bit(2, force);
-	t = tern_eamt_build(v, ARRAY_SIZE(v), force, &bad, &other);
-	KUNIT_EXPECT_EQ(test, PTR_ERR(t), -EEXIST);
-	KUNIT_EXPECT_EQ(test, bad, 1U);
-	KUNIT_EXPECT_EQ(test, other, 0U);
+	build_refused(test, v, ARRAY_SIZE(v), force, 1, 0);
 	__set_bit(0, force);
 	t = tern_eamt_build(v, ARRAY_SIZE(v), force, &bad, &other);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(t));
@@ -155,10 +209,7 @@ static void build_needs_force(struct kunit *test)
 	/* Equal prefixes, forced or not. */
 	v[3].p4 = v[2].p4;
 	bitmap_fill(force, ARRAY_SIZE(v));
-	t = tern_eamt_build(v, ARRAY_SIZE(v), force, &bad, &other);
-	KUNIT_EXPECT_EQ(test, PTR_ERR(t), -EEXIST);
-	KUNIT_EXPECT_EQ(test, bad, 3U);
-	KUNIT_EXPECT_EQ(test, other, 2U);
+	build_refused(test, v, ARRAY_SIZE(v), force, 3, 2);
 }
 
 /*
@@ -192,15 +243,18 @@ static void random_nested(struct kunit *test, const u8 *lens, int nlens,
 		e.p6.addr.s6_addr32[0] = htonl(0x20010db8);
 		e.p6.addr.s6_addr32[3] = htonl((get_random_u32() & 0xffff) &
 					       ~tern_hostmask4(len4));
+		bool over = false;
+
 		for (j = 0; j < count; j++) {
 			same |= tern_prefix4_equal(&v[j].p4, &e.p4) ||
 				tern_prefix6_equal(&v[j].p6, &e.p6);
-			nested |= tern_prefix4_overlap(&v[j].p4, &e.p4);
+			over |= tern_prefix4_overlap(&v[j].p4, &e.p4);
 		}
 		n = tern_eamt_add(t, &e, true, &c, &c4);
 		KUNIT_ASSERT_EQ(test, IS_ERR(n), same);
 		if (same)
 			continue;
+		nested |= over;
 		tern_eamt_free(t);
 		t = n;
 		v[count++] = e;
@@ -209,8 +263,10 @@ static void random_nested(struct kunit *test, const u8 *lens, int nlens,
 	KUNIT_ASSERT_TRUE(test, nested);
 	KUNIT_EXPECT_EQ(test, tern_eamt_hashed(t, false), hashed);
 	tern_kt_eamt_scan(test, t, v, count);
-	KUNIT_EXPECT_EQ(test, PTR_ERR(tern_eamt_build(v, count, NULL, &bad,
-						      &other)), -EEXIST);
+	b = tern_eamt_build(v, count, NULL, &bad, &other);
+	if (!IS_ERR(b))
+		tern_eamt_free(b);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(b), -EEXIST);
 	bitmap_fill(all, count);
 	b = tern_eamt_build(v, count, all, &bad, &other);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(b));
@@ -245,7 +301,8 @@ static void random_nested_hashed(struct kunit *test)
 }
 
 static struct kunit_case tern_eamt_nest_cases[] = {
-	KUNIT_CASE(longest_wins),
+	KUNIT_CASE(longest_wins_hashed),
+	KUNIT_CASE(longest_wins_search),
 	KUNIT_CASE(build_needs_force),
 	KUNIT_CASE(random_nested_search),
 	KUNIT_CASE(random_nested_hashed),

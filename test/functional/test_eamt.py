@@ -154,9 +154,10 @@ def test_eamt_nested_needs_force(inst):
         "%-18s %s\n" % row for row in [
             ("IPV6-PREFIX", "IPV4-PREFIX"), (EAM6, EAM4 + " overlaps"),
             (NEST6, NEST4 + " overlaps")])
-    refused(inst, 1, "EAMT entry %s %s has this IPv4 prefix" % (EAM6, EAM4),
+    taken = "the %s prefix is taken by EAMT entry %s %s"
+    refused(inst, 1, taken % ("IPv4", EAM6, EAM4),
             "eamt", "add", "2001:db8:8::/120", EAM4, "-f")
-    refused(inst, 1, "EAMT entry %s %s has this IPv6 prefix" % (EAM6, EAM4),
+    refused(inst, 1, taken % ("IPv6", EAM6, EAM4),
             "eamt", "add", "--force", EAM6, "192.0.2.0/24")
     for addr, out, via in [("198.51.100.9", "2001:db8:6::f9", NEST6),
                            ("2001:db8:6::f9", "198.51.100.9", NEST6),
@@ -246,6 +247,14 @@ def test_eamt_needs_both_prefixes_kernel(inst):
         err, text, _ = g.tern("TERN_CMD_EAMT_DEL", nest(ATTR["TERN_A_EAM"]))
         assert (err, text) == (22, "name the EAMT entry by its IPv6 or "
                                "IPv4 prefix")
+        cli_ok(inst, "eamt", "add", EAM6, EAM4)
+        err, text, _ = g.tern("TERN_CMD_EAMT_DEL", nest(
+            ATTR["TERN_A_EAM"], prefix(EAM["TERN_EAM_PREFIX4"],
+                                       "198.51.100.0", 24),
+            nla(EAM["TERN_EAM_FORCE"], b"")))
+        assert (err, text) == (22, "force is for adding an EAMT entry")
+        assert eamt(inst) == [{"prefix6": EAM6, "prefix4": EAM4}]
+        cli_ok(inst, "eamt", "flush")
         err, text, _ = g.tern("TERN_CMD_ADDR_QUERY",
                               nla(ATTR["TERN_A_ADDR"], b"\1\2\3"))
         assert (err, text) == (22, "an address has 4 (IPv4) or 16 (IPv6) "
