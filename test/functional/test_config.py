@@ -243,7 +243,15 @@ def test_nested_eamt_entries(topo):
     assert r.err == ('tern: %s:%d: instance "s", eamt entry 3: overlaps '
                      'EAMT entry 2001:db8:100::/120 192.0.2.0/24\n'
                      % (path, line_of(path, "2001:db8:300::") - 1))
-    inner["force"] = "yes"
+    inner.update(force=True, prefix6="2001:db8:300::/120",
+                 prefix4="192.0.2.0/24")
+    path = write(topo.tmp, "same.json", [conf])
+    r = cli(topo.xl, "config", "apply", path)
+    assert r.err == ('tern: %s:%d: instance "s", eamt entry 3: same prefix '
+                     'as EAMT entry 2001:db8:100::/120 192.0.2.0/24\n'
+                     % (path, line_of(path, "2001:db8:300::") - 1))
+    inner.update(force="yes", prefix6="2001:db8:300::/125",
+                 prefix4="192.0.2.8/29")
     path = write(topo.tmp, "bad2.json", [conf])
     r = cli(topo.xl, "config", "apply", path)
     assert r.err == ('tern: %s:%d: instance "s": eamt entry 3: "force" is '
