@@ -102,6 +102,20 @@ static u32 tern_bsub_hash(const struct tern_blocks *bl,
 	return (u32)siphash_3u64(a[0], a[1], plen, &bl->key) & bl->mask;
 }
 
+/*
+ * Where the search for a free block of @sub starts, of @total slots:
+ * keyed, as the hashes (a subscriber chooses its prefix, and with it how
+ * many taken blocks its searches would walk), and not the bucket's hash.
+ */
+u32 tern_bsub_start(const struct tern_blocks *bl, const struct tern_bsub *sub,
+		    u32 total)
+{
+	const u64 *a = (const u64 *)&sub->prefix;
+
+	return (u32)siphash_3u64(a[0], a[1], sub->plen | 1ULL << 32,
+				 &bl->key) % total;
+}
+
 /* The record of @addr's subscriber, made if new (NULL: no memory). */
 struct tern_bsub *tern_bsub_get(struct tern_blocks *bl,
 				const struct in6_addr *addr, u8 plen)

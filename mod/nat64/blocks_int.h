@@ -70,6 +70,8 @@ struct tern_blk_evs {
 u32 tern_blk_hash(const struct tern_blocks *bl, u8 l4, __be32 addr, u16 first);
 struct tern_blk *tern_blk_find(struct tern_blocks *bl, u8 l4, __be32 addr,
 			       u16 first);
+u32 tern_bsub_start(const struct tern_blocks *bl, const struct tern_bsub *sub,
+		    u32 total);
 struct tern_bsub *tern_bsub_get(struct tern_blocks *bl,
 				const struct in6_addr *addr, u8 plen);
 void tern_blk_tell(struct tern_blk_evs *evs, const struct tern_blk *blk,

@@ -7,7 +7,6 @@
  */
 
 #include <linux/bitmap.h>
-#include <linux/jhash.h>
 #include <linux/slab.h>
 #include <net/ipv6.h>
 #include "nat64/blocks_int.h"
@@ -34,7 +33,8 @@ void tern_blk_pick_init(struct tern_blk_pick *bp, struct tern_blocks *bl,
 /*
  * Under the lock: a block of @bp's pool4 entries no record has, in *@a,
  * *@first: from the address the subscriber's prefix hashes to (its blocks
- * share an address while it has room), the lowest block of each address.
+ * share an address while it has room; keyed), the lowest block of each
+ * address.
  * At most TERN_BLK_PROBES steps, an address or a block taken each (an
  * address whose ports hold no aligned block counts too).
  */
@@ -52,8 +52,7 @@ static bool tern_blk_free_slot(struct tern_blocks *bl,
 	if (lo == hi)
 		return false;
 	total = p->cum[hi] - p->cum[lo];
-	start = jhash2((const u32 *)sub->prefix.s6_addr32, 4, sub->plen) %
-		total;
+	start = tern_bsub_start(bl, sub, total);
 	for (i = 0; i < total; i++) {
 		u32 slot = (start + i) % total, f;
 		const struct tern_pool4_entry *e;
