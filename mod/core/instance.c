@@ -247,27 +247,43 @@ static int __net_init tern_net_init(struct net *net)
 
 	mutex_init(&tn->lock);
 	INIT_LIST_HEAD(&tn->instances);
+	INIT_LIST_HEAD(&tn->dying);
 	tn->gen = 1;
 	return 0;
+}
+
+/*
+ * A namespace going: its instances stop taking packets here, and are freed
+ * in tern_net_exit(). The kernel waits for a grace period between the two
+ * (cleanup_net(), and the same at module unload): one for every namespace
+ * of the batch, not one for each (containers die by the hundred).
+ */
+static void __net_exit tern_net_pre_exit(struct net *net)
+{
+	struct tern_net *tn = tern_net(net);
+	struct tern_instance *inst;
+
+	mutex_lock(&tn->lock);
+	list_splice_init(&tn->instances, &tn->dying);
+	tn->count = 0;
+	tn->gen++;
+	list_for_each_entry(inst, &tn->dying, list)
+		tern_instance_detach(inst);
+	mutex_unlock(&tn->lock);
 }
 
 static void __net_exit tern_net_exit(struct net *net)
 {
 	struct tern_net *tn = tern_net(net);
+	struct tern_instance *inst, *tmp;
 
-	LIST_HEAD(gone);
-
-	/* All hooks of the namespace first, then one grace period for all. */
-	mutex_lock(&tn->lock);
-	list_splice_init(&tn->instances, &gone);
-	tn->count = 0;
-	tn->gen++;
-	mutex_unlock(&tn->lock);
-	tern_instances_del(&gone);
+	list_for_each_entry_safe(inst, tmp, &tn->dying, list)
+		tern_instance_free(inst);
 }
 
 static struct pernet_operations tern_net_ops = {
 	.init = tern_net_init,
+	.pre_exit = tern_net_pre_exit,
 	.exit = tern_net_exit,
 	.id = &tern_net_id,
 	.size = sizeof(struct tern_net),

@@ -19,6 +19,7 @@ struct netlink_ext_ack;
 struct tern_net {
 	struct mutex lock;		/* instances list and config updates */
 	struct list_head instances;
+	struct list_head dying;		/* the namespace's, between its exits */
 	unsigned int gen;		/* bumped on every list change */
 	unsigned int count;		/* instances on the list */
 	unsigned int tables_gen;	/* bumped on every EAMT/denylist4/pool4 change */

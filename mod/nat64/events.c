@@ -32,20 +32,27 @@ static u8 tern_ev_proto(u8 l4)
 	}
 }
 
-/* Whether events of this kind are wanted: someone listens, log-* is on. */
+/*
+ * Under RCU: the family is registered (tern_genl_exit() waits for this
+ * section to end before the group can be another's) and someone in
+ * @inst's namespace listens.
+ */
+static bool tern_ev_listened(const struct tern_instance *inst)
+{
+	return READ_ONCE(tern_genl_live) &&
+	       genl_has_listeners(&tern_genl_family, inst->net,
+				  TERN_MCGRP_EVENTS);
+}
+
+/* Under RCU: events of this kind are wanted (listened, log-* on). */
 static bool tern_ev_wanted(const struct tern_instance *inst, bool sess)
 {
 	const struct tern_config *cfg;
-	bool on;
 
-	if (!genl_has_listeners(&tern_genl_family, inst->net,
-				TERN_MCGRP_EVENTS))
+	if (!tern_ev_listened(inst))
 		return false;
-	rcu_read_lock();
 	cfg = tern_instance_config(inst);
-	on = sess ? READ_ONCE(cfg->log_sessions) : READ_ONCE(cfg->log_bib);
-	rcu_read_unlock();
-	return on;
+	return sess ? READ_ONCE(cfg->log_sessions) : READ_ONCE(cfg->log_bib);
 }
 
 /* The attributes of a BIB entry (TERN_A_BIB). */
@@ -159,19 +166,23 @@ void tern_nat64_ev_bib(void *arg, const struct tern_bib *b, bool add)
 {
 	struct tern_instance *inst = arg;
 
+	rcu_read_lock();
 	if (tern_ev_wanted(inst, false))
 		tern_ev_send(inst, add ? TERN_EV_BIB_ADD : TERN_EV_BIB_DEL,
 			     TERN_A_BIB, tern_ev_put_bib, b);
+	rcu_read_unlock();
 }
 
 void tern_nat64_ev_sess(void *arg, const struct tern_session *s, bool add)
 {
 	struct tern_instance *inst = arg;
 
+	rcu_read_lock();
 	if (tern_ev_wanted(inst, true))
 		tern_ev_send(inst, add ? TERN_EV_SESSION_ADD :
 			     TERN_EV_SESSION_DEL, TERN_A_SESSION, tern_ev_put_sess,
 			     s);
+	rcu_read_unlock();
 }
 
 /*
@@ -181,8 +192,9 @@ void tern_nat64_ev_sess(void *arg, const struct tern_session *s, bool add)
 void tern_nat64_ev_block(struct tern_instance *inst,
 			 const struct tern_blk_info *bi, bool add)
 {
-	if (genl_has_listeners(&tern_genl_family, inst->net,
-			       TERN_MCGRP_EVENTS))
+	rcu_read_lock();
+	if (tern_ev_listened(inst))
 		tern_ev_send(inst, add ? TERN_EV_BLOCK_ADD : TERN_EV_BLOCK_DEL,
 			     TERN_A_BLOCK, tern_ev_put_block, bi);
+	rcu_read_unlock();
 }

@@ -23,8 +23,11 @@
 #include <linux/slab.h>
 #include "nat64/table_int.h"
 
-/* Frees what was unlinked before the call; may sleep. */
-static void tern_tbl_reap(struct tern_tables *t)
+/*
+ * Frees what was unlinked before the call, after a grace period if @wait;
+ * may sleep.
+ */
+static void tern_tbl_reap(struct tern_tables *t, bool wait)
 {
 	struct llist_node *sl = llist_del_all(&t->gone_sess);
 	struct llist_node *bl = llist_del_all(&t->gone_bib);
@@ -34,7 +37,8 @@ static void tern_tbl_reap(struct tern_tables *t)
 
 	if (!sl && !bl)
 		return;
-	synchronize_rcu();
+	if (wait)
+		synchronize_rcu();
 	llist_for_each_entry_safe(s, sn, sl, gone) {
 		kmem_cache_free(tern_sess_cache, s);
 		n++;
@@ -52,17 +56,19 @@ static void tern_tbl_reap(struct tern_tables *t)
 
 void tern_tbl_reap_work(struct work_struct *work)
 {
-	tern_tbl_reap(container_of(work, struct tern_tables, reap));
+	tern_tbl_reap(container_of(work, struct tern_tables, reap), true);
 }
 
 /*
- * Nothing unlinks any more (the tables are going): waits for a run in
- * progress, then frees what is left.
+ * Nothing unlinks or reads any more (the tables are going, and their
+ * caller waited for packets in flight: the arrays go next, without a grace
+ * period either): waits for a run in progress, then frees what is left
+ * at once (a namespace's exit pays no grace period a table).
  */
 void tern_tbl_reap_all(struct tern_tables *t)
 {
 	cancel_work_sync(&t->reap);
-	tern_tbl_reap(t);
+	tern_tbl_reap(t, false);
 }
 
 /* Unlinking, under the locks (nat64/table_int.h) */

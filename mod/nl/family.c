@@ -309,6 +309,8 @@ struct genl_family tern_genl_family __ro_after_init = {
 	.n_mcgrps = ARRAY_SIZE(tern_genl_mcgrps),
 };
 
+bool tern_genl_live;
+
 int __init tern_genl_init(void)
 {
 	int ret = tern_globals_init();
@@ -319,10 +321,20 @@ int __init tern_genl_init(void)
 	/* Older than 6.7 and its stable backports: any user may listen. */
 	pr_notice("tern: this kernel lets any user join the events group (no GENL_MCAST_CAP_NET_ADMIN)\n");
 #endif
-	return genl_register_family(&tern_genl_family);
+	ret = genl_register_family(&tern_genl_family);
+	if (!ret)
+		WRITE_ONCE(tern_genl_live, true);
+	return ret;
 }
 
 void tern_genl_exit(void)
 {
+	/*
+	 * The instances outlive the family at unload (their packets and
+	 * workers send events until the namespaces' exits): no event may go
+	 * to the group number once it is free for another family to take.
+	 */
+	WRITE_ONCE(tern_genl_live, false);
+	synchronize_rcu();
 	genl_unregister_family(&tern_genl_family);
 }

@@ -12,6 +12,8 @@ int tern_genl_init(void);
 void tern_genl_exit(void);
 
 extern struct genl_family tern_genl_family;
+/* The family is registered: events may be sent (under RCU). */
+extern bool tern_genl_live;
 
 /* The family's multicast groups, by index (tern_genl_mcgrps[]). */
 enum tern_mcgrp {

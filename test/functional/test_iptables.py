@@ -33,25 +33,15 @@ from scapy.layers.inet6 import IPv6
 from scapy.packet import Raw
 
 import ternlib
-from ternlib import (H4, H4_6, H6, H6_4, H6_MAC, PAYLOAD, REPO, SINK4,
-                     SINK4_6, SINK6, SINK6_4, Counters, Netns, Thread,
-                     Topology, cli, cli_json, cli_ok, embed, is_ip4, is_ip6,
-                     none_on, run, snmp6, wait_snmp6)
+from ternlib import (H4, H4_6, H6, H6_4, H6_MAC, PAYLOAD, SINK4, SINK4_6,
+                     SINK6, SINK6_4, Counters, Netns, Thread, Topology, cli,
+                     cli_json, cli_ok, embed, is_ip4, is_ip6, none_on, snmp6,
+                     wait_snmp6)
+from ternlib.xtables import BUILT, ipt, ipt_raw
 
 CLIENT = "2001:db8:6::99"       # on h6's link, h6's MAC, nobody's address
 NAT = {"na": ("2001:db8:a::/96", "192.0.2.16/30"),
        "nb": ("2001:db8:b::/96", "192.0.2.32/30")}
-
-
-def _xtlibdir():
-    built = REPO / "usr" / "xtables" / ".libs"
-    r = run(["pkg-config", "--variable=xtlibdir", "xtables"], check=False)
-    system = r.out.strip() if r.rc == 0 and r.out.strip() else \
-        "/usr/lib/x86_64-linux-gnu/xtables"
-    return built, "%s:%s" % (built, system)
-
-
-BUILT, XTLIBDIR = _xtlibdir()
 
 
 def have_nft_compat():
@@ -67,19 +57,6 @@ def tools(kind):
 
 
 LEGACY = tools("legacy")
-
-
-def ipt(ns, tool, *args, check=True):
-    """TOOL ARGS in NS, with the extension of the build tree."""
-    return ns.exec("env", "XTABLES_LIBDIR=" + XTLIBDIR, tool, "-w", *args,
-                   check=check)
-
-
-def ipt_raw(ns, tool, *args, check=True, input=None):
-    """TOOL ARGS in NS without -w (the save/restore tools)."""
-    return run(["ip", "netns", "exec", str(ns), "env",
-                "XTABLES_LIBDIR=" + XTLIBDIR, tool] + list(args),
-               check=check, input=input)
 
 
 def listing(ns):

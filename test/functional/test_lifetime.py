@@ -24,6 +24,7 @@ from ternlib import (H6_LINK, POOL6, SINK4, SINK4_6, XL4_MAC, XL6_MAC, Netns,
                      cli_json, cli_ok, embed)
 from ternlib.nat64 import CLIENT, wait_until
 from ternlib.pktgen import DEBUG_KERNEL, Pktgen, PktgenRig, fresh_instances
+from ternlib.xtables import ipt
 
 CGROUPS = "/sys/fs/cgroup"
 KMEMLEAK = "/sys/kernel/debug/kmemleak"
@@ -169,6 +170,42 @@ def test_namespace_deleted_under_traffic(rig, charged):
     for _ in range(2 if DEBUG_KERNEL else 6):
         namespace_round(rig, charged, Pktgen)
     all_freed(charged, "lt-fresh")
+
+
+def test_namespaces_deleted_in_a_batch(charged):
+    """Namespaces die in batches (containers by the hundred): the kernel
+    runs every pre-exit of a batch, one grace period, then every exit.
+    Twelve namespaces (four on the debug kernel), each with a SIIT
+    netfilter instance and a NAT64 iptables instance under a TERN rule
+    with static BIB entries, deleted one right after the other: every
+    instance is freed (the memory charged for them back to 0 bytes, or
+    kmemleak finds none of it) and a new namespace starts empty."""
+    spaces = []
+    try:
+        for _ in range(4 if DEBUG_KERNEL else 12):
+            ns = Netns("bt")
+            spaces.append(ns)
+            cli_ok(ns, "instance", "add", "s", "--siit", "--pool6", POOL6,
+                   prefix=charged.prefix)
+            cli_ok(ns, "instance", "add", "n", "--nat64", "--iptables",
+                   "--pool6", POOL6, prefix=charged.prefix)
+            cli_ok(ns, "-i", "n", "pool4", "add", RIG_POOL4, RIG_PORTS,
+                   "--udp")
+            for port in range(2000, 2003):
+                cli_ok(ns, "-i", "n", "bib", "add", "%s#%d" % (CLIENT, port),
+                       "%s#%d" % (RIG_POOL4, port), "--udp")
+            ipt(ns, "iptables-legacy", "-t", "mangle", "-A", "PREROUTING",
+                "-j", "TERN", "--instance", "n")
+            assert {i["name"]: (i["framework"], i["rules"])
+                    for i in cli_json(ns, "instance", "list")} == \
+                {"s": ("netfilter", 0), "n": ("iptables", 1)}
+        charged.assert_live()
+        while spaces:
+            spaces.pop().delete()
+    finally:
+        for ns in spaces:
+            ns.delete()
+    all_freed(charged, "bt-fresh")
 
 
 # --- The same under NAT64 traffic ------------------------------------------

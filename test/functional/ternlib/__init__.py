@@ -30,8 +30,10 @@ importing only modules listed above it:
             and unmade under traffic (lifetime tests)
   nat64     the NAT64 instance of the standard topology: its fixtures
             (_nat64_module, nat), CLIENT, POOL4, flows (out64, out46)
+  xtables   ipt, ipt_raw: iptables with the TERN extension of the build
+            tree
 
-pktgen and nat64 are not re-exported (nat64's udp6/udp4 are not packets'):
+pktgen, nat64 and xtables are not re-exported (nat64's udp6/udp4 are not packets'):
 tests import them by module (`from ternlib.nat64 import nat`).
 """
 
