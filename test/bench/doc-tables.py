@@ -41,6 +41,8 @@ STATE = [
      "%d"),
     ("sessions_fill_step_rate", "establishment, the table growing from "
      "the size before to %s (sessions/s)", "%d"),
+    ("sessions_fill_step_insns", "establishment, the table growing from "
+     "the size before to %s: CPU 1 instructions a new session", "%d"),
     ("slab_bytes_per_session", "slab bytes a session, %s", "%.1f"),
     ("teardown_rate", "tear-down of %s sessions, until the flush returned "
      "(sessions/s)", "%d"),

@@ -8,8 +8,8 @@
 # without its paired capacity against forwarding or its added cost, on a
 # NAT64 system without a stateful figure (tear-down to the last byte, the
 # one-entry ratio and CPU 1's ns a packet there, whether the generator set
-# a figure: the flags and offered/received ratios, the fill rate and slab
-# bytes a session, these last at every size it has throughput with
+# a figure: the flags and offered/received ratios, the fill's rate and
+# cost a session and slab bytes a session, these last at every size it has throughput with
 # sessions for), on pairs without their control (forwarding paired with
 # itself) and on a missing or incomplete raw.tsv (the log of every
 # overload window, and of a NAT64 system's stateful windows, the one-entry
@@ -295,7 +295,8 @@ fails "$tmp/nocontrol.tsv" "on pairs without the control (fwd-xl)"
 		tput_one_entry one_entry_ratio one_entry_ns one_entry_host_ns \
 		one_entry_insns \
 		tput_offered tput_sessions_zero_loss conn_offered_ratio \
-		tput_sessions_offered_ratio sessions_fill_rate slab_bytes_per_session \
+		tput_sessions_offered_ratio sessions_fill_rate sessions_fill_step_insns \
+		sessions_fill_step_ns slab_bytes_per_session \
 		slab_obj_bytes_per_session; do
 		printf '%s\ttern-nat64\t6to4\t1\t1\t5\tx\n' $m
 	done
@@ -316,18 +317,22 @@ for m in teardown_free_seconds one_entry_ratio one_entry_ns one_entry_host_ns \
 	one_entry_insns conn_gen_bound \
 	conn_offered_ratio tput_sessions_gen_bound tput_sessions_offered_ratio \
 	tput_sessions_zero_loss_gen_bound sessions_fill_rate \
+	sessions_fill_step_insns sessions_fill_step_ns \
 	slab_bytes_per_session slab_obj_bytes_per_session; do
 	grep -v "^$m	tern-nat64" "$tmp/nat.tsv" >"$tmp/nat-$m.tsv"
 	fails "$tmp/nat-$m.tsv" "on a NAT64 system without $m"
 done
-# The fill rate and slab bytes a session at every size of tput_sessions:
-# a second size with all three passes, one without any of them fails.
-for m in tput_sessions sessions_fill_rate slab_bytes_per_session \
+# The fill's rate and cost a session and the slab bytes a session at
+# every size of tput_sessions: a second size with all of them passes, one
+# without any one of them fails.
+for m in tput_sessions sessions_fill_rate sessions_fill_step_insns \
+	sessions_fill_step_ns slab_bytes_per_session \
 	slab_obj_bytes_per_session; do
 	printf '%s\ttern-nat64\t6to4\t10000000\t1\t5\tx\n' $m
 done | cat "$tmp/nat.tsv" - >"$tmp/nat-2.tsv"
 passes "$tmp/nat-2.tsv" "a NAT64 system with its per-size figures at two sizes"
-for m in sessions_fill_rate slab_bytes_per_session slab_obj_bytes_per_session; do
+for m in sessions_fill_rate sessions_fill_step_insns sessions_fill_step_ns \
+	slab_bytes_per_session slab_obj_bytes_per_session; do
 	grep -v "^$m	tern-nat64	6to4	10000000" "$tmp/nat-2.tsv" >"$tmp/nat-2-$m.tsv"
 	fails "$tmp/nat-2-$m.tsv" "on a NAT64 system without $m at one of its sizes"
 done

@@ -66,6 +66,7 @@ KNOWN = ["tput_zero_loss", "tput_overload", "tput_offered", "xl_ns_per_packet",
          "conn_gen_bound", "conn_offered_ratio", "tput_sessions_gen_bound",
          "tput_sessions_offered_ratio", "tput_sessions_zero_loss_gen_bound",
          "sessions_fill_rate", "sessions_fill_step_rate",
+         "sessions_fill_step_insns", "sessions_fill_step_ns",
          "slab_bytes_per_session", "slab_obj_bytes_per_session",
          "tput_one_entry", "one_entry_ratio", "one_entry_ns",
          "one_entry_insns", "one_entry_host_ns"]
@@ -160,6 +161,14 @@ TITLES = {
     "sessions_fill_step_rate": "The same while the table grew from the "
                                "size before to that size (from "
                                "sessions_fill_rate of both sizes)",
+    "sessions_fill_step_insns": "Instructions CPU 1 executed a session "
+                                "made while the table grew from the size "
+                                "before to that size (the fill's chunks, "
+                                "resends included; the generator's start "
+                                "and the polls do not enter)",
+    "sessions_fill_step_ns": "CPU 1's busy ns a session made while the "
+                             "table grew from the size before to that "
+                             "size (as sessions_fill_step_insns)",
     "slab_bytes_per_session": "Slab memory a UDP session with its BIB "
                               "entry: pages of the tables' slab caches "
                               "with the sessions less with the empty "
@@ -185,6 +194,7 @@ TITLES = {
 # Throughput against the number of sessions: plotted as lines.
 SESSION_PLOTS = ["tput_sessions", "tput_sessions_zero_loss",
                  "sessions_fill_rate", "sessions_fill_step_rate",
+                 "sessions_fill_step_insns",
                  "slab_bytes_per_session",
                  "slab_obj_bytes_per_session"]
 SYSTEMS = ["fwd", "fwd-xl", "tern-siit", "tern-siit-eamt1", "tern-siit-eamt10k",
@@ -225,7 +235,8 @@ RAW_NAT64 = {"conn": "conn_rate", "sessions": "tput_sessions",
              "zl": "tput_sessions_zero_loss", "entry": "tput_one_entry"}
 # What every NAT64 system must have at every size it has tput_sessions
 # for (test/bench/stateful-scale.sh).
-MUST_PER_SIZE = ["sessions_fill_rate", "slab_bytes_per_session",
+MUST_PER_SIZE = ["sessions_fill_rate", "sessions_fill_step_insns",
+                 "sessions_fill_step_ns", "slab_bytes_per_session",
                  "slab_obj_bytes_per_session"]
 # Differences: any sign.
 ANY_SIGN = ["added_ns", "added_host_ns", "added_insns"]

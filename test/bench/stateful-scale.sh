@@ -19,11 +19,23 @@
 # input queue), so sink can see nothing for seconds while xl works. The
 # wait that tells the chunk is done is left out of its time.
 #
+# Each chunk is a window of raw.tsv (phase fill: from before gen6 starts
+# to the end of the wait that tells the chunk is done, CPU 1's busy time
+# and instructions over it). This shell and its commands run on CPU 0
+# during a fill (taskset), so that CPU 1 counts the system's work only.
+#
 # Per size S (scale_emit), all 6to4 with flows = S:
 #   sessions_fill_rate (sessions/s): S over the time of the chunks that
 #     made the S sessions from the empty instance (the fills of the
 #     smaller sizes before it included; resends included): how fast the
 #     closed-loop fill established them.
+#   sessions_fill_step_insns, sessions_fill_step_ns: the instructions CPU
+#     1 executed, and its busy ns, over the chunks that grew the table
+#     from the size before (0 for the first) to S, over the sessions they
+#     made: what a new session costs at that size, which the generator's
+#     start and the poll's granularity do not enter (they set the time of
+#     a small fill: sessions_fill_rate). A chunk sent again counts with
+#     its resend (whose frames of sessions already made are found).
 #   slab_bytes_per_session (B): the bytes of the slabs (pages) of the
 #     tables' slab caches (Tern: tern_session, tern_bib, tern_bib_pair, tern_peer; Jool
 #     4.1.9: session_nodes, bib_nodes; /sys/kernel/slab/NAME/slabs x
@@ -46,7 +58,7 @@
 # fill of 10,000 it once said 1,777 B a session, 15 x the slabs.) A fill
 # that cannot make its sessions (5 tries of a chunk) does the same.
 fill_chunk_max=${BENCH_FILL_CHUNK:-500000}
-fill_ns=0
+fill_ns=0 fill_busy=0 fill_insn=0 scale_prev=0
 
 # processed: packets the stack took from the backlogs so far, all CPUs
 # (/proc/net/softnet_stat, first column, hex).
@@ -79,21 +91,24 @@ slab_objbytes() {
 
 # scale_start DIRS...: the empty instance's figures (after sys_up).
 scale_start() {
-	fill_ns=0
+	fill_ns=0 scale_prev=0
 	scale_p0=$(slab_pages "$@") scale_o0=$(slab_objbytes "$@")
 	scale_a0=$(meminfo MemAvailable) scale_v0=$(meminfo VmallocUsed)
 	scale_dirs=("$@")
 }
 
 fill_timed() {	# SYSTEM FROM TO: flows FROM..TO made (new sessions), timed
-	local first n c0 a b p q t0 tl tries same fc=$((($3 - $2 + 1) / 20))
+	local first n c0 a b p q t0 tl tries same s0 fc=$((($3 - $2 + 1) / 20))
 	((fc >= chunk)) || fc=$chunk
 	((fc <= fill_chunk_max)) || fc=$fill_chunk_max
 	sysctl -qw net.core.netdev_max_backlog=$((fc * 2))
+	fill_busy=0 fill_insn=0
+	taskset -p -c 0 $$ >/dev/null
 	for ((first = $2; first <= $3; first += fc)); do
 		n=$(($3 - first + 1 < fc ? $3 - first + 1 : fc))
 		for ((tries = 1; ; tries++)); do
 			c0=$(count sink)
+			s0=$(snap)
 			t0=$(now)
 			gen -n "$n" -f "$first" >/dev/null
 			b=$(count sink) tl=$(now) same=0 p=$(processed)
@@ -109,16 +124,20 @@ fill_timed() {	# SYSTEM FROM TO: flows FROM..TO made (new sessions), timed
 				p=$q
 			done
 			fill_ns=$((fill_ns + tl - t0))
+			win fill "$1" "$n" "$rep" "$s0" "$(snap)"
+			fill_busy=$((fill_busy + w_busy)) fill_insn=$((fill_insn + w_insn))
 			((b - c0 < n)) || break
 			if ((tries >= 5)); then
 				say "$1: flows $first+$n: $((b - c0)) arrived after $tries tries"
 				sysctl -qw net.core.netdev_max_backlog="$backlog0"
+				taskset -p -c "0-$(($(nproc) - 1))" $$ >/dev/null
 				return 1
 			fi
 			say "$1: flows $first+$n: $((b - c0)) arrived, sending again"
 		done
 	done
 	sysctl -qw net.core.netdev_max_backlog="$backlog0"
+	taskset -p -c "0-$(($(nproc) - 1))" $$ >/dev/null
 }
 
 scale_skip() {	# SYSTEM S REASON: S and the larger sizes left out
@@ -153,6 +172,13 @@ scale_emit() {	# SYSTEM S REP DIRS...
 	emit sessions_fill_rate "$sys" 6to4 "$s" "$rep" \
 		"$(awk -v n="$s" -v t="$fill_ns" 'BEGIN { printf "%.0f", t ? n / (t / 1e9) : 0 }')" \
 		sessions/s
+	emit sessions_fill_step_insns "$sys" 6to4 "$s" "$rep" \
+		"$(awk -v i="$fill_insn" -v n=$((s - scale_prev)) 'BEGIN { printf "%.0f", i / n }')" \
+		insns
+	emit sessions_fill_step_ns "$sys" 6to4 "$s" "$rep" \
+		"$(awk -v b="$fill_busy" -v n=$((s - scale_prev)) 'BEGIN { printf "%.0f", b / n }')" \
+		ns
+	scale_prev=$s
 	emit slab_bytes_per_session "$sys" 6to4 "$s" "$rep" \
 		"$(awk -v b=$((p - scale_p0)) -v n="$s" 'BEGIN { printf "%.1f", b / n }')" B
 	emit slab_obj_bytes_per_session "$sys" 6to4 "$s" "$rep" \

@@ -315,9 +315,9 @@ snap4() { hclock; echo "$(now) $(offered sink) $(count gen) $(cpu1_idle) $hc_mon
 # rates over WINDOW_NS when given (a
 # trial's: gen6's own run, the snaps spanning its settling too); the
 # direction is win_dir's (6to4 unless set: 4to6 with snap4's). Sets
-# w_off, w_recv (packets), w_off_pps, w_recv_pps, w_nspp (CPU 1's busy ns
-# a packet received, ns_per_packet), w_hnspp (host_ns_per_packet), w_ipp
-# (insns_per_packet), w_insn (insns).
+# w_off, w_recv (packets), w_off_pps, w_recv_pps, w_busy (CPU 1's busy
+# ns), w_nspp (CPU 1's busy ns a packet received, ns_per_packet), w_hnspp
+# (host_ns_per_packet), w_ipp (insns_per_packet), w_insn (insns).
 raw=$outdir/raw.tsv
 win() {
 	local t0 o0 r0 i0 m0 x0 y0 z0 t1 o1 r1 i1 m1 x1 y1 z1 w busy hw hb hy hz
@@ -327,7 +327,7 @@ win() {
 	((w > 0)) || w=1
 	busy=$((t1 - t0 - (i1 - i0) * 1000000000 / clk_tck))
 	((busy > 0)) || busy=0
-	w_off=$((o1 - o0)) w_recv=$((r1 - r0))
+	w_busy=$busy w_off=$((o1 - o0)) w_recv=$((r1 - r0))
 	w_off_pps=$((w_off * 1000000000 / w)) w_recv_pps=$((w_recv * 1000000000 / w))
 	w_nspp=0 w_hnspp=0 w_ipp=0
 	((w_recv > 0)) && w_nspp=$((busy / w_recv))
