@@ -142,6 +142,9 @@ static struct tern_session *tern_nat64_new6(struct tern_xlat *x, u8 l4,
 		.l4 = l4,
 		.boxes = x->cfg->box_count,
 		.box = x->cfg->box_index,
+		/* As the tables charge subscribers (tern_nat64_limits()). */
+		.tables = inst->nat64->tables,
+		.sub_plen = min_t(u8, x->cfg->sub_prefix_len, 128),
 	};
 	struct tern_det_pick det;
 	struct tern_blk_pick blk = {};

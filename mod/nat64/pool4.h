@@ -110,13 +110,26 @@ void tern_pool4_free_rcu(struct tern_pool4 *p);
  * Several boxes, one pool: of the addresses of @l4 and @mark, only the
  * share of box @box of @boxes (include/tern_share.h; @boxes 0 or 1: all
  * of them); false at once when the share is empty.
+ *
+ * With @tables, the subscriber's address first: the address of the last
+ * dynamic BIB entry of the IPv6 address's subscriber (its prefix of
+ * @sub_plen bits, tern_sub_addr4(), asked at attempt 0) while it is one
+ * of the share, in place of the hash's; so that a pool4 change does not
+ * move hosts with entries to another address (paired pooling holds
+ * across it), and a subscriber's hosts share an address while it has
+ * room. Without @tables, a pure function as above.
  */
 struct tern_pick {
 	const struct tern_pool4 *pool;
 	const siphash_key_t *key;
 	u32 mark;
 	u8 l4;
+	u8 sub_plen;		/* subscriber-prefix-len */
 	u32 boxes, box;		/* box-count, box-index */
+	struct tern_tables *tables;
+	/* With @tables: set at attempt 0, for the attempts after it. */
+	__be32 hint;
+	u32 base;		/* the first slot, of the share */
 };
 
 #define TERN_PICK_PROBES	128

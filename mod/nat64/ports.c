@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Port selection of new BIB entries over a pool4 snapshot (RFC 6056,
- * paired address pooling; see nat64/pool4.h): a pure function of the
- * pool, the instance's key and the IPv6 transport address.
+ * paired address pooling; see nat64/pool4.h): a function of the pool,
+ * the instance's key, the IPv6 transport address and the address its
+ * subscriber's entries have, if they have one.
  */
 
+#include <linux/bits.h>
 #include <linux/siphash.h>
 #include "nat64/pool4.h"
 #include "nat64/pool4_int.h"
+#include "siit/prefix.h"
 #include "tern_share.h"
 
 /*
@@ -118,10 +121,80 @@ u64 tern_pick_hash(const siphash_key_t *key, const struct tern_ta6 *t6,
 	return siphash(&in, sizeof(in), key);
 }
 
+/* Do the ports of @e include some of the class (0-1023, 1024-) of @p6? */
+static bool tern_pick_class_in(const struct tern_pool4_entry *e, u16 p6)
+{
+	return p6 < 1024 ? e->pmin < 1024 : e->pmax >= 1024;
+}
+
+/*
+ * The slot in by_pick[lo..hi) of address @a, of an entry holding it whose
+ * ports include the class of @p6 if one does, else of any entry holding
+ * it (entries of one run nest only with other ports). The entries of one
+ * length that hold @a start at one address: for each length of the pool,
+ * longest first, a binary search for it in the run (by_pick[] is by
+ * address, then length, within a run), then the entries starting there.
+ */
+static bool tern_pick_slot_of(const struct tern_pool4 *p, u32 lo, u32 hi,
+			      __be32 a, u16 p6, u32 *slot)
+{
+	u32 x = ntohl(a), start, b, c, m, any = U32_MAX;
+	const struct tern_pool4_entry *e;
+	int len;
+
+	for (len = 32; len >= 0; len--) {
+		if (!(p->lens & BIT_ULL(len)))
+			continue;
+		start = x & ~tern_hostmask4(len);
+		for (b = lo, c = hi; b < c;) {
+			m = b + (c - b) / 2;
+			if (ntohl(p->e[p->by_pick[m]].prefix.addr) < start)
+				b = m + 1;
+			else
+				c = m;
+		}
+		for (; b < hi; b++) {
+			e = &p->e[p->by_pick[b]];
+			if (ntohl(e->prefix.addr) != start)
+				break;
+			if (e->prefix.len != len)
+				continue;
+			m = p->cum[b] - p->cum[lo] + (x - start);
+			if (tern_pick_class_in(e, p6)) {
+				*slot = m;
+				return true;
+			}
+			if (any == U32_MAX)
+				any = m;
+		}
+	}
+	*slot = any;
+	return any != U32_MAX;
+}
+
+/*
+ * The first slot, of the share [@first, @first + @size): the one of the
+ * subscriber's address if it has one there, else the hash's.
+ */
+static u32 tern_pick_base(struct tern_pick *pk, const struct tern_ta6 *t6,
+			  u32 lo, u32 hi, u32 first, u32 size)
+{
+	u32 slot;
+	u64 h;
+
+	if (pk->hint && tern_pick_slot_of(pk->pool, lo, hi, pk->hint,
+					  ntohs(t6->port), &slot) &&
+	    slot - first < size)
+		return slot - first;
+	h = siphash_4u32(t6->addr.s6_addr32[0], t6->addr.s6_addr32[1],
+			 t6->addr.s6_addr32[2], t6->addr.s6_addr32[3], pk->key);
+	return do_div(h, size);
+}
+
 bool tern_pick4(void *arg, const struct tern_ta6 *t6, unsigned int attempt,
 		struct tern_ta4 *t4)
 {
-	const struct tern_pick *pk = arg;
+	struct tern_pick *pk = arg;
 	const struct tern_pool4 *p = pk->pool;
 	const struct tern_pool4_entry *e;
 	u32 lo, hi, total, first, size, slot, i, a;
@@ -138,9 +211,17 @@ bool tern_pick4(void *arg, const struct tern_ta6 *t6, unsigned int attempt,
 	size = tern_share_size(total, pk->boxes, pk->box);
 	if (!size)
 		return false;
-	h = siphash_4u32(t6->addr.s6_addr32[0], t6->addr.s6_addr32[1],
-			 t6->addr.s6_addr32[2], t6->addr.s6_addr32[3], pk->key);
-	slot = do_div(h, size);
+	/*
+	 * With the tables (a packet's picker: one IPv6 transport address),
+	 * once a BIB entry: the lock of the subscriber's record, the slot.
+	 */
+	if (pk->tables && !attempt) {
+		pk->hint = tern_sub_addr4(pk->tables, pk->l4, &t6->addr,
+					  pk->sub_plen);
+		pk->base = tern_pick_base(pk, t6, lo, hi, first, size);
+	}
+	slot = pk->tables ? pk->base :
+			    tern_pick_base(pk, t6, lo, hi, first, size);
 	slot = first + (slot + attempt / TERN_PICK_ADDR_PROBES) % size;
 	i = tern_pick_entry(p, lo, hi, slot);
 	e = &p->e[p->by_pick[i]];

@@ -87,6 +87,7 @@ struct tern_sub {
 	struct hlist_node node;
 	struct in6_addr prefix;
 	u8 plen;
+	__be32 addr4[TERN_L4_N];	/* of its last dynamic BIB entries */
 	u32 sessions;
 	u32 bibs;
 };

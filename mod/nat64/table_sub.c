@@ -97,9 +97,32 @@ int tern_sub_charge_new(struct tern_tables *t, const struct tern_bib *b,
 	}
 	sub->bibs++;
 	sub->sessions += sessions;
+	/* A dynamic entry's address, for the subscriber's next ones. */
+	if (lim)
+		sub->addr4[b->l4] = b->t4.addr;
 out:
 	spin_unlock(lock);
 	return err;
+}
+
+__be32 tern_sub_addr4(struct tern_tables *t, u8 l4, const struct in6_addr *addr,
+		      u8 plen)
+{
+	struct tern_sub *sub;
+	struct in6_addr p;
+	spinlock_t *lock;
+	__be32 a = 0;
+	u32 h;
+
+	ipv6_addr_prefix(&p, addr, plen);
+	h = tern_tbl_hash_sub(t, &p, plen);
+	lock = tern_sub_lock(t, h);
+	spin_lock(lock);
+	sub = tern_sub_find(t, h, &p, plen);
+	if (sub)
+		a = sub->addr4[l4];
+	spin_unlock(lock);
+	return a;
 }
 
 int tern_sub_refuses(struct tern_tables *t, const struct in6_addr *addr,

@@ -2,11 +2,12 @@
 /*
  * KUnit: the port selection of pool4 (NAT64), tern_pick4(): spread,
  * parity and class, paired address pooling, marks, probe limit,
- * determinism.
+ * determinism; the subscriber's address kept across a pool4 change.
  */
 
 #include <kunit/test.h>
 #include <linux/string.h>
+#include "kt_nat64.h"
 #include "kt_pool4.h"
 
 static const siphash_key_t tern_kt_key = { { 0x0123456789abcdefULL,
@@ -249,6 +250,159 @@ static void pick_class(struct kunit *test)
 	tern_pool4_free((struct tern_pool4 *)pk.pool);
 }
 
+/* --- The subscriber's address first (struct tern_pick's tables) */
+
+#define KT_STICKY_HOSTS	64
+
+/* A picker of @pool, as the packet path's (share @box of 2; 0: all). */
+static void kt_sticky_pick(struct tern_pick *pk, const struct tern_pool4 *pool,
+			   u8 l4, u32 box)
+{
+	*pk = (struct tern_pick){ .pool = pool, .key = &tern_kt_key,
+				  .l4 = l4, .sub_plen = 128,
+				  .boxes = box ? 2 : 0, .box = box };
+}
+
+/*
+ * The transport address of a new session of host @i (a subscriber of its
+ * own: /128), port (ICMP: identifier) @port, to 203.0.113.1#53, picked
+ * with the tables as the packet path picks (BHs off, under RCU); 0.0.0.0
+ * if refused.
+ */
+static struct tern_ta4 kt_sticky_add(struct tern_tables *t,
+				     const struct tern_pool4 *pool, u8 l4,
+				     u32 box, u32 i, u16 port)
+{
+	struct tern_limits lim = { .sub_prefix_len = 128 };
+	struct tern_ta4 r = { A4(203, 0, 113, 1), htons(53) }, got = { 0 };
+	struct tern_session *s;
+	struct tern_pick pk;
+	struct tern_ta6 t6;
+	bool made;
+
+	kt_sticky_pick(&pk, pool, l4, box);
+	pk.tables = t;
+	tern_kt_src(&t6, i, port);
+	local_bh_disable();
+	rcu_read_lock();
+	s = tern_sess_add6(t, l4, &t6, &r, &lim, tern_pick4, &pk, 0, 60 * HZ,
+			   &made);
+	if (!IS_ERR_OR_NULL(s) && made)
+		got = s->bib->t4;
+	rcu_read_unlock();
+	local_bh_enable();
+	return got;
+}
+
+static __be32 kt_sticky_addr(struct tern_tables *t,
+			     const struct tern_pool4 *pool, u32 box, u32 i,
+			     u16 port)
+{
+	return kt_sticky_add(t, pool, TERN_L4_UDP, box, i, port).addr;
+}
+
+/* What the hash alone gives host @i in @pool (no subscriber's address). */
+static __be32 kt_sticky_pure(struct kunit *test,
+			     const struct tern_pool4 *pool, u32 box, u32 i,
+			     u16 port)
+{
+	struct tern_pick pk;
+	struct tern_ta6 t6;
+	struct tern_ta4 t4;
+
+	kt_sticky_pick(&pk, pool, TERN_L4_UDP, box);
+	tern_kt_src(&t6, i, port);
+	KUNIT_EXPECT_TRUE(test, tern_pick4(&pk, &t6, 0, &t4));
+	return t4.addr;
+}
+
+/*
+ * UDP pool4 grows from 192.0.2.1 to two /29s (and 192.0.2.1's low ports
+ * nested in the first): hosts with entries on 192.0.2.1 get their next
+ * ones there, of the entry with ports of their port's class (the hash
+ * alone would move most of them: counted), though they made ICMP entries
+ * elsewhere meanwhile (an address a protocol). New hosts, a box's share
+ * without their address, pool4 without it, and once their entries were
+ * flushed: the hash's address. A TCP entry before the UDP ones: the UDP
+ * run does not start at the first slot.
+ */
+static void pick_sticky(struct kunit *test)
+{
+	static const struct tern_pool4_entry one[] = {
+		ENTRY(A4(10, 0, 0, 0), 30, TCP, 1024, 65535, 0),
+		ENTRY(A4(192, 0, 2, 1), 32, UDP, 1024, 65535, 0),
+		ENTRY(A4(10, 0, 1, 0), 30, ICMP, 1, 65535, 0),
+	};
+	static const struct tern_pool4_entry many[] = {
+		ENTRY(A4(10, 0, 0, 0), 30, TCP, 1024, 65535, 0),
+		ENTRY(A4(192, 0, 2, 0), 29, UDP, 1024, 65535, 0),
+		ENTRY(A4(192, 0, 2, 1), 32, UDP, 1, 1023, 0),
+		ENTRY(A4(192, 0, 2, 8), 29, UDP, 1024, 65535, 0),
+		ENTRY(A4(10, 0, 1, 0), 30, ICMP, 1, 65535, 0),
+	};
+	static const struct tern_pool4_entry other[] = {
+		ENTRY(A4(10, 0, 0, 0), 30, TCP, 1024, 65535, 0),
+		ENTRY(A4(198, 51, 100, 0), 30, UDP, 1024, 65535, 0),
+	};
+	struct tern_pool4 *p1, *pm, *po;
+	unsigned int i, would_move = 0;
+	struct tern_tables *t;
+	struct tern_ta4 t4;
+
+	p1 = tern_kt_pool(test, one, ARRAY_SIZE(one));
+	pm = tern_kt_pool(test, many, ARRAY_SIZE(many));
+	po = tern_kt_pool(test, other, ARRAY_SIZE(other));
+	t = kt_tables(test, 0);
+	for (i = 1; i <= KT_STICKY_HOSTS; i++) {
+		KUNIT_EXPECT_EQ(test, kt_sticky_addr(t, p1, 0, i, 5000),
+				A4(192, 0, 2, 1));
+		t4 = kt_sticky_add(t, p1, TERN_L4_ICMP, 0, i, 7);
+		KUNIT_EXPECT_EQ(test, ntohl(t4.addr) >> 2, 0x0a000100U >> 2);
+	}
+	for (i = 1; i <= KT_STICKY_HOSTS; i++) {
+		t4 = kt_sticky_add(t, pm, TERN_L4_UDP, 0, i, 5001);
+		KUNIT_EXPECT_EQ(test, t4.addr, A4(192, 0, 2, 1));
+		KUNIT_EXPECT_GE(test, ntohs(t4.port), 1024);
+		if (kt_sticky_pure(test, pm, 0, i, 5001) != A4(192, 0, 2, 1))
+			would_move++;
+	}
+	/* The test has power: 15 of 16 hosts would move by the hash. */
+	KUNIT_EXPECT_GT(test, would_move, KT_STICKY_HOSTS / 2);
+	for (i = KT_STICKY_HOSTS + 1; i <= 2 * KT_STICKY_HOSTS; i++)
+		KUNIT_EXPECT_EQ(test, kt_sticky_addr(t, pm, 0, i, 5000),
+				kt_sticky_pure(test, pm, 0, i, 5000));
+	/* Box 1 of 2: 192.0.2.1 is the first box's. */
+	for (i = 1; i <= KT_STICKY_HOSTS; i++)
+		KUNIT_EXPECT_EQ(test, kt_sticky_addr(t, pm, 1, i, 5004),
+				kt_sticky_pure(test, pm, 1, i, 5004));
+	for (i = 1; i <= KT_STICKY_HOSTS; i++)
+		KUNIT_EXPECT_EQ(test, kt_sticky_addr(t, po, 0, i, 5002),
+				kt_sticky_pure(test, po, 0, i, 5002));
+	/* 192.0.2.1 again, then forgotten with the entries. */
+	for (i = 1; i <= KT_STICKY_HOSTS; i++)
+		KUNIT_EXPECT_EQ(test, kt_sticky_addr(t, p1, 0, i, 5006),
+				A4(192, 0, 2, 1));
+	tern_tables_flush(t, TERN_L4_N);
+	for (i = 1; i <= KT_STICKY_HOSTS; i++)
+		KUNIT_EXPECT_EQ(test, kt_sticky_addr(t, pm, 0, i, 5003),
+				kt_sticky_pure(test, pm, 0, i, 5003));
+	tern_tables_free(t);
+	tern_pool4_free(po);
+	tern_pool4_free(pm);
+	tern_pool4_free(p1);
+}
+
+static struct kunit_case tern_pool4_sticky_cases[] = {
+	KUNIT_CASE(pick_sticky),
+	{}
+};
+
+static struct kunit_suite tern_pool4_sticky_suite = {
+	.name = "tern_nat64_pool4_sticky",
+	.suite_init = kt_table_suite_init,
+	.test_cases = tern_pool4_sticky_cases,
+};
+
 static struct kunit_case tern_pool4_pick_cases[] = {
 	KUNIT_CASE(pick_empty),
 	KUNIT_CASE(pick_probes),
@@ -265,4 +419,4 @@ static struct kunit_suite tern_pool4_pick_suite = {
 	.test_cases = tern_pool4_pick_cases,
 };
 
-kunit_test_suite(tern_pool4_pick_suite);
+kunit_test_suites(&tern_pool4_pick_suite, &tern_pool4_sticky_suite);

@@ -4,10 +4,12 @@ The topology and instance "n" are those of test_nat64.py (ternlib.nat64).
 ICMP errors about ICMP errors (3.4), fragments (3.4, 4: nf_defrag_ipv4
 and nf_defrag_ipv6 reassemble them before Tern's hook, with the kernel's
 timeouts and memory limits), other protocols (3.4), address-dependent
-filtering of TCP SYNs and ICMP queries (3.5.2.2, 3.5.3), sources inside
-Pref64::/n (3.5). Every test asserts exact counter deltas.
+filtering of TCP SYNs and ICMP queries (3.5.2.2, 3.5.3), paired address
+pooling kept when pool4 grows (3.5.1.1), sources inside Pref64::/n
+(3.5). Every test asserts exact counter deltas.
 """
 
+import ipaddress
 import time
 
 import pytest
@@ -18,12 +20,13 @@ from scapy.packet import Raw
 
 import ternlib
 from ternlib import (PAYLOAD, SINK4, SINK4_6, H4_MAC, assert_frame4,
-                     assert_frame6, embed, fragment6_parts, ipv4_fields,
-                     is_ip4, is_ip6, reassemble, udp_datagram)
+                     assert_frame6, cli_json, cli_ok, embed, fragment6_parts,
+                     ipv4_fields, is_ip4, is_ip6, reassemble, udp_datagram)
 from ternlib.netns import snmp
 from ternlib.nat64 import (CLIENT, POOL4_NET, _nat64_module,  # noqa: F401
                            frags4, frags6, nat, out46, out64, sessions,
-                           tables, udp4, udp6, wait_all, wait_until)
+                           tables, udp4, udp6, udp6_frames, wait_all,
+                           wait_until)
 
 OTHER4 = "203.0.113.77"         # a second IPv4 peer (on h4's link)
 DATA = PAYLOAD * 4
@@ -327,6 +330,57 @@ def test_adf_tcp_refusal_silent(nat, nosyn):
             (cap6, is_ip6(dst=CLIENT)), (cap4, is_ip4(dst=OTHER4)))
     assert stored(nat) == 0
     assert [s["remote4"] for s in sessions(nat, "tcp")] == [SINK4]
+
+
+# --- 3.5.1.1: paired address pooling when pool4 grows -------------------------
+
+GROWN = ipaddress.IPv4Network("198.51.100.32/28")   # added by the test
+HOSTS = ["2001:db8:6::%x" % (0x1000 + i) for i in range(24)]
+FRESH = ["2001:db8:6::%x" % (0x2000 + i) for i in range(24)]
+
+
+def bib_addr4(topo):
+    """{(address6, port6): address4} of the UDP BIB entries."""
+    return {(b["address6"], b["port6"]): b["address4"]
+            for b in cli_json(topo.xl, "-i", "n", "bib", "list", "--udp",
+                              changing=True)}
+
+
+def from_hosts(topo, hosts, sport):
+    """One UDP datagram HOST#SPORT -> SINK4 from each of HOSTS: each
+    translated, nothing else counted."""
+    c = topo.counters()
+    sock = topo.senders["h6"].sock
+    for h in hosts:
+        sock.send(udp6_frames([sport], src=h)[0])
+    wait_until(lambda: c.delta().get("xlat-6to4", 0) >= len(hosts),
+               ternlib.TIMEOUT)
+    c.expect({"xlat-6to4": len(hosts)})
+
+
+def test_paired_pooling_kept_when_pool4_grows(nat):
+    """RFC 6146 3.5.1.1 (paired): hosts with BIB entries on an address of
+    pool4 get their new ones on that address after pool4 grew from 4 to
+    20 addresses, where the hash alone would move about four in five of
+    them; hosts new to the instance spread over the 20 (subscribers of a
+    /128 each: subscriber-prefix-len 128)."""
+    nat.set("subscriber-prefix-len", "128")
+    from_hosts(nat, HOSTS, 40000)
+    before = bib_addr4(nat)
+    assert sorted(before) == sorted((h, 40000) for h in HOSTS)
+    assert all(ipaddress.IPv4Address(a) in POOL4_NET
+               for a in before.values())
+    cli_ok(nat.xl, "-i", "n", "pool4", "add", str(GROWN), "--udp")
+    nat.defer(lambda: cli_ok(nat.xl, "-i", "n", "pool4", "remove",
+                             str(GROWN), "--udp"))
+    from_hosts(nat, HOSTS, 40001)
+    from_hosts(nat, FRESH, 40000)
+    after = bib_addr4(nat)
+    assert len(after) == 3 * len(HOSTS)
+    assert {h: after[(h, 40001)] for h in HOSTS} == \
+        {h: before[(h, 40000)] for h in HOSTS}
+    assert any(ipaddress.IPv4Address(after[(h, 40000)]) in GROWN
+               for h in FRESH)
 
 
 # --- 3.5: sources inside Pref64::/n -----------------------------------------------
