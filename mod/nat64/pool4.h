@@ -92,7 +92,8 @@ void tern_pool4_free_rcu(struct tern_pool4 *p);
  * run only when a BIB entry is created: the tern_pick4_fn of
  * tern_sess_add6() with a struct tern_pick as its argument. Paired address
  * pooling (RFC 6146 3.5.1.1, RFC 6888 REQ-2): every BIB entry of one IPv6
- * address gets the same IPv4 address while it has room; the port keeps
+ * address (with @tables, of one subscriber) gets the same IPv4 address
+ * while it has room; the port keeps
  * the class (0-1023, 1024-65535) of the IPv6 one where the pool allows
  * (RFC 4787 REQ-3), and its parity (REQ-4) in the first half of an
  * address's candidates, the other parity in the second. At most
