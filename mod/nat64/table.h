@@ -421,29 +421,18 @@ int tern_sess_walk(struct tern_tables *t, u8 l4, struct tern_walk_pos *pos,
 		   void *arg);
 
 /*
- * Is @addr in the subscriber of @b, the prefix its max-sessions-per-
- * subscriber and max-ports-per-subscriber count (nat64/table_sub.c)?
+ * Subscribers (nat64/table_sub.c): is @addr in the subscriber of @b, the
+ * prefix its per-subscriber limits count? The IPv4 address the last
+ * dynamic @l4 entry of @addr's subscriber (@plen bits) got, 0 if none:
+ * for the port selection (nat64/ports.c), under its lock, BHs off.
  */
 bool tern_bib_in_sub(const struct tern_bib *b, const struct in6_addr *addr);
-
-/*
- * The IPv4 address the last dynamic BIB entry of protocol @l4 made for
- * @addr's subscriber (its prefix of @plen bits) got, while the subscriber
- * has entries; 0 when it has none or made none of @l4 since it has. Takes
- * the subscriber's lock, BHs off: run once a new BIB entry, by the port
- * selection (nat64/ports.c), so that a subscriber's entries stay on one
- * address when pool4 changes.
- */
 __be32 tern_sub_addr4(struct tern_tables *t, u8 l4, const struct in6_addr *addr,
 		      u8 plen);
 
-/*
- * Counts (exact for sessions and BIB entries), slab bytes in use, and the
- * bytes of the four hash arrays (they follow max-sessions).
- */
+/* Counts (exact), slab bytes in use, bytes of the hash arrays. */
 struct tern_tables_count {
-	u64 bib, sessions, bytes;
-	u64 bucket_bytes;
+	u64 bib, sessions, bytes, bucket_bytes;
 };
 
 void tern_tables_count(struct tern_tables *t, struct tern_tables_count *c);
