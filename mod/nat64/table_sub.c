@@ -105,20 +105,32 @@ out:
 	return err;
 }
 
-__be32 tern_sub_addr4(struct tern_tables *t, u8 l4, const struct in6_addr *addr,
-		      u8 plen)
+/*
+ * The record of @addr's subscriber (its prefix of @plen bits) or NULL,
+ * with its lock taken (*@lock): the caller unlocks.
+ */
+static struct tern_sub *tern_sub_lock_find(struct tern_tables *t,
+					   const struct in6_addr *addr,
+					   u8 plen, spinlock_t **lock)
 {
-	struct tern_sub *sub;
 	struct in6_addr p;
-	spinlock_t *lock;
-	__be32 a = 0;
 	u32 h;
 
 	ipv6_addr_prefix(&p, addr, plen);
 	h = tern_tbl_hash_sub(t, &p, plen);
-	lock = tern_sub_lock(t, h);
-	spin_lock(lock);
-	sub = tern_sub_find(t, h, &p, plen);
+	*lock = tern_sub_lock(t, h);
+	spin_lock(*lock);
+	return tern_sub_find(t, h, &p, plen);
+}
+
+__be32 tern_sub_addr4(struct tern_tables *t, u8 l4, const struct in6_addr *addr,
+		      u8 plen)
+{
+	struct tern_sub *sub;
+	spinlock_t *lock;
+	__be32 a = 0;
+
+	sub = tern_sub_lock_find(t, addr, plen, &lock);
 	if (sub)
 		a = sub->addr4[l4];
 	spin_unlock(lock);
@@ -129,18 +141,12 @@ int tern_sub_refuses(struct tern_tables *t, const struct in6_addr *addr,
 		     u8 plen, const struct tern_limits *lim, bool new_bib)
 {
 	struct tern_sub *sub;
-	struct in6_addr p;
 	spinlock_t *lock;
 	int err = 0;
-	u32 h;
 
 	if (!lim->max_ports_per_sub && !lim->max_sess_per_sub)
 		return 0;
-	ipv6_addr_prefix(&p, addr, plen);
-	h = tern_tbl_hash_sub(t, &p, plen);
-	lock = tern_sub_lock(t, h);
-	spin_lock(lock);
-	sub = tern_sub_find(t, h, &p, plen);
+	sub = tern_sub_lock_find(t, addr, plen, &lock);
 	if (sub && new_bib && lim->max_ports_per_sub &&
 	    sub->bibs >= lim->max_ports_per_sub)
 		err = -EUSERS;
