@@ -138,29 +138,52 @@ report_vm() {
 	record "$what" "$([ "$st" = ok ] && echo 0 || echo 1)" "$console"
 }
 
-# Two VMs at a time, one virtual CPU each: a test run keeps about one
-# emulated CPU busy, so two runs side by side take the time of one.
+# Four VMs at a time, one virtual CPU each: each kernel's suite in two
+# parts. A run keeps its emulated CPU busy only part of the time (it
+# waits for packets, timers and programs, the ICMP timeout tests minutes
+# each), so that two VMs left a fifth of the host's two cores idle;
+# four keep them busy (on 2026-12-07 the suite on both kernels took 21
+# minutes in four VMs, 27 in two).
 export VM_CPUS=1
 # A guest that stops making progress (test/vm.sh's watchdogs): stopped
 # after 15 minutes without output or kernel log, its log shown.
 export VM_STALL_TIMEOUT=900
 
-step "functional suite in VMs (${kernels[*]} side by side)"
+# Part 1: these files (about half of the suite's time on 6.1); part 2:
+# every other file (a new file goes there).
+part_1=(test_counters.py test_docs.py test_drop_errors.py test_eamt.py test_icmp.py
+	test_invalid_input.py test_ipsec_policy.py test_lifetime.py test_nat64_blocks.py
+	test_nat64_boxes.py test_nat64_checks_first.py test_nat64_det.py test_nat64_events.py
+	test_nat64_failover.py test_nat64_malformed.py test_nat64_tcp.py test_nat64_traffic.py
+	test_offload.py test_pool6_none.py test_route_changes.py test_stats_groups.py
+	test_topology.py test_xlat_udp_tcp.py)
+part_2=()
+for f in test/functional/test_*.py; do
+	f=${f##*/}
+	case " ${part_1[*]} " in *" $f "*) ;; *) part_2+=("$f") ;; esac
+done
+
+step "functional suite in VMs (${kernels[*]} side by side, each in two parts)"
 pids=()
 for k in "${kernels[@]}"; do
-	echo "-- $k (booting a VM under software emulation; the log is in $log/vm-$k.log)"
-	# A boot's limit, 50 minutes: the suite took 32 of test/vm.sh's
-	# default 40 on a slow day (1113 tests), and a guest that stops is
-	# the stall watchdog's.
-	VM_TIMEOUT=3000 bash test/vm.sh "$k" test/run-functional.sh >"$log/vm-$k.log" 2>&1 &
-	pids+=($!)
+	for p in 1 2; do
+		if [ $p = 1 ]; then files=("${part_1[@]}"); else files=("${part_2[@]}"); fi
+		echo "-- $k, part $p (booting a VM under software emulation; the log is in $log/vm-$k-$p.log)"
+		# A boot's limit, 50 minutes: a part took 19 minutes on a
+		# slow day, and a guest that stops is the stall watchdog's.
+		VM_TAG=$k-$p VM_TIMEOUT=3000 bash test/vm.sh "$k" test/run-functional.sh \
+			"${files[@]/#/test/functional/}" >"$log/vm-$k-$p.log" 2>&1 &
+		pids+=($!)
+	done
 done
 wait "${pids[@]}"
 for k in "${kernels[@]}"; do
-	echo "-- $k"
-	[ -f "$res/functional-$k.xml" ] ||
-		record "functional suite produced results on $k" 1 "$log/vm-$k.log"
-	report_vm "$k" "$log/vm-$k.log" "VM $k: module loads and unloads, kernel log clean"
+	for p in 1 2; do
+		echo "-- $k, part $p"
+		[ -f "$res/functional-$k-$p.xml" ] ||
+			record "functional suite (part $p) produced results on $k" 1 "$log/vm-$k-$p.log"
+		report_vm "$k-$p" "$log/vm-$k-$p.log" "VM $k (part $p): module loads and unloads, kernel log clean"
+	done
 done
 
 step "a VM booted with ipv6.disable=1 (${kernels[0]}): every instance refused"
@@ -173,6 +196,44 @@ record_each "VM ${kernels[0]} ipv6.disable=1" "$res/run-ipv6off.log" \
 report_vm ipv6off "$log/vm-ipv6off.log" \
 	"VM ${kernels[0]} booted with ipv6.disable=1: module loads and unloads, kernel log clean"
 
+# The debug kernel (KUnit, KASAN, lockdep, kmemleak): its builds of
+# tern.ko are recorded here, and its KUnit suites run beside the bench
+# smoke, in a VM of their own with two vCPUs (the suites that race two
+# CPUs, tern_nat64_tcp_sess, need them). Alone on the host, that VM kept
+# one core busy for its four minutes (the suites run one at a time);
+# beside the debug kernel's functional guests (three vCPUs on two cores)
+# it ran several times slower and once kept one from booting.
+step "the debug kernel's builds of tern.ko; its KUnit suites start in a VM beside the bench smoke"
+debug=0 kunit=0 rc2=1 kpid=
+if wait "$kbuild" && tree=$(cat "$log/kernel-tree") && [ -n "$tree" ]; then
+	debug=1
+	krel=$(make -s -C "$tree" kernelrelease)
+	rc=$(cat "$log/build-$krel-kunit.rc" 2>/dev/null || echo 1)
+	grep -qi 'warning:' "$log/build-$krel-kunit.log" && rc=1
+	record "build tern.ko W=1 with KUnit suites for the debug kernel $krel" "$rc" "$log/build-$krel-kunit.log"
+	# The functional runs use the module without the KUnit suites.
+	rc2=$(cat "$log/build-$krel.rc" 2>/dev/null || echo 1)
+	grep -qi 'warning:' "$log/build-$krel.log" && rc2=1
+	record "build tern.ko W=1 for the debug kernel $krel" "$rc2" "$log/build-$krel.log"
+	# No udev in these VMs: it alone takes minutes to boot there. A half
+	# takes about 20 minutes; 50 is its limit, so that a guest that
+	# stops fails this run instead of running past CI's time. A guest
+	# that has not started its command 3 minutes after power-on (a
+	# healthy one does in 40-90 s) is booted again, up to 5 times
+	# (test/vm.sh).
+	dbg_env=(VM_KERNEL="$tree/arch/x86/boot/bzImage" VM_MEMORY=3G VM_UDEV=0 VM_TIMEOUT=3000
+		VM_BOOT_TIMEOUT=180 VM_BOOT_TRIES=5)
+	klog=$log/vm-$krel-kunit.log
+	if [ "$rc" = 0 ]; then
+		kunit=1
+		echo "-- KUnit, two vCPUs (the log is in $klog)"
+		env "${dbg_env[@]}" VM_CPUS=2 bash test/vm.sh "$krel" test/run-kunit.sh >"$klog" 2>&1 &
+		kpid=$!
+	fi
+else
+	record "build the debug kernel (test/kernel/build.sh)" 1 "$log/kernel-build.log"
+fi
+
 step "make bench harness: report.py on a fixed TSV, then a smoke run in a VM"
 bash test/bench/report-check.sh >"$log/bench-report.log" 2>&1
 record "bench: report.py makes the exact table of a fixed TSV; --check judges" $? "$log/bench-report.log"
@@ -181,8 +242,9 @@ record "bench: report.py makes the exact table of a fixed TSV; --check judges" $
 # and that each Tern system's paired windows gave capacity_vs_fwd.
 VM_CPUS=2 BENCH_SMOKE=1 bash test/bench/bench.sh >"$log/bench-smoke.log" 2>&1
 record "bench smoke on ${kernels[0]}: every measurement ran (capacity_vs_fwd too), figures > 0, report made" $? "$log/bench-smoke.log"
+[ -n "$kpid" ] && wait "$kpid"
 
-step "debug kernel (KUnit, KASAN, lockdep, kmemleak): the KUnit suites, then the functional files of its selection, in two VMs"
+step "debug kernel (KUnit, KASAN, lockdep, kmemleak): the KUnit suites' results, then the functional files of its selection, in two VMs"
 # The debug kernel runs the files below, with one parameter set of each
 # test function (--first-param-only, test/functional/conftest.py), and
 # not the tests marked cli (and not kernel), bulk, nft or timer
@@ -201,14 +263,13 @@ step "debug kernel (KUnit, KASAN, lockdep, kmemleak): the KUnit suites, then the
 # Nor does it run the tests marked bulk (megabytes of TCP through the
 # real stacks), nft (the debug kernel's small configuration has no
 # nft_compat) or timer (a minute's wait each for the ICMP timeout).
-# Each VM runs half (6.1's times: about 80 s each; 8 and 13 minutes of
-# tests there on a slow day, 20 minutes with the boots and the kmemleak
-# scans); the KUnit suites run before, in a VM of their own (5 minutes).
+# Each VM runs half (on a slow day 11 and 15 minutes of tests there
+# before test_fragments.py moved to half a, 15 and 19 minutes with the
+# boots and the kmemleak scans).
 debug_sel=(-m "(not cli or kernel) and not bulk and not nft and not timer" --first-param-only)
-half_a=(test_conntrack.py test_invalid_input.py test_nat64_evict.py test_nat64_malformed.py
-	test_nat64_resize.py test_netlink.py test_security.py)
-half_b=(test_fragments.py test_icmp_errors.py test_lifetime.py test_offload.py
-	test_nat64_offload.py)
+half_a=(test_conntrack.py test_fragments.py test_invalid_input.py test_nat64_evict.py
+	test_nat64_malformed.py test_nat64_resize.py test_netlink.py test_security.py)
+half_b=(test_icmp_errors.py test_lifetime.py test_offload.py test_nat64_offload.py)
 if [ "${TERN_DEBUG_FULL:-0}" = 1 ]; then
 	half_b=()
 	for f in test/functional/test_*.py; do
@@ -216,62 +277,7 @@ if [ "${TERN_DEBUG_FULL:-0}" = 1 ]; then
 		case " ${half_a[*]} " in *" $f "*) ;; *) half_b+=("$f") ;; esac
 	done
 fi
-if wait "$kbuild" && tree=$(cat "$log/kernel-tree") && [ -n "$tree" ]; then
-	krel=$(make -s -C "$tree" kernelrelease)
-	rc=$(cat "$log/build-$krel-kunit.rc" 2>/dev/null || echo 1)
-	grep -qi 'warning:' "$log/build-$krel-kunit.log" && rc=1
-	record "build tern.ko W=1 with KUnit suites for the debug kernel $krel" "$rc" "$log/build-$krel-kunit.log"
-	# The functional runs use the module without the KUnit suites.
-	rc2=$(cat "$log/build-$krel.rc" 2>/dev/null || echo 1)
-	grep -qi 'warning:' "$log/build-$krel.log" && rc2=1
-	record "build tern.ko W=1 for the debug kernel $krel" "$rc2" "$log/build-$krel.log"
-	# The netlink fuzzer sends 200 requests there, not 2000 (each costs
-	# about 0.5 s there: 500 took 4 of half a's 32 minutes).
-	# No udev in these VMs: it alone takes minutes to boot there. A half
-	# takes about 30 minutes; 50 (with the wait for the other boot) is
-	# its limit, so that a guest that stops fails this run instead of
-	# running past CI's time. A guest that has not started its command
-	# 3 minutes after power-on (a healthy one does in 40-90 s) is booted
-	# again, up to 5 times (test/vm.sh).
-	export VM_KERNEL=$tree/arch/x86/boot/bzImage VM_MEMORY=3G VM_UDEV=0 VM_TIMEOUT=3000 \
-		VM_BOOT_TIMEOUT=180 VM_BOOT_TRIES=5
-	kunit=0 klog=$log/vm-$krel-kunit.log
-	[ "$rc" = 0 ] && kunit=1
-	# The KUnit suites first, in a VM of their own with two vCPUs (the
-	# suites that race two CPUs, tern_nat64_tcp_sess, need them), alone
-	# on the host: a guest of two vCPUs beside another busy guest (3
-	# vCPUs on 2 cores) ran its tests several times slower, and one
-	# beside the booting halves kept one from booting.
-	if [ "$kunit" = 1 ]; then
-		echo "-- KUnit, two vCPUs (the log is in $klog)"
-		VM_CPUS=2 bash test/vm.sh "$krel" test/run-kunit.sh >"$klog" 2>&1
-	fi
-	if [ "$rc2" = 0 ]; then
-		# One boot at a time (a loaded host once made the kernel's own
-		# boot self test deadlock, docs/testing.md; boots alone are
-		# quicker anyway). Each guest, once up, holds (VM_HOLD) until
-		# the other is up too (or 12 minutes have passed: less than the
-		# stall watchdog's 15).
-		go=$res/.go-$krel
-		rm -f "$go"
-		for h in a b; do
-			if [ $h = a ]; then files=("${half_a[@]}"); else files=("${half_b[@]}"); fi
-			echo "-- $krel, half $h: ${files[*]} (the log is in $log/vm-$krel-$h.log)"
-			up=$res/.started-$krel-$h
-			rm -f "$up"
-			VM_STARTED_FILE=$up VM_HOLD=$go VM_TAG=$krel-$h TERN_FUZZ_REQUESTS=200 \
-				bash test/vm.sh "$krel" test/run-functional.sh \
-				"${files[@]/#/test/functional/}" "${debug_sel[@]}" >"$log/vm-$krel-$h.log" 2>&1 &
-			vm=$!
-			for _ in $(seq 360); do
-				[ -e "$up" ] || ! kill -0 $vm 2>/dev/null && break
-				sleep 2
-			done
-		done
-		: >"$go"
-	fi
-	wait
-	unset VM_KERNEL VM_MEMORY VM_UDEV VM_TIMEOUT VM_BOOT_TIMEOUT VM_BOOT_TRIES
+if [ "$debug" = 1 ]; then
 	if [ "$kunit" = 1 ]; then
 		echo "-- KUnit on $krel"
 		[ -s "$res/kunit-$krel.ktap" ] ||
@@ -281,6 +287,30 @@ if wait "$kbuild" && tree=$(cat "$log/kernel-tree") && [ -n "$tree" ]; then
 			"VM $krel (debug) KUnit run: module loads and unloads, no KASAN/lockdep/kmemleak report"
 	fi
 	if [ "$rc2" = 0 ]; then
+		# One boot at a time (a loaded host once made the kernel's own
+		# boot self test deadlock, docs/testing.md; boots alone are
+		# quicker anyway). Each guest, once up, holds (VM_HOLD) until
+		# the other is up too (or 12 minutes have passed: less than the
+		# stall watchdog's 15). The netlink fuzzer sends 200 requests
+		# there, not 2000 (each costs about 0.5 s there).
+		go=$res/.go-$krel
+		rm -f "$go"
+		for h in a b; do
+			if [ $h = a ]; then files=("${half_a[@]}"); else files=("${half_b[@]}"); fi
+			echo "-- $krel, half $h: ${files[*]} (the log is in $log/vm-$krel-$h.log)"
+			up=$res/.started-$krel-$h
+			rm -f "$up"
+			env "${dbg_env[@]}" VM_STARTED_FILE="$up" VM_HOLD="$go" VM_TAG="$krel-$h" \
+				TERN_FUZZ_REQUESTS=200 bash test/vm.sh "$krel" test/run-functional.sh \
+				"${files[@]/#/test/functional/}" "${debug_sel[@]}" >"$log/vm-$krel-$h.log" 2>&1 &
+			vm=$!
+			for _ in $(seq 360); do
+				[ -e "$up" ] || ! kill -0 $vm 2>/dev/null && break
+				sleep 2
+			done
+		done
+		: >"$go"
+		wait
 		for h in a b; do
 			echo "-- functional suite, half $h, on $krel"
 			[ -f "$res/functional-$krel-$h.xml" ] ||
@@ -289,8 +319,6 @@ if wait "$kbuild" && tree=$(cat "$log/kernel-tree") && [ -n "$tree" ]; then
 				"VM $krel (debug) functional run, half $h: no KASAN/lockdep/kmemleak report"
 		done
 	fi
-else
-	record "build the debug kernel (test/kernel/build.sh)" 1 "$log/kernel-build.log"
 fi
 
 step "summary"
