@@ -143,7 +143,7 @@ report_vm() {
 # waits for packets, timers and programs, the ICMP timeout tests minutes
 # each), so that two VMs left a fifth of the host's two cores idle;
 # four keep them busy (on 2026-12-07 the suite on both kernels took 21
-# minutes in four VMs, 27 in two).
+# and 25 minutes in four VMs, 26 and 27 in two).
 export VM_CPUS=1
 # A guest that stops making progress (test/vm.sh's watchdogs): stopped
 # after 15 minutes without output or kernel log, its log shown.
