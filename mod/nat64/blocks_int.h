@@ -30,6 +30,7 @@ struct tern_bsub {
 	struct in6_addr prefix;
 	u8 plen;
 	u32 nblocks;
+	__be32 addr[TERN_L4_N];		/* of its latest block of each */
 };
 
 struct tern_blk {

@@ -32,9 +32,11 @@ void tern_blk_pick_init(struct tern_blk_pick *bp, struct tern_blocks *bl,
 
 /*
  * Under the lock: a block of @bp's pool4 entries no record has, in *@a,
- * *@first: from the address the subscriber's prefix hashes to (its blocks
- * share an address while it has room; keyed), the lowest block of each
- * address.
+ * *@first, the lowest block of each address: from the address of the
+ * subscriber's latest block of the protocol while the run holds it, else
+ * from the one its prefix hashes to (keyed). Its blocks share an address
+ * while the address has room, whatever pool4 became meanwhile (paired
+ * pooling, RFC 6146 3.5.1.1).
  * At most TERN_BLK_PROBES steps, an address or a block taken each (an
  * address whose ports hold no aligned block counts too).
  */
@@ -52,7 +54,9 @@ static bool tern_blk_free_slot(struct tern_blocks *bl,
 	if (lo == hi)
 		return false;
 	total = p->cum[hi] - p->cum[lo];
-	start = tern_bsub_start(bl, sub, total);
+	if (!sub->addr[bp->l4] ||
+	    !tern_pick_slot_of(p, lo, hi, sub->addr[bp->l4], 1024, &start))
+		start = tern_bsub_start(bl, sub, total);
 	for (i = 0; i < total; i++) {
 		u32 slot = (start + i) % total, f;
 		const struct tern_pool4_entry *e;
@@ -107,6 +111,7 @@ static struct tern_blk *tern_blk_new(struct tern_blocks *bl,
 	blk->l4 = bp->l4;
 	blk->mark = bp->mark;
 	blk->size = bl->size;
+	sub->addr[bp->l4] = a;
 	hlist_add_head(&blk->node, &bl->blk[tern_blk_hash(bl, bp->l4, a, first)]);
 	list_add(&blk->sub_node, &sub->blocks);
 	sub->nblocks++;

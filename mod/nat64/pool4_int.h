@@ -28,6 +28,14 @@ void tern_pick_run(const struct tern_pool4 *p, u8 l4, u32 mark, u32 *lo,
 		   u32 *hi);
 /* The position in by_pick[lo..hi) of the entry holding address @slot. */
 u32 tern_pick_entry(const struct tern_pool4 *p, u32 lo, u32 hi, u32 slot);
+/*
+ * The slot (from by_pick[lo]'s first address) of address @a in
+ * by_pick[lo..hi), of an entry holding it whose ports include the class
+ * (0-1023, 1024-65535) of @p6 if one does, else of any entry holding it
+ * (entries of one run nest only with other ports); false if none does.
+ */
+bool tern_pick_slot_of(const struct tern_pool4 *p, u32 lo, u32 hi,
+		       __be32 a, u16 p6, u32 *slot);
 /* Candidate @attempt from offset @h among @n: sequential from @h. */
 u32 tern_pick_nth(u64 h, unsigned int attempt, u32 n);
 /*

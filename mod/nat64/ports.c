@@ -128,15 +128,13 @@ static bool tern_pick_class_in(const struct tern_pool4_entry *e, u16 p6)
 }
 
 /*
- * The slot in by_pick[lo..hi) of address @a, of an entry holding it whose
- * ports include the class of @p6 if one does, else of any entry holding
- * it (entries of one run nest only with other ports). The entries of one
- * length that hold @a start at one address: for each length of the pool,
- * longest first, a binary search for it in the run (by_pick[] is by
- * address, then length, within a run), then the entries starting there.
+ * The entries of one length that hold @a start at one address: for each
+ * length of the pool, longest first, a binary search for it in the run
+ * (by_pick[] is by address, then length, within a run), then the entries
+ * starting there.
  */
-static bool tern_pick_slot_of(const struct tern_pool4 *p, u32 lo, u32 hi,
-			      __be32 a, u16 p6, u32 *slot)
+bool tern_pick_slot_of(const struct tern_pool4 *p, u32 lo, u32 hi,
+		       __be32 a, u16 p6, u32 *slot)
 {
 	u32 x = ntohl(a), start, b, c, m, any = U32_MAX;
 	const struct tern_pool4_entry *e;

@@ -346,26 +346,32 @@ def bib_addr4(topo):
                               changing=True)}
 
 
-def from_hosts(topo, hosts, sport):
+def from_hosts(topo, hosts, sport, blocks=False):
     """One UDP datagram HOST#SPORT -> SINK4 from each of HOSTS: each
-    translated, nothing else counted."""
+    translated (with BLOCKS, each a port block of its own too), nothing
+    else counted."""
     c = topo.counters()
     sock = topo.senders["h6"].sock
     for h in hosts:
         sock.send(udp6_frames([sport], src=h)[0])
     wait_until(lambda: c.delta().get("xlat-6to4", 0) >= len(hosts),
                ternlib.TIMEOUT)
-    c.expect({"xlat-6to4": len(hosts)})
+    c.expect({"xlat-6to4": len(hosts),
+              **({"block-allocations": len(hosts)} if blocks else {})})
 
 
-def test_paired_pooling_kept_when_pool4_grows(nat):
+@pytest.mark.parametrize("block", [0, 1], ids=["ports", "blocks"])
+def test_paired_pooling_kept_when_pool4_grows(nat, block):
     """RFC 6146 3.5.1.1 (paired): hosts with BIB entries on an address of
     pool4 get their new ones on that address after pool4 grew from 4 to
     20 addresses, where the hash alone would move about four in five of
     them; hosts new to the instance spread over the 20 (subscribers of a
-    /128 each: subscriber-prefix-len 128)."""
+    /128 each: subscriber-prefix-len 128). The same with port blocks of
+    one port (port-block-size 1: each new BIB entry a new block)."""
     nat.set("subscriber-prefix-len", "128")
-    from_hosts(nat, HOSTS, 40000)
+    if block:
+        nat.set("port-block-size", str(block))
+    from_hosts(nat, HOSTS, 40000, block)
     before = bib_addr4(nat)
     assert sorted(before) == sorted((h, 40000) for h in HOSTS)
     assert all(ipaddress.IPv4Address(a) in POOL4_NET
@@ -373,8 +379,8 @@ def test_paired_pooling_kept_when_pool4_grows(nat):
     cli_ok(nat.xl, "-i", "n", "pool4", "add", str(GROWN), "--udp")
     nat.defer(lambda: cli_ok(nat.xl, "-i", "n", "pool4", "remove",
                              str(GROWN), "--udp"))
-    from_hosts(nat, HOSTS, 40001)
-    from_hosts(nat, FRESH, 40000)
+    from_hosts(nat, HOSTS, 40001, block)
+    from_hosts(nat, FRESH, 40000, block)
     after = bib_addr4(nat)
     assert len(after) == 3 * len(HOSTS)
     assert {h: after[(h, 40001)] for h in HOSTS} == \
