@@ -211,14 +211,19 @@ static struct tern_session *tern_nat64_new6(struct tern_xlat *x, u8 l4,
 		if (PTR_ERR(s) == -EADDRINUSE && fn == tern_blk_pick4 &&
 		    blk.why)
 			*why = blk.why;
+		/* No port found: pool4 full, or none for @l4 and the mark. */
 		if (*why == TERN_STAT_DROP_POOL4_FULL && x->cfg->det_space_set)
 			*why = TERN_STAT_DROP_DET_FULL;
+		else if (*why == TERN_STAT_DROP_POOL4_FULL &&
+			 !tern_pick_serves(&pick))
+			*why = TERN_STAT_DROP_NO_POOL4;
 		tern_nat64_error(x, ICMPV6_DEST_UNREACH, ICMPV6_ADDR_UNREACH);
 		return NULL;
 	}
 	/* pool4 lost the address: the next packet makes a new entry. */
 	if (unlikely(tern_nat64_pool4_lost(x, s))) {
-		*why = TERN_STAT_DROP_POOL4_FULL;
+		*why = tern_pick_serves(&pick) ? TERN_STAT_DROP_POOL4_FULL :
+						 TERN_STAT_DROP_NO_POOL4;
 		return NULL;
 	}
 	if (rebuilt && made)

@@ -138,5 +138,6 @@ struct tern_pick {
 
 bool tern_pick4(void *arg, const struct tern_ta6 *t6, unsigned int attempt,
 		struct tern_ta4 *t4);
+bool tern_pick_serves(const struct tern_pick *pk);
 
 #endif /* _TERN_NAT64_POOL4_H */

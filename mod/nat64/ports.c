@@ -48,6 +48,22 @@ void tern_pick_run(const struct tern_pool4 *p, u8 l4, u32 mark, u32 *lo,
 	*hi = a;
 }
 
+/*
+ * Whether @pk's pool4 has addresses for its protocol and mark (this
+ * box's share of them): a refusal is then of a full pool, else of none.
+ */
+bool tern_pick_serves(const struct tern_pick *pk)
+{
+	const struct tern_pool4 *p = pk->pool;
+	u32 lo, hi;
+
+	if (!p)
+		return false;
+	tern_pick_run(p, pk->l4, pk->mark, &lo, &hi);
+	return lo != hi && tern_share_size(p->cum[hi] - p->cum[lo],
+					   pk->boxes, pk->box);
+}
+
 /* The position in by_pick[lo..hi) of the entry holding address @slot. */
 u32 tern_pick_entry(const struct tern_pool4 *p, u32 lo, u32 hi, u32 slot)
 {

@@ -3,7 +3,8 @@
  * KUnit: several boxes, one pool (box-count, box-index). The shares of
  * include/tern_share.h partition a run of addresses exactly (no overlap,
  * no gap, contiguous, sizes floor or ceil of N/n) and name their owner
- * back; tern_pick4() picks addresses of its box's share only; in
+ * back; tern_pick4() picks addresses of its box's share only (and has
+ * none where tern_pick_serves() says so); in
  * deterministic mode every subscriber has one block on every box, blocks
  * of different boxes never share an (address, port), and the lookups
  * agree both ways per box; the configuration checks name their numbers.
@@ -338,10 +339,62 @@ static void box_validate_msgs(struct kunit *test)
 	tern_pool4_free(p);
 }
 
+/*
+ * tern_pick_serves() (a refusal's counter: drop-no-pool4 where it is
+ * false, drop-pool4-full where true) is true exactly when tern_pick4()
+ * has a candidate: pool4 has entries of the protocol and mark and this
+ * box's share of them is not empty.
+ */
+static void pick_serves(struct kunit *test)
+{
+	static const struct tern_pool4_entry e[] = {
+		ENTRY(A4(192, 0, 2, 0), 30, TCP, 1024, 65535, 0),
+		ENTRY(A4(198, 51, 100, 1), 32, UDP, 2000, 2001, 5),
+	};
+	static const struct {
+		u8 l4;
+		u32 mark, boxes, box;
+		bool serves;
+	} c[] = {
+		{ TERN_L4_TCP, 0, 1, 0, true },
+		{ TERN_L4_TCP, 5, 1, 0, false },
+		{ TERN_L4_UDP, 0, 1, 0, false },
+		{ TERN_L4_UDP, 5, 1, 0, true },
+		{ TERN_L4_ICMP, 0, 1, 0, false },
+		/* 4 TCP addresses by 3 boxes, 1 UDP address by 2. */
+		{ TERN_L4_TCP, 0, 3, 2, true },
+		{ TERN_L4_UDP, 5, 2, 0, false },
+		{ TERN_L4_UDP, 5, 2, 1, true },
+		{ TERN_L4_TCP, 0, 3, 3, false },
+	};
+	struct tern_pick pk = { NULL, &tern_kt_box_key, 0, TERN_L4_TCP };
+	struct tern_pool4 *p;
+	struct tern_ta4 t4;
+	struct tern_ta6 t6;
+	u32 i;
+
+	tern_kt_src(&t6, 1, 40000);
+	KUNIT_EXPECT_FALSE(test, tern_pick_serves(&pk));
+	p = tern_kt_pool(test, e, ARRAY_SIZE(e));
+	pk.pool = p;
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		pk.l4 = c[i].l4;
+		pk.mark = c[i].mark;
+		pk.boxes = c[i].boxes;
+		pk.box = c[i].box;
+		KUNIT_EXPECT_EQ_MSG(test, tern_pick_serves(&pk), c[i].serves,
+				    "case %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, tern_pick4(&pk, &t6, 0, &t4),
+				    c[i].serves, "case %u", i);
+	}
+	tern_pool4_free(p);
+}
+
 static struct kunit_case tern_boxes_cases[] = {
 	KUNIT_CASE(share_partition),
 	KUNIT_CASE(share_prefixes),
 	KUNIT_CASE(pick_share),
+	KUNIT_CASE(pick_serves),
 	KUNIT_CASE_PARAM(det_blocks_per_box, tern_kt_det_boxes_gen_params),
 	KUNIT_CASE(box_validate_msgs),
 	{}

@@ -23,7 +23,7 @@ from scapy.layers.inet6 import (ICMPv6DestUnreach, ICMPv6EchoReply,
 from scapy.packet import Raw
 
 from ternlib import (PAYLOAD, SINK4, SINK4_6, assert_ipv4, assert_ipv6, cli,
-                     cli_json, cli_ok, embed, is_ip4, is_ip6)
+                     cli_json, cli_ok, embed, in_netns, is_ip4, is_ip6)
 from ternlib.nat64 import (CLIENT, POOL4, POOL4_NET,  # noqa: F401
                            _nat64_module, in_pool4, nat, out46, out64,
                            sessions, static_bib, tcp4, tcp6, tcp_state,
@@ -393,13 +393,36 @@ def test_drop_externally_initiated_tcp(nat):
 # --- configuration -----------------------------------------------------------
 
 
-def test_no_pool4_drops_and_counts(nat):
+@pytest.mark.parametrize("block", [0, 8], ids=["ports", "blocks"])
+@pytest.mark.parametrize("left", [[], ["--tcp"], ["--udp", "--mark", "5"]],
+                         ids=["empty", "other-protocol", "other-mark"])
+def test_no_pool4_drops_and_counts(nat, left, block):
+    """A UDP flow (mark 0) when pool4 is empty, or has entries for TCP
+    only, or for UDP with another mark: drop-no-pool4 (not
+    drop-pool4-full: nothing of pool4 is in use), answered with ICMPv6
+    address unreachable, with port blocks as without."""
+    if block:
+        nat.set("port-block-size", str(block))
+    # One error per case to CLIENT: the namespace's limit of a burst of 6.
+    with in_netns(str(nat.xl)):
+        with open("/proc/sys/net/ipv6/icmp/ratelimit") as f:
+            old = f.read().strip()
+    nat.xl.sysctl({"net/ipv6/icmp/ratelimit": 0})
+    nat.defer(lambda: nat.xl.sysctl({"net/ipv6/icmp/ratelimit": old}))
     cli_ok(nat.xl, "-i", "n", "pool4", "flush")
     nat.defer(lambda: cli_ok(nat.xl, "-i", "n", "pool4", "add", POOL4))
+    if left:
+        nat.defer(lambda: cli_ok(nat.xl, "-i", "n", "pool4", "flush"))
+        cli_ok(nat.xl, "-i", "n", "pool4", "add", POOL4, *left)
     c = nat.counters()
-    with nat.cap4() as cap:
+    with nat.cap4() as cap, nat.cap6() as cap6:
         nat.send6(udp6(sport=46000))
+        err = cap6.one(is_ip6(dst=CLIENT))
         cap.none(is_ip4(), proof=lambda: c.expect({"drop-no-pool4": 1}))
+    assert (err[ICMPv6DestUnreach].type, err[ICMPv6DestUnreach].code) == \
+        (1, 3)
+    assert err[IPerror6].src == CLIENT
+    assert err[UDPerror].sport == 46000
 
 
 def test_parity_used_up_takes_the_other(nat):

@@ -362,7 +362,7 @@ def test_pool4_remove_takes_its_bib_entries_and_sessions(nat):
     with nat.cap4() as cap4:
         nat.send6(udp6(sport=41030))
         cap4.none(is_ip4(dst=SINK4),
-                  proof=lambda: c.expect({"drop-pool4-full": 1}))
+                  proof=lambda: c.expect({"drop-no-pool4": 1}))
     assert (a4, p4) != ("198.51.100.17", 1053)
 
 
@@ -380,9 +380,9 @@ def test_pool4_remove_under_new_flows_leaves_nothing(nat):
     its 4000 sessions exist for the walk), once it has returned, and once
     the flood has been refused again after that. Only the old pool4
     translates a packet (xlat-6to4); only the new one, without UDP range,
-    refuses one (drop-pool4-full, which also counts the packet of a
-    session undone at once). Translations after the first reading and
-    refusals before the second: the stream was being handled on both
+    refuses one (drop-no-pool4: pool4 has no UDP entry; it also counts
+    the packet of a session undone at once). Translations after the first
+    reading and refusals before the second: the stream was being handled on both
     sides of the moment the kernel published the new pool4, inside the
     command; refusals after the second: it outlasted the command (the walk
     ends before the command returns). Nothing is translated after the
@@ -415,8 +415,8 @@ def test_pool4_remove_under_new_flows_leaves_nothing(nat):
             cli_ok(nat.xl, "-i", "n", "pool4", "remove", str(POOL4_NET),
                    "--udp")
             during = c.delta()
-            wait_until(lambda: c.delta().get("drop-pool4-full", 0) >
-                       during.get("drop-pool4-full", 0), timeout=60)
+            wait_until(lambda: c.delta().get("drop-no-pool4", 0) >
+                       during.get("drop-no-pool4", 0), timeout=60)
         finally:
             stop.set()
             t.join()
@@ -426,10 +426,10 @@ def test_pool4_remove_under_new_flows_leaves_nothing(nat):
             "end %s; %d frames sent" % (before, during, after, sent[0])
         assert set(before) == {"xlat-6to4"}, what
         assert during["xlat-6to4"] > before["xlat-6to4"], what
-        assert during.get("drop-pool4-full", 0) > 0, what
-        assert after["drop-pool4-full"] > during["drop-pool4-full"], what
+        assert during.get("drop-no-pool4", 0) > 0, what
+        assert after["drop-no-pool4"] > during["drop-no-pool4"], what
         assert after["xlat-6to4"] == during["xlat-6to4"], what
-        assert set(after) == {"xlat-6to4", "drop-pool4-full"}, what
+        assert set(after) == {"xlat-6to4", "drop-no-pool4"}, what
         assert sum(after.values()) == sent[0], what
         assert sessions(nat, "udp") == []
         assert cli_json(nat.xl, "-i", "n", "bib", "list", "--udp") == []
