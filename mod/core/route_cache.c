@@ -11,7 +11,13 @@
  * at another namespace's device: it dies too.
  *
  * A slot is looked up by all the lookup depends on: addresses, mark, TOS
- * and protocol. Only where that is all: no policy routing rule of one's
+ * and protocol. An IPv4 slot is found by its destination, mark, TOS and
+ * protocol, and serves other sources too once the FIB said its route has
+ * one path (the source only chooses between the paths of a multipath
+ * route; the route the kernel gives is the nexthop's, whatever the
+ * source): a NAT64 with many pool4 addresses, or a SIIT with many hosts,
+ * then asks the kernel once a destination and CPU, not once a source
+ * too. Only where that is all: no policy routing rule of one's
  * own (the default rules only), multipath hashing on addresses (policy 0,
  * the default) and not by neighbour state, IPv6 forwarding on (otherwise
  * router reachability chooses), no nexthop objects (`ip nexthop`, as FRR
@@ -36,11 +42,13 @@
  */
 
 #include <linux/hash.h>
+#include <linux/ip.h>
 #include <linux/netdevice.h>
 #include <linux/percpu.h>
 #include <linux/xfrm.h>
 #include <net/dst.h>
 #include <net/ip_fib.h>
+#include <net/nexthop.h>
 #include <net/ip6_fib.h>
 #include <net/ipv6.h>
 #include <net/net_namespace.h>
@@ -48,9 +56,20 @@
 
 #define TERN_RTC4_BITS 3
 #define TERN_RTC6_BITS 2
+/*
+ * The TOS bits an IPv4 route lookup compares (6.1's IPTOS_RT_MASK; 6.12
+ * keeps the DSCP: the same bits of a key's RT_TOS() value).
+ */
+#define TERN_RTC4_TOS_MASK (IPTOS_TOS_MASK & ~3)
 
 struct tern_rtc4_slot {
 	struct tern_rt4_key key;
+	/*
+	 * Its route has one path (any_src: another source gets it too) or
+	 * several (multi: no need to ask again) as the FIB said while the
+	 * route was valid; both go with the route.
+	 */
+	bool any_src, multi;
 	struct dst_entry *dst;		/* a reference of its own; or NULL */
 };
 
@@ -61,7 +80,9 @@ struct tern_rtc6_slot {
 };
 
 struct tern_route_cache {
-	struct tern_rtc4_slot s4[1 << TERN_RTC4_BITS];
+	struct tern_rtc4_slot s4[1 << TERN_RTC4_BITS];	/* by destination */
+	/* By source and destination: of multipath destinations. */
+	struct tern_rtc4_slot x4[1 << TERN_RTC4_BITS];
 	struct tern_rtc6_slot s6[1 << TERN_RTC6_BITS];
 };
 
@@ -81,8 +102,10 @@ void tern_route_cache_free(struct tern_route_cache __percpu *rc)
 		return;
 	for_each_possible_cpu(cpu) {
 		c = per_cpu_ptr(rc, cpu);
-		for (i = 0; i < ARRAY_SIZE(c->s4); i++)
+		for (i = 0; i < ARRAY_SIZE(c->s4); i++) {
 			dst_release(c->s4[i].dst);
+			dst_release(c->x4[i].dst);
+		}
 		for (i = 0; i < ARRAY_SIZE(c->s6); i++)
 			dst_release(c->s6[i].dst);
 	}
@@ -150,12 +173,29 @@ static bool tern_rtc6_usable(const struct net *net)
 	       tern_rtc_nh_free(net) && tern_rtc_xfrm_free(net);
 }
 
+/* By destination: a slot serves every source its route allows. */
 static struct tern_rtc4_slot *tern_rtc4_slot(struct tern_route_cache *c,
 					     const struct tern_rt4_key *k)
 {
-	u32 h = (__force u32)k->saddr ^ (__force u32)k->daddr ^ k->mark;
+	u32 h = (__force u32)k->daddr ^ k->mark;
 
 	return &c->s4[hash_32(h, TERN_RTC4_BITS)];
+}
+
+static struct tern_rtc4_slot *tern_rtc4_xslot(struct tern_route_cache *c,
+					      const struct tern_rt4_key *k)
+{
+	u32 h = (__force u32)k->saddr ^ (__force u32)k->daddr ^ k->mark;
+
+	return &c->x4[hash_32(h, TERN_RTC4_BITS)];
+}
+
+/* The same lookup but for the source. */
+static bool tern_rtc4_dst_eq(const struct tern_rt4_key *a,
+			     const struct tern_rt4_key *b)
+{
+	return a->daddr == b->daddr && a->mark == b->mark &&
+	       a->tos == b->tos && a->proto == b->proto;
 }
 
 static struct tern_rtc6_slot *tern_rtc6_slot(struct tern_route_cache *c,
@@ -192,16 +232,72 @@ static void tern_rtc_keep(struct dst_entry **slot, struct dst_entry *dst)
 	dst_release(old);
 }
 
+/*
+ * A source the kernel neither refuses nor looks up by (it checks these
+ * before the FIB): one whose route another source's may be.
+ */
+static bool tern_rtc4_src_plain(__be32 saddr)
+{
+	return !ipv4_is_loopback(saddr) && !ipv4_is_multicast(saddr) &&
+	       !ipv4_is_lbcast(saddr) && !ipv4_is_zeronet(saddr);
+}
+
+/*
+ * Whether the kernel's lookup for @k gives every plain source the same
+ * route: the destination is an ordinary unicast address (for the others
+ * it looks up by source), and the FIB's route for it has one path
+ * (several: the source's hash chooses). As ip_route_output_key() looks
+ * up (no rule of one's own: main, then default); the route's validity is
+ * the slot's (any change of the FIB fails dst_check()).
+ */
+static bool tern_rtc4_one_path(struct net *net, const struct tern_rt4_key *k)
+{
+	struct flowi4 fl4 = {
+		.daddr = k->daddr,
+		.flowi4_iif = LOOPBACK_IFINDEX,
+		.flowi4_tos = k->tos & TERN_RTC4_TOS_MASK,
+		.flowi4_scope = RT_SCOPE_UNIVERSE,
+		.flowi4_mark = k->mark,
+		.flowi4_proto = k->proto,
+	};
+	struct fib_result res;
+
+	if (ipv4_is_multicast(k->daddr) || ipv4_is_lbcast(k->daddr) ||
+	    ipv4_is_zeronet(k->daddr))
+		return false;
+	if (fib_lookup(net, &fl4, &res, 0))
+		return false;
+	return !res.fi || fib_info_num_path(res.fi) == 1;
+}
+
 struct dst_entry *tern_rtc4_get(struct tern_route_cache __percpu *rc,
 				struct net *net, const struct tern_rt4_key *k)
 {
-	struct tern_rtc4_slot *s = tern_rtc4_slot(this_cpu_ptr(rc), k);
+	struct tern_route_cache *c = this_cpu_ptr(rc);
+	struct tern_rtc4_slot *s = tern_rtc4_slot(c, k);
+	bool usable = tern_rtc4_usable(net);
+	struct dst_entry *dst;
 
-	if (!s->dst || s->key.daddr != k->daddr ||
-	    s->key.saddr != k->saddr || s->key.mark != k->mark ||
-	    s->key.tos != k->tos || s->key.proto != k->proto)
+	if (s->dst && tern_rtc4_dst_eq(&s->key, k)) {
+		dst = tern_rtc_take(&s->dst, net, usable, 0);
+		if (dst && (s->key.saddr == k->saddr ||
+			    (s->any_src && tern_rtc4_src_plain(k->saddr))))
+			return dst;
+		/* Another source: once a route, the FIB says whether it may. */
+		if (dst && !s->any_src && !s->multi &&
+		    tern_rtc4_src_plain(k->saddr)) {
+			if (tern_rtc4_one_path(net, k)) {
+				s->any_src = true;
+				return dst;
+			}
+			s->multi = true;
+		}
+	}
+	/* A multipath destination's (or an odd source's): this source's. */
+	s = tern_rtc4_xslot(c, k);
+	if (!s->dst || !tern_rtc4_dst_eq(&s->key, k) || s->key.saddr != k->saddr)
 		return NULL;
-	return tern_rtc_take(&s->dst, net, tern_rtc4_usable(net), 0);
+	return tern_rtc_take(&s->dst, net, usable, 0);
 }
 
 struct dst_entry *tern_rtc6_get(struct tern_route_cache __percpu *rc,
@@ -224,6 +320,15 @@ void tern_rtc4_put(struct tern_route_cache __percpu *rc, struct net *net,
 	if (!tern_rtc4_usable(net))
 		return;
 	s = tern_rtc4_slot(this_cpu_ptr(rc), k);
+	/*
+	 * A miss with the destination's slot there (just found valid): the
+	 * destination is multipath, or the source odd. The slot stays; this
+	 * source's route goes by source and destination.
+	 */
+	if (s->dst && tern_rtc4_dst_eq(&s->key, k) && s->key.saddr != k->saddr)
+		s = tern_rtc4_xslot(this_cpu_ptr(rc), k);
+	s->any_src = false;
+	s->multi = false;
 	tern_rtc_keep(&s->dst, dst);
 	s->key = *k;
 }

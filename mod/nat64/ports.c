@@ -49,19 +49,36 @@ void tern_pick_run(const struct tern_pool4 *p, u8 l4, u32 mark, u32 *lo,
 }
 
 /*
+ * The entries of @pk's protocol and mark, by_pick[*lo .. *hi), and this
+ * box's share of their addresses, slots [*first, *first + *size)
+ * (include/tern_share.h); false when the share is empty.
+ */
+static bool tern_pick_share(const struct tern_pick *pk, u32 *lo, u32 *hi,
+			    u32 *first, u32 *size)
+{
+	const struct tern_pool4 *p = pk->pool;
+	u32 total;
+
+	if (!p)
+		return false;
+	tern_pick_run(p, pk->l4, pk->mark, lo, hi);
+	if (*lo == *hi)
+		return false;
+	total = p->cum[*hi] - p->cum[*lo];
+	*first = tern_share_first(total, pk->boxes, pk->box);
+	*size = tern_share_size(total, pk->boxes, pk->box);
+	return *size;
+}
+
+/*
  * Whether @pk's pool4 has addresses for its protocol and mark (this
  * box's share of them): a refusal is then of a full pool, else of none.
  */
 bool tern_pick_serves(const struct tern_pick *pk)
 {
-	const struct tern_pool4 *p = pk->pool;
-	u32 lo, hi;
+	u32 lo, hi, first, size;
 
-	if (!p)
-		return false;
-	tern_pick_run(p, pk->l4, pk->mark, &lo, &hi);
-	return lo != hi && tern_share_size(p->cum[hi] - p->cum[lo],
-					   pk->boxes, pk->box);
+	return tern_pick_share(pk, &lo, &hi, &first, &size);
 }
 
 /* The position in by_pick[lo..hi) of the entry holding address @slot. */
@@ -211,19 +228,11 @@ bool tern_pick4(void *arg, const struct tern_ta6 *t6, unsigned int attempt,
 	struct tern_pick *pk = arg;
 	const struct tern_pool4 *p = pk->pool;
 	const struct tern_pool4_entry *e;
-	u32 lo, hi, total, first, size, slot, i, a;
+	u32 lo, hi, first, size, slot, i, a;
 	u64 h;
 
-	if (!p || attempt >= TERN_PICK_PROBES)
-		return false;
-	tern_pick_run(p, pk->l4, pk->mark, &lo, &hi);
-	if (lo == hi)
-		return false;
-	/* This box's share of the run's addresses (include/tern_share.h). */
-	total = p->cum[hi] - p->cum[lo];
-	first = tern_share_first(total, pk->boxes, pk->box);
-	size = tern_share_size(total, pk->boxes, pk->box);
-	if (!size)
+	if (attempt >= TERN_PICK_PROBES ||
+	    !tern_pick_share(pk, &lo, &hi, &first, &size))
 		return false;
 	/*
 	 * With the tables (a packet's picker: one IPv6 transport address),

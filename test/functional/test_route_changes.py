@@ -325,3 +325,55 @@ def test_nexthop_group_member_fails(xlat):
         finally:
             xlat.xl.ip_batch(["route del %s/32" % SINK4, "nexthop flush"])
     both_translated(xlat)
+
+
+def kernel_gateway(topo, i):
+    """The gateway the kernel's own multipath hash picks for a packet
+    from 198.51.100.I to SINK4 arriving on v6 (policy 0 hashes the
+    addresses, as for the translated packet's output route)."""
+    out = topo.xl.ip("-4", "route", "get", SINK4, "from",
+                     "198.51.100.%d" % i, "iif", "v6").out
+    words = out.split()
+    assert "via" in words, "ip route get: %r" % out
+    return words[words.index("via") + 1]
+
+
+def test_multipath_route_each_source_its_path(xlat):
+    """A multipath route to SINK4 (G1 on h4's link, G2 over d0): each
+    translated source goes by the gateway the kernel's hash gives it, the
+    first packets and the next ones alike. A route kept for one source
+    serves others only where the route has one path: kept by destination
+    alone, every flow would follow the first one's gateway."""
+    gateways = {"203.0.113.50": "v4", "192.0.2.200": "d0"}
+    sources = range(10, 34)
+    with side_link(xlat):
+        xlat.xl.ip_batch([
+            "neigh replace 203.0.113.50 lladdr %s dev v4 nud permanent"
+            % H4_MAC,
+            "neigh replace 192.0.2.200 lladdr %s dev d0 nud permanent"
+            % D1_MAC,
+            "route add %s/32 nexthop via 203.0.113.50 dev v4 nexthop via "
+            "192.0.2.200 dev d0 onlink" % SINK4,
+        ])
+        try:
+            want = {i: gateways[kernel_gateway(xlat, i)] for i in sources}
+            assert set(want.values()) == {"v4", "d0"}, \
+                "%d sources, one gateway: the test would show nothing" % \
+                len(want)
+            for _ in range(2):
+                c = xlat.counters()
+                with Capture(xlat.h4, "d1") as d1, xlat.cap4() as cap4:
+                    for i in sources:
+                        from_source(i)(xlat)
+                    by_markers(xlat, d1, cap4)
+                    c.expect({"xlat-6to4": len(want) + 2})
+                    for i in sources:
+                        match = is_ip4(src="198.51.100.%d" % i, dst=SINK4)
+                        got = {"v4": len(cap4.matching(match)),
+                               "d0": len(d1.matching(match))}
+                        assert got == {k: int(k == want[i]) for k in got}, \
+                            "198.51.100.%d: %s, the kernel: %s" % (
+                                i, got, want[i])
+        finally:
+            xlat.xl.ip("route", "del", SINK4 + "/32")
+    both_translated(xlat)
