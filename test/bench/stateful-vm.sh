@@ -355,6 +355,9 @@ ratio() {
 ox=-o
 [ "${BENCH_SMOKE:-0}" = 1 ] || ox="-o -x"
 now() { date +%s%N; }
+# diag snap DIR | diag report DIR0 DIR1 CPU PACKETS: test/bench/cpu1-diag.py,
+# on CPU 0.
+diag() { taskset -c 0 /usr/bin/python3 "$top/test/bench/cpu1-diag.py" "$@" || :; }
 # perf_on PERF-RECORD-ARGS...: with BENCH_PERF, perf records (in the
 # background, until perf_off) into /tmp/st-perf.data; it takes seconds to
 # start under emulation, hence the wait. perf_off FILE REPORT-ARGS...:
@@ -574,12 +577,18 @@ tput_teardown() {	# SYSTEM REP
 		# (test/bench/insn-prof.py, as the main part's windows).
 		pn=
 		[ -z "${BENCH_INSN_PROF:-}" ] || pn=st$((++prof_st))
+		diag snap /tmp/st-diag0
 		s1=$(snap ${pn:+"prof $pn-0"})
 		sleep "$tput_secs"
 		s2=$(snap ${pn:+"prof $pn-1"})
+		diag snap /tmp/st-diag1
 		gen_stop gen6 $pid
 		perf_off "$outdir/perf-sessions-$1-$s-$2.txt" --sort cpu,sym --percent-limit 0.3
 		win sessions "$1" "$s" "$2" "$s1" "$s2"
+		# What CPU 1 did besides the receive work, from just before
+		# the window to just after it (the log only).
+		diag report /tmp/st-diag0 /tmp/st-diag1 1 "$w_recv" |
+			while read -r l; do say "$1@$s rep $2: $l"; done
 		[ -z "$pn" ] || hclock_prof_row "$outdir" "$pn" "$1@$s" 6to4 "$w_recv" "$w_insn"
 		pps=$w_recv_pps offered=$w_off_pps
 		c2=$(settle sink)
