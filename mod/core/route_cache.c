@@ -56,11 +56,7 @@
 
 #define TERN_RTC4_BITS 3
 #define TERN_RTC6_BITS 2
-/*
- * The TOS bits an IPv4 route lookup compares (6.1's IPTOS_RT_MASK; 6.12
- * keeps the DSCP: the same bits of a key's RT_TOS() value).
- */
-#define TERN_RTC4_TOS_MASK (IPTOS_TOS_MASK & ~3)
+static_assert(TERN_RT4_TOS_MASK == (IPTOS_TOS_MASK & ~3));
 
 struct tern_rtc4_slot {
 	struct tern_rt4_key key;
@@ -255,7 +251,7 @@ static bool tern_rtc4_one_path(struct net *net, const struct tern_rt4_key *k)
 	struct flowi4 fl4 = {
 		.daddr = k->daddr,
 		.flowi4_iif = LOOPBACK_IFINDEX,
-		.flowi4_tos = k->tos & TERN_RTC4_TOS_MASK,
+		.flowi4_tos = k->tos,
 		.flowi4_scope = RT_SCOPE_UNIVERSE,
 		.flowi4_mark = k->mark,
 		.flowi4_proto = k->proto,

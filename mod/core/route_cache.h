@@ -13,8 +13,15 @@ struct tern_route_cache;
 struct tern_rt4_key {
 	__be32 saddr, daddr;
 	u32 mark;
-	u8 tos, proto;
+	u8 tos, proto;		/* tos: the bits of TERN_RT4_TOS_MASK */
 };
+
+/*
+ * The TOS bits an IPv4 route lookup compares (6.1's IPTOS_RT_MASK; 6.12
+ * keeps the DSCP, the same bits of an RT_TOS() value): not the ECN
+ * field, which a flow's packets change (ECT data, Not-ECT SYNs and ACKs).
+ */
+#define TERN_RT4_TOS_MASK	0x1c
 
 struct tern_rt6_key {
 	struct in6_addr saddr, daddr;

@@ -84,7 +84,8 @@ struct dst_entry *tern_route4_fast(const struct tern_instance *inst,
 				   __be32 daddr, u8 tos, u8 proto, bool *lent)
 {
 	struct tern_rt4_key k = { .saddr = saddr, .daddr = daddr,
-				  .mark = skb->mark, .tos = RT_TOS(tos),
+				  .mark = skb->mark,
+				  .tos = tos & TERN_RT4_TOS_MASK,
 				  .proto = proto };
 	struct dst_entry *dst;
 
