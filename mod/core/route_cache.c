@@ -17,9 +17,11 @@
  * route; the route the kernel gives is the nexthop's, whatever the
  * source): a NAT64 with many pool4 addresses, or a SIIT with many hosts,
  * then asks the kernel once a destination and CPU, not once a source
- * too. Only where that is all: no policy routing rule of one's
- * own (the default rules only), multipath hashing on addresses (policy 0,
- * the default) and not by neighbour state, IPv6 forwarding on (otherwise
+ * too. A multipath destination's routes are kept by source and
+ * destination, in slots of their own. Only where that is all: no policy
+ * routing rule of one's own (the default rules only), multipath hashing
+ * on addresses (policy 0, the default) and not by neighbour state, IPv6
+ * forwarding on (otherwise
  * router reachability chooses), no nexthop objects (`ip nexthop`, as FRR
  * installs routes: a group skips members whose gateway's neighbour is not
  * valid, whatever the sysctl), for IPv4 at most one default route in the
