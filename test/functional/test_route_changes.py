@@ -262,6 +262,14 @@ def from_source(i):
     return lambda t: t.send6(pkt)
 
 
+# Two gateways, G1 on h4's link and G2 over d0 (side_link()), whose
+# frames reach h4 (v4) and d1.
+GATEWAY_NEIGHBOURS = [
+    "neigh replace 203.0.113.50 lladdr %s dev v4 nud permanent" % H4_MAC,
+    "neigh replace 192.0.2.200 lladdr %s dev d0 nud permanent" % D1_MAC,
+]
+
+
 def by_markers(t, d1, cap4):
     """Markers from h6 out d0 and out v4 (behind a packet sent from h6),
     each awaited on its link: two xlat-6to4."""
@@ -280,11 +288,7 @@ def test_nexthop_group_member_fails(xlat):
     once G1's neighbour failed (with a route kept from before, it went on
     to the dead G1)."""
     with side_link(xlat):
-        xlat.xl.ip_batch([
-            "neigh replace 203.0.113.50 lladdr %s dev v4 nud permanent"
-            % H4_MAC,
-            "neigh replace 192.0.2.200 lladdr %s dev d0 nud permanent"
-            % D1_MAC,
+        xlat.xl.ip_batch(GATEWAY_NEIGHBOURS + [
             "nexthop add id 1 via 203.0.113.50 dev v4",
             "nexthop add id 2 via 192.0.2.200 dev d0 onlink",
             "nexthop add id 10 group 1/2",
@@ -347,11 +351,7 @@ def test_multipath_route_each_source_its_path(xlat):
     gateways = {"203.0.113.50": "v4", "192.0.2.200": "d0"}
     sources = range(10, 34)
     with side_link(xlat):
-        xlat.xl.ip_batch([
-            "neigh replace 203.0.113.50 lladdr %s dev v4 nud permanent"
-            % H4_MAC,
-            "neigh replace 192.0.2.200 lladdr %s dev d0 nud permanent"
-            % D1_MAC,
+        xlat.xl.ip_batch(GATEWAY_NEIGHBOURS + [
             "route add %s/32 nexthop via 203.0.113.50 dev v4 nexthop via "
             "192.0.2.200 dev d0 onlink" % SINK4,
         ])
