@@ -273,11 +273,10 @@ struct dst_entry *tern_rtc4_get(struct tern_route_cache __percpu *rc,
 {
 	struct tern_route_cache *c = this_cpu_ptr(rc);
 	struct tern_rtc4_slot *s = tern_rtc4_slot(c, k);
-	bool usable = tern_rtc4_usable(net);
 	struct dst_entry *dst;
 
 	if (s->dst && tern_rtc4_dst_eq(&s->key, k)) {
-		dst = tern_rtc_take(&s->dst, net, usable, 0);
+		dst = tern_rtc_take(&s->dst, net, tern_rtc4_usable(net), 0);
 		if (dst && (s->key.saddr == k->saddr ||
 			    (s->any_src && tern_rtc4_src_plain(k->saddr))))
 			return dst;
@@ -295,7 +294,7 @@ struct dst_entry *tern_rtc4_get(struct tern_route_cache __percpu *rc,
 	s = tern_rtc4_xslot(c, k);
 	if (!s->dst || !tern_rtc4_dst_eq(&s->key, k) || s->key.saddr != k->saddr)
 		return NULL;
-	return tern_rtc_take(&s->dst, net, usable, 0);
+	return tern_rtc_take(&s->dst, net, tern_rtc4_usable(net), 0);
 }
 
 struct dst_entry *tern_rtc6_get(struct tern_route_cache __percpu *rc,
